@@ -1,0 +1,104 @@
+package graph
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Stats summarises a graph: its size, degree distribution and connectivity.
+type Stats struct {
+	Nodes      int // N
+	Edges      int // M, undirected edges
+	FeatureDim int // D
+	FeatureNNZ int // stored feature entries
+
+	// Density is 2M / (N(N-1)), the fraction of node pairs that are edges;
+	// 0 when N < 2.
+	Density float64
+
+	MinDegree    int
+	MaxDegree    int
+	MeanDegree   float64 // 2M / N
+	MedianDegree float64 // mean of the two middle degrees when N is even
+
+	Isolated         int // nodes of degree 0
+	Components       int // connected components, isolated nodes included
+	LargestComponent int // nodes in the largest connected component
+}
+
+// Stats computes g's summary statistics in O(N log N + M). Components are
+// found by breadth-first search with an explicit queue, so deep graphs cannot
+// overflow the stack. The empty graph has all-zero Stats.
+func (g *Graph) Stats() Stats {
+	n := g.NumNodes()
+	s := Stats{Nodes: n, Edges: g.NumEdges(), FeatureDim: g.FeatureDim(), FeatureNNZ: g.Features.NNZ()}
+	if n == 0 {
+		return s
+	}
+	if n >= 2 {
+		s.Density = 2 * float64(s.Edges) / (float64(n) * float64(n-1))
+	}
+	s.MeanDegree = 2 * float64(s.Edges) / float64(n)
+
+	deg := make([]int32, n)
+	for i := range deg {
+		deg[i] = int32(g.Degree(i))
+		if deg[i] == 0 {
+			s.Isolated++
+		}
+	}
+	slices.Sort(deg)
+	s.MinDegree, s.MaxDegree = int(deg[0]), int(deg[n-1])
+	if n%2 == 1 {
+		s.MedianDegree = float64(deg[n/2])
+	} else {
+		s.MedianDegree = (float64(deg[n/2-1]) + float64(deg[n/2])) / 2
+	}
+
+	comp, k := g.components()
+	sizes := make([]int, k)
+	for _, c := range comp {
+		sizes[c]++
+	}
+	s.Components = k
+	s.LargestComponent = slices.Max(sizes)
+	return s
+}
+
+// components labels each node with its connected component, numbered
+// 0..k-1 in order of each component's smallest node, and returns k.
+func (g *Graph) components() ([]int32, int) {
+	n := g.NumNodes()
+	comp := make([]int32, n)
+	for i := range comp {
+		comp[i] = -1
+	}
+	queue := make([]int32, 0, n)
+	next := int32(0)
+	for start := 0; start < n; start++ {
+		if comp[start] >= 0 {
+			continue
+		}
+		comp[start] = next
+		queue = append(queue[:0], int32(start))
+		for head := 0; head < len(queue); head++ {
+			for _, j := range g.Neighbors(int(queue[head])) {
+				if comp[j] < 0 {
+					comp[j] = next
+					queue = append(queue, j)
+				}
+			}
+		}
+		next++
+	}
+	return comp, int(next)
+}
+
+// String formats s on one line, for logs and the command line.
+func (s Stats) String() string {
+	return fmt.Sprintf("%d nodes, %d edges, %d features (%d non-zeros), density %.3g, "+
+		"degree min %d / median %g / mean %.2f / max %d, %d isolated, %d components (largest %d)",
+		s.Nodes, s.Edges, s.FeatureDim, s.FeatureNNZ, s.Density,
+		s.MinDegree, s.MedianDegree, s.MeanDegree, s.MaxDegree,
+		s.Isolated, s.Components, s.LargestComponent)
+}

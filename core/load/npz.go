@@ -1,0 +1,611 @@
+package load
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/sbinet/npyio/npy"
+	"github.com/sbinet/npyio/npz"
+
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+)
+
+// NPZBytes reads a graph in the gnn-benchmark .npz layout (Shchur et al.
+// 2018, "Pitfalls of Graph Neural Network Evaluation"; the files of Amazon
+// Photo, Cora and Citeseer in shchur/gnn-benchmark) from the bytes of the
+// file called name. name is used in errors, and the graph is named after it
+// without its extension.
+//
+// The archive holds .npy arrays (member names with or without ".npy"):
+//
+//   - adj_indptr, adj_indices, adj_shape (N, N) and optional adj_data: the
+//     adjacency in scipy CSR form. It is symmetrised (the stored matrix of
+//     Amazon Photo is not), entries whose data is 0 are not edges, and
+//     self-loops and duplicates are dropped.
+//   - attr_indptr, attr_indices, attr_shape (N, D) and optional attr_data
+//     (all ones when absent): CSR features. Rows may be unsorted and hold
+//     repeated columns, as scipy allows; repeats are summed and zeros
+//     dropped. Or attr_matrix, a dense N x D array. Or neither: D = 0.
+//   - labels (optional): one integer class per node, -1 for unknown.
+//   - class_names (optional): one name per class; without it classes are
+//     named "0", "1", ...
+//   - node_names (optional): the node ids; without them ids are "0".."N-1".
+//
+// Only the zip container and the .npy headers are read with
+// github.com/sbinet/npyio; the array data is decoded here. npyio v0.6.0
+// decodes a unicode array (numpy "<U19", UTF-32LE) as if its bytes were
+// UTF-8, returning each name interleaved with NUL bytes, and its element
+// reader ignores short reads, so a truncated array would come back padded
+// with stale values instead of failing. Here string arrays of kind 'U'
+// (UTF-32) and 'S' (bytes) are decoded properly; a class_names or
+// node_names array of any other kind (say a pickled object array) is
+// skipped, not an error.
+//
+// Errors name the file and the member: a missing or malformed member, a
+// shape that does not match N, a negative or out-of-range index, a
+// non-finite feature value or a label out of range.
+func NPZBytes(name string, data []byte) (*graph.Graph, error) {
+	return npzBytes(name, data)
+}
+
+// npzBytes is NPZBytes with panics from the npy header parser turned into
+// errors (npyio slices its header without bounds checks).
+func npzBytes(file string, data []byte) (g *graph.Graph, err error) {
+	r := &npzFile{file: file}
+	z, err := npz.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, r.errorf("", "not a zip archive: %v", unwrapAll(err))
+	}
+	r.z = z
+	r.keys = make(map[string]string)
+	for _, k := range z.Keys() {
+		short := strings.TrimSuffix(k, ".npy")
+		if _, dup := r.keys[short]; !dup {
+			r.keys[short] = k
+		}
+	}
+	g, err = r.graph()
+	if err != nil {
+		return nil, err
+	}
+	g.Name = stem(file)
+	return g, nil
+}
+
+// unwrapAll returns the innermost error of a chain, to drop the "npz: could
+// not ..." prefixes that add nothing to our own message.
+func unwrapAll(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}
+
+// npzFile is an open npz archive.
+type npzFile struct {
+	file string
+	z    *npz.Reader
+	keys map[string]string // member name without ".npy" -> archive name
+}
+
+func (r *npzFile) errorf(member, format string, args ...any) *Error {
+	if member != "" {
+		format = member + ": " + format
+	}
+	return errorf(r.file, 0, format, args...)
+}
+
+func (r *npzFile) has(member string) bool { _, ok := r.keys[member]; return ok }
+
+// array is a decoded .npy header with the raw data after it.
+type array struct {
+	member string
+	kind   byte // 'b', 'i', 'u', 'f', 'U' or 'S'
+	size   int  // bytes per element
+	order  binary.ByteOrder
+	shape  []int
+	n      int // number of elements
+	data   []byte
+}
+
+// read reads member and checks that its data holds exactly the elements its
+// shape says.
+func (r *npzFile) read(member string) (a *array, err error) {
+	rc, err := r.z.Open(r.keys[member])
+	if err != nil {
+		return nil, r.errorf(member, "%v", unwrapAll(err))
+	}
+	raw, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		return nil, r.errorf(member, "%v", unwrapAll(err))
+	}
+	// Magic (6 bytes), version (2), header length (2 bytes in version 1,
+	// 4 in versions 2 and 3), header. Checked here so that npyio never
+	// allocates a length read from a corrupt file.
+	if len(raw) < 10 || !bytes.Equal(raw[:6], npy.Magic[:]) {
+		return nil, r.errorf(member, "not a .npy array")
+	}
+	start, hlen := 10, int(binary.LittleEndian.Uint16(raw[8:10]))
+	if raw[6] >= 2 {
+		if len(raw) < 12 {
+			return nil, r.errorf(member, "truncated .npy header")
+		}
+		start, hlen = 12, int(binary.LittleEndian.Uint32(raw[8:12]))
+	}
+	if hlen > len(raw)-start {
+		return nil, r.errorf(member, "truncated .npy header")
+	}
+	hdr, err := parseHeader(raw[:start+hlen])
+	if err != nil {
+		return nil, r.errorf(member, "bad .npy header: %v", err)
+	}
+	a = &array{member: member, shape: hdr.Descr.Shape, data: raw[start+hlen:]}
+	if err := a.setDtype(hdr.Descr.Type); err != nil {
+		return nil, &Error{File: r.file, Err: fmt.Errorf("%s: %w", member, err)}
+	}
+	if hdr.Descr.Fortran && len(a.shape) > 1 {
+		return nil, r.errorf(member, "Fortran-order arrays are not supported")
+	}
+	a.n = 1
+	for _, d := range a.shape {
+		if d < 0 {
+			return nil, r.errorf(member, "negative dimension in shape %v", a.shape)
+		}
+		hi, lo := bits.Mul64(uint64(a.n), uint64(d))
+		if hi != 0 || lo > math.MaxInt32 {
+			return nil, r.errorf(member, "shape %v too large", a.shape)
+		}
+		a.n = int(lo)
+	}
+	if want := uint64(a.n) * uint64(a.size); uint64(len(a.data)) != want {
+		return nil, r.errorf(member, "holds %d data bytes, shape %v of %s needs %d",
+			len(a.data), a.shape, hdr.Descr.Type, want)
+	}
+	return a, nil
+}
+
+// readNames reads an optional array of names. An array whose dtype is not
+// a string kind this package decodes (a pickled object array, say) gives a
+// nil *array, so that a.strings() reports !ok and the names are skipped.
+func (r *npzFile) readNames(member string) (*array, error) {
+	a, err := r.read(member)
+	var de *dtypeError
+	if errors.As(err, &de) {
+		return nil, nil
+	}
+	return a, err
+}
+
+// dtypeError is an unsupported numpy dtype.
+type dtypeError struct{ dtype string }
+
+func (e *dtypeError) Error() string { return fmt.Sprintf("unsupported dtype %q", e.dtype) }
+
+// parseHeader parses a .npy header with npyio, turning its panics on
+// malformed headers into errors.
+func parseHeader(b []byte) (h npy.Header, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("malformed header dictionary")
+		}
+	}()
+	rd, err := npy.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return h, unwrapAll(err)
+	}
+	return rd.Header, nil
+}
+
+// setDtype parses a numpy type string such as "<i4", "|b1", ">f8", "<U19".
+func (a *array) setDtype(t string) error {
+	s := t
+	a.order = binary.LittleEndian
+	if s != "" && strings.ContainsRune("<>|=", rune(s[0])) {
+		if s[0] == '>' {
+			a.order = binary.BigEndian
+		}
+		s = s[1:]
+	}
+	if len(s) < 2 {
+		return &dtypeError{t}
+	}
+	k := s[0]
+	n, err := strconv.Atoi(s[1:])
+	if err != nil || n <= 0 || n > 1<<20 {
+		return &dtypeError{t}
+	}
+	a.kind, a.size = k, n
+	switch k {
+	case 'b', 'i', 'u':
+		if n != 1 && n != 2 && n != 4 && n != 8 || k == 'b' && n != 1 {
+			return &dtypeError{t}
+		}
+	case 'f':
+		if n != 4 && n != 8 {
+			return &dtypeError{t}
+		}
+	case 'U':
+		a.size = 4 * n // n UTF-32 code units
+	case 'S':
+	default:
+		return &dtypeError{t}
+	}
+	return nil
+}
+
+// ints decodes an integer or boolean array.
+func (a *array) ints() ([]int64, error) {
+	if a.kind != 'b' && a.kind != 'i' && a.kind != 'u' {
+		return nil, fmt.Errorf("%s: want integers, got dtype kind %q", a.member, a.kind)
+	}
+	out := make([]int64, a.n)
+	d := a.data
+	for i := range out {
+		switch a.size {
+		case 1:
+			if a.kind == 'i' {
+				out[i] = int64(int8(d[i]))
+			} else {
+				out[i] = int64(d[i])
+			}
+		case 2:
+			v := a.order.Uint16(d[2*i:])
+			if a.kind == 'i' {
+				out[i] = int64(int16(v))
+			} else {
+				out[i] = int64(v)
+			}
+		case 4:
+			v := a.order.Uint32(d[4*i:])
+			if a.kind == 'i' {
+				out[i] = int64(int32(v))
+			} else {
+				out[i] = int64(v)
+			}
+		case 8:
+			v := a.order.Uint64(d[8*i:])
+			if a.kind == 'u' && v > math.MaxInt64 {
+				return nil, fmt.Errorf("%s: value %d out of range", a.member, v)
+			}
+			out[i] = int64(v)
+		}
+	}
+	return out, nil
+}
+
+// floats decodes a numeric array as float32. Non-finite values are errors.
+func (a *array) floats() ([]float32, error) {
+	out := make([]float32, a.n)
+	switch a.kind {
+	case 'f':
+		d := a.data
+		for i := range out {
+			var v float64
+			if a.size == 4 {
+				v = float64(math.Float32frombits(a.order.Uint32(d[4*i:])))
+			} else {
+				v = math.Float64frombits(a.order.Uint64(d[8*i:]))
+			}
+			if math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
+				return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, i, v)
+			}
+			out[i] = float32(v)
+		}
+	default:
+		iv, err := a.ints()
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range iv {
+			out[i] = float32(v)
+		}
+	}
+	return out, nil
+}
+
+// strings decodes a 'U' (UTF-32) or 'S' (bytes) array, dropping the NUL
+// padding. ok is false for other kinds.
+func (a *array) strings() (out []string, ok bool) {
+	if a == nil {
+		return nil, false
+	}
+	switch a.kind {
+	case 'U':
+		out = make([]string, a.n)
+		var buf []byte
+		for i := range out {
+			buf = buf[:0]
+			el := a.data[i*a.size : (i+1)*a.size]
+			for k := 0; k < len(el); k += 4 {
+				c := a.order.Uint32(el[k:])
+				if c == 0 {
+					break
+				}
+				if c > utf8.MaxRune {
+					c = utf8.RuneError
+				}
+				buf = utf8.AppendRune(buf, rune(c))
+			}
+			out[i] = string(buf)
+		}
+		return out, true
+	case 'S':
+		out = make([]string, a.n)
+		for i := range out {
+			el := a.data[i*a.size : (i+1)*a.size]
+			if k := bytes.IndexByte(el, 0); k >= 0 {
+				el = el[:k]
+			}
+			out[i] = string(el)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// graph assembles the graph from the archive's members.
+func (r *npzFile) graph() (*graph.Graph, error) {
+	for _, m := range []string{"adj_indptr", "adj_indices", "adj_shape"} {
+		if !r.has(m) {
+			return nil, r.errorf("", "no %s member: not a gnn-benchmark graph (want adj_indptr, adj_indices, adj_shape)", m)
+		}
+	}
+	n, _, adjPtr, adjIdx, adjVal, err := r.csr("adj", true)
+	if err != nil {
+		return nil, err
+	}
+	var edges []graph.Edge
+	for i := 0; i < n; i++ {
+		for k := adjPtr[i]; k < adjPtr[i+1]; k++ {
+			if adjVal == nil || adjVal[k] != 0 {
+				edges = append(edges, graph.Edge{U: int32(i), V: int32(adjIdx[k])})
+			}
+		}
+	}
+
+	x, err := r.features(n)
+	if err != nil {
+		return nil, err
+	}
+
+	var ids []string
+	if r.has("node_names") {
+		a, err := r.readNames("node_names")
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := a.strings(); ok {
+			if len(a.shape) != 1 || len(s) != n {
+				return nil, r.errorf("node_names", "shape %v, want (%d,)", a.shape, n)
+			}
+			ids = s
+		}
+	}
+	g, err := graph.New(n, edges, x, ids)
+	if err != nil { // the structure was checked above: a repeated node name
+		return nil, r.errorf("node_names", "%v", err)
+	}
+	if err := r.labels(g); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// csr reads the CSR matrix prefix_{indptr,indices,shape,data}, checking its
+// structure: rows and cols from shape (rows == cols when square), indptr
+// from 0 to len(indices), non-decreasing, indices in [0, cols). vals is nil
+// when there is no data member.
+func (r *npzFile) csr(prefix string, square bool) (rows, cols int, indptr, indices []int64, vals []float32, err error) {
+	fail := func(e error) (int, int, []int64, []int64, []float32, error) { return 0, 0, nil, nil, nil, e }
+	get := func(member string) ([]int64, *array, error) {
+		a, err := r.read(member)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(a.shape) != 1 {
+			return nil, nil, r.errorf(member, "shape %v, want one dimension", a.shape)
+		}
+		v, err := a.ints()
+		if err != nil {
+			return nil, nil, r.errorf("", "%v", err)
+		}
+		return v, a, nil
+	}
+	shape, _, err := get(prefix + "_shape")
+	if err != nil {
+		return fail(err)
+	}
+	if len(shape) != 2 || shape[0] < 0 || shape[1] < 0 || shape[0] >= math.MaxInt32 || shape[1] >= math.MaxInt32 {
+		return fail(r.errorf(prefix+"_shape", "%v is not a matrix shape", shape))
+	}
+	rows, cols = int(shape[0]), int(shape[1])
+	if square && rows != cols {
+		return fail(r.errorf(prefix+"_shape", "adjacency shape (%d, %d) is not square", rows, cols))
+	}
+	if indptr, _, err = get(prefix + "_indptr"); err != nil {
+		return fail(err)
+	}
+	if indices, _, err = get(prefix + "_indices"); err != nil {
+		return fail(err)
+	}
+	if len(indptr) != rows+1 {
+		return fail(r.errorf(prefix+"_indptr", "%d entries for %d rows, want %d", len(indptr), rows, rows+1))
+	}
+	if indptr[0] != 0 || indptr[rows] != int64(len(indices)) {
+		return fail(r.errorf(prefix+"_indptr", "runs from %d to %d, want 0 to %d (the length of %s_indices)",
+			indptr[0], indptr[rows], len(indices), prefix))
+	}
+	for i := 0; i < rows; i++ {
+		if indptr[i+1] < indptr[i] {
+			return fail(r.errorf(prefix+"_indptr", "decreases at row %d (%d then %d)", i, indptr[i], indptr[i+1]))
+		}
+	}
+	for k, c := range indices {
+		if c < 0 || c >= int64(cols) {
+			return fail(r.errorf(prefix+"_indices", "entry %d is %d, outside [0, %d)", k, c, cols))
+		}
+	}
+	if r.has(prefix + "_data") {
+		a, err := r.read(prefix + "_data")
+		if err != nil {
+			return fail(err)
+		}
+		if len(a.shape) != 1 || a.n != len(indices) {
+			return fail(r.errorf(prefix+"_data", "shape %v, want (%d,) like %s_indices", a.shape, len(indices), prefix))
+		}
+		if vals, err = a.floats(); err != nil {
+			return fail(r.errorf("", "%v", err))
+		}
+	}
+	return rows, cols, indptr, indices, vals, nil
+}
+
+// features reads attr_* (CSR) or attr_matrix (dense), or returns nil (no
+// features) when there is neither.
+func (r *npzFile) features(n int) (*f32.CSR, error) {
+	switch {
+	case r.has("attr_indptr") || r.has("attr_indices") || r.has("attr_shape"):
+		rows, cols, ptr, idx, val, err := r.csr("attr", false)
+		if err != nil {
+			return nil, err
+		}
+		if rows != n {
+			return nil, r.errorf("attr_shape", "%d rows for %d nodes", rows, n)
+		}
+		// Rows may be unsorted and repeat a column. Sort each row that needs
+		// it by (column, position in the file), packed in one uint64 key,
+		// then sum repeats in file order and drop zeros. (A counting sort
+		// over columns would be O(nnz) but allocates O(D), and D comes from
+		// the file.)
+		x := &f32.CSR{Rows: n, Cols: cols, Indptr: make([]int32, n+1),
+			Indices: make([]int32, 0, len(idx)), Values: make([]float32, 0, len(idx))}
+		value := func(k int64) float32 {
+			if val == nil {
+				return 1
+			}
+			return val[k]
+		}
+		var keys []uint64 // column<<32 | position
+		for i := 0; i < n; i++ {
+			keys = keys[:0]
+			for k := ptr[i]; k < ptr[i+1]; k++ {
+				keys = append(keys, uint64(idx[k])<<32|uint64(k))
+			}
+			if !slices.IsSorted(keys) {
+				slices.Sort(keys)
+			}
+			for a := 0; a < len(keys); {
+				c, sum := keys[a]>>32, float32(0)
+				for ; a < len(keys) && keys[a]>>32 == c; a++ {
+					sum += value(int64(keys[a] & math.MaxUint32))
+				}
+				if math.IsInf(float64(sum), 0) {
+					return nil, r.errorf("attr_data", "row %d column %d sums to %g", i, c, sum)
+				}
+				if sum != 0 {
+					x.Indices = append(x.Indices, int32(c))
+					x.Values = append(x.Values, sum)
+				}
+			}
+			x.Indptr[i+1] = int32(len(x.Indices))
+		}
+		return x, nil
+	case r.has("attr_matrix"):
+		a, err := r.read("attr_matrix")
+		if err != nil {
+			return nil, err
+		}
+		if len(a.shape) != 2 || a.shape[0] != n {
+			return nil, r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
+		}
+		dense, err := a.floats()
+		if err != nil {
+			return nil, r.errorf("", "%v", err)
+		}
+		d := a.shape[1]
+		x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
+		for i := 0; i < n; i++ {
+			for c, v := range dense[i*d : (i+1)*d] {
+				if v != 0 {
+					x.Indices = append(x.Indices, int32(c))
+					x.Values = append(x.Values, v)
+				}
+			}
+			x.Indptr[i+1] = int32(len(x.Indices))
+		}
+		return x, nil
+	}
+	return nil, nil
+}
+
+// labels reads labels and class_names into g.
+func (r *npzFile) labels(g *graph.Graph) error {
+	if !r.has("labels") {
+		return nil
+	}
+	n := g.NumNodes()
+	a, err := r.read("labels")
+	if err != nil {
+		return err
+	}
+	if len(a.shape) != 1 || a.n != n {
+		return r.errorf("labels", "shape %v, want (%d,)", a.shape, n)
+	}
+	lab, err := a.ints()
+	if err != nil {
+		return r.errorf("", "%v", err)
+	}
+	var names []string
+	if r.has("class_names") {
+		c, err := r.readNames("class_names")
+		if err != nil {
+			return err
+		}
+		if s, ok := c.strings(); ok {
+			if len(c.shape) != 1 {
+				return r.errorf("class_names", "shape %v, want one dimension", c.shape)
+			}
+			names = s
+		}
+	}
+	limit := int64(math.MaxInt32)
+	if names != nil {
+		limit = int64(len(names))
+	}
+	maxLabel := int64(-1)
+	for i, l := range lab {
+		if l < -1 || l >= limit {
+			return r.errorf("labels", "node %d has label %d, outside [-1, %d)", i, l, limit)
+		}
+		maxLabel = max(maxLabel, l)
+	}
+	if names == nil {
+		if maxLabel >= int64(n) {
+			return r.errorf("labels", "label %d with only %d nodes and no class_names", maxLabel, n)
+		}
+		names = make([]string, maxLabel+1)
+		for i := range names {
+			names[i] = strconv.Itoa(i)
+		}
+	}
+	g.Labels = make([]int32, n)
+	for i, l := range lab {
+		g.Labels[i] = int32(l)
+	}
+	g.ClassNames = names
+	return nil
+}

@@ -1,0 +1,147 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// maxLine is the longest line the text loaders accept (a Citeseer .content
+// line is ~7.5 KB; a dense features file with 100k columns fits too).
+const maxLine = 256 << 20
+
+// lines reads a text file line by line, counting lines for errors and
+// skipping blank lines and, when comments is set, lines whose first
+// non-blank byte is '#' or '%'.
+type lines struct {
+	file     string
+	sc       *bufio.Scanner
+	n        int // number of the line last returned
+	comments bool
+}
+
+func newLines(file string, r io.Reader, comments bool) *lines {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	return &lines{file: file, sc: sc, comments: comments}
+}
+
+// next returns the next data line with surrounding blanks removed, or false
+// at the end of the input or on a read error (see err). The slice is valid
+// until the following call.
+func (l *lines) next() ([]byte, bool) {
+	for l.sc.Scan() {
+		l.n++
+		b := bytes.TrimSpace(l.sc.Bytes())
+		if len(b) == 0 || l.comments && (b[0] == '#' || b[0] == '%') {
+			continue
+		}
+		return b, true
+	}
+	return nil, false
+}
+
+// err returns the read error that stopped next, as a *Error, or nil.
+func (l *lines) err() error {
+	err := l.sc.Err()
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bufio.ErrTooLong) {
+		return errorf(l.file, l.n+1, "line longer than %d bytes", maxLine)
+	}
+	return &Error{File: l.file, Line: l.n + 1, Err: err}
+}
+
+// errorf returns a *Error at the line last returned.
+func (l *lines) errorf(format string, args ...any) *Error {
+	return errorf(l.file, l.n, format, args...)
+}
+
+// sep is a field separator: ',' or '\t', or 0 for runs of blanks.
+type sep byte
+
+const sepBlanks sep = 0
+
+// detectSep picks the separator of a delimited file from its first data
+// line: a comma if it has one, else a tab if it has one, else blanks.
+func detectSep(line []byte) sep {
+	switch {
+	case bytes.IndexByte(line, ',') >= 0:
+		return ','
+	case bytes.IndexByte(line, '\t') >= 0:
+		return '\t'
+	}
+	return sepBlanks
+}
+
+// blanks marks the ASCII blanks: space, tab, CR, VT, FF.
+var blanks = [256]bool{' ': true, '\t': true, '\r': true, '\v': true, '\f': true}
+
+// isBlank reports whether c is an ASCII blank (space, tab, CR, VT, FF).
+func isBlank(c byte) bool { return blanks[c] }
+
+// split appends the fields of line to dst[:0] and returns it. With a comma
+// or tab separator each field is trimmed of surrounding blanks and empty
+// fields are kept; with sepBlanks fields are the runs of non-blanks. The
+// fields alias line.
+func (s sep) split(dst [][]byte, line []byte) [][]byte {
+	dst = dst[:0]
+	if s == sepBlanks {
+		i := 0
+		for {
+			for i < len(line) && isBlank(line[i]) {
+				i++
+			}
+			if i == len(line) {
+				return dst
+			}
+			j := i
+			for j < len(line) && !isBlank(line[j]) {
+				j++
+			}
+			dst = append(dst, line[i:j])
+			i = j
+		}
+	}
+	for {
+		k := bytes.IndexByte(line, byte(s))
+		if k < 0 {
+			return append(dst, bytes.TrimSpace(line))
+		}
+		dst = append(dst, bytes.TrimSpace(line[:k]))
+		line = line[k+1:]
+	}
+}
+
+// parseValue parses a feature value: "0" and "1" directly, anything else
+// with strconv.ParseFloat. NaN and infinities are errors.
+func parseValue(b []byte) (float32, error) {
+	if len(b) == 1 {
+		switch b[0] {
+		case '0':
+			return 0, nil
+		case '1':
+			return 1, nil
+		}
+	}
+	v, err := strconv.ParseFloat(string(b), 32)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", b)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", b)
+	}
+	return float32(v), nil
+}
+
+// isNumber reports whether b parses as a number (used to tell headers from
+// data).
+func isNumber(b []byte) bool {
+	_, err := strconv.ParseFloat(string(b), 64)
+	return err == nil
+}
