@@ -1,0 +1,52 @@
+package autograd
+
+import (
+	"fmt"
+
+	"ilpgnn/core/f32"
+)
+
+// MatMul returns a·b for a m×k and b k×n. It panics if a.Cols != b.Rows.
+func MatMul(t *Tape, a, b *Var) *Var {
+	if a.Cols != b.Rows {
+		panic(fmt.Sprintf("autograd: MatMul: %v times %v", a, b))
+	}
+	m, k, n := a.Rows, a.Cols, b.Cols
+	c := t.result("matmul", m, n, false, matMulBackward, a, b)
+	f32.MatMul(c.Value, a.Value, b.Value, m, k, n) // C = A·B
+	return c
+}
+
+func matMulBackward(c *Var) {
+	a, b := c.a, c.b
+	m, k, n := a.Rows, a.Cols, b.Cols
+	if a.needsGrad() {
+		f32.MatMulAddNT(a.Grad, c.Grad, b.Value, m, k, n) // dA += dC·Bᵀ
+	}
+	if b.needsGrad() {
+		f32.MatMulAddTN(b.Grad, a.Value, c.Grad, m, k, n) // dB += Aᵀ·dC
+	}
+}
+
+// Sparse is a constant sparse matrix A together with its transpose, which
+// the backward step of SpMM needs.
+type Sparse struct{ A, AT *f32.CSR }
+
+// NewSparse wraps a (not copied) and computes its transpose once.
+func NewSparse(a *f32.CSR) *Sparse { return &Sparse{A: a, AT: a.Transpose()} }
+
+// SpMM returns s.A·b for s.A r×c sparse and b c×n. It panics if
+// b.Rows != s.A.Cols.
+func SpMM(t *Tape, s *Sparse, b *Var) *Var {
+	if b.Rows != s.A.Cols {
+		panic(fmt.Sprintf("autograd: SpMM: %dx%d sparse times %v", s.A.Rows, s.A.Cols, b))
+	}
+	c := t.result("spmm", s.A.Rows, b.Cols, false, spmmBackward, b, nil)
+	c.sparse = s
+	f32.SpMM(c.Value, s.A, b.Value, b.Cols) // C = A·B
+	return c
+}
+
+func spmmBackward(c *Var) {
+	f32.SpMMAdd(c.a.Grad, c.sparse.AT, c.Grad, c.Cols) // dB += Aᵀ·dC
+}

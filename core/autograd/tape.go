@@ -1,0 +1,204 @@
+// Package autograd is a reverse-mode tape over row-major float32 matrices,
+// small enough to read in one sitting (after karpathy/micrograd's engine.py).
+//
+// Every op is a function Op(t *Tape, inputs...) *Var. With a non-nil tape the
+// op computes its value, records itself, and its backward step runs when
+// Backward is called; gradients accumulate with +=. With a nil tape nothing
+// is recorded and no gradient is allocated: that is inference, and there is
+// no other "no-grad" switch.
+//
+// A Var needs a gradient when it is a parameter (NewParam) or the result of a
+// recorded op with at least one input that needs a gradient. Constants
+// (Const) never get one, and ops send gradients only to inputs that need
+// them.
+//
+// Buffers of recorded results belong to the tape: after Reset they are
+// handed out again, so a training loop that records the same graph every
+// epoch allocates almost nothing after the first. Keep a result across Reset
+// with Detach.
+package autograd
+
+import (
+	"fmt"
+
+	"ilpgnn/core/f32"
+)
+
+// Var is a Rows×Cols matrix in the graph: a parameter, a constant, or the
+// result of an op.
+type Var struct {
+	Value []float32 // Rows*Cols values, row-major
+	// Grad has the shape of Value. It is allocated for parameters and for
+	// results of recorded ops that depend on a parameter; otherwise nil.
+	Grad       []float32
+	Rows, Cols int
+
+	op       string
+	tape     *Tape      // the tape that recorded v, or nil
+	a, b     *Var       // inputs (b may be nil)
+	backward func(*Var) // the op's backward step, called with the result
+
+	// Op arguments kept for the backward step.
+	sparse *Sparse
+	ints   []int32   // GatherRows indices, segment offsets
+	floats []float32 // Dropout scales, BCE labels
+	scalar float32   // Scale factor
+}
+
+// NewParam returns a trainable rows×cols Var with zero Value and zero Grad.
+// It panics if a dimension is negative.
+func NewParam(rows, cols int) *Var {
+	n := size("NewParam", rows, cols)
+	return &Var{Value: make([]float32, n), Grad: make([]float32, n), Rows: rows, Cols: cols, op: "param"}
+}
+
+// Const returns a rows×cols Var that wraps v (not copied, never modified by
+// any op) and never gets a gradient. It panics if len(v) != rows*cols.
+func Const(rows, cols int, v []float32) *Var {
+	if len(v) != size("Const", rows, cols) {
+		panic(fmt.Sprintf("autograd: Const: len(v) = %d, want %dx%d", len(v), rows, cols))
+	}
+	return &Var{Value: v, Rows: rows, Cols: cols, op: "const"}
+}
+
+// ZeroGrad sets every element of v.Grad to 0. It does nothing when v has no
+// gradient.
+func (v *Var) ZeroGrad() { clear(v.Grad) }
+
+// Detach returns a constant holding a copy of v.Value: it survives Reset of
+// the tape that produced v.
+func (v *Var) Detach() *Var {
+	return Const(v.Rows, v.Cols, append([]float32(nil), v.Value...))
+}
+
+// String names v's op and shape, e.g. "matmul 2708x64".
+func (v *Var) String() string { return fmt.Sprintf("%s %dx%d", v.op, v.Rows, v.Cols) }
+
+// needsGrad reports whether gradients flow into v.
+func (v *Var) needsGrad() bool { return v != nil && v.Grad != nil }
+
+// Tape records ops in the order they run. It is not safe for concurrent
+// use. The zero value is not usable; call NewTape.
+type Tape struct {
+	nodes []*Var              // recorded results with a backward step, in order
+	vars  []*Var              // Var structs handed out; vars[:nvars] are in use
+	nvars int                 //
+	used  [][]float32         // buffers handed out since the last Reset
+	free  map[int][][]float32 // buffers to hand out again, by length
+}
+
+// NewTape returns an empty tape.
+func NewTape() *Tape { return &Tape{free: make(map[int][][]float32)} }
+
+// Backward runs the backward step of every recorded op in reverse order,
+// after adding 1 to loss.Grad (dLoss/dLoss = 1). Gradients accumulate into
+// the Grad of parameters and recorded results with +=, so call ZeroGrad on
+// the parameters before each step, and call Backward once per recording.
+// When loss depends on no parameter (it has no Grad) there is nothing to
+// do. Backward panics if loss is not 1x1 or was not recorded on t.
+func (t *Tape) Backward(loss *Var) {
+	if loss.Rows != 1 || loss.Cols != 1 {
+		panic(fmt.Sprintf("autograd: Backward: loss is %v, want 1x1", loss))
+	}
+	if loss.tape != t {
+		panic(fmt.Sprintf("autograd: Backward: loss %v was not recorded on this tape", loss))
+	}
+	if loss.Grad == nil {
+		return
+	}
+	loss.Grad[0] += 1
+	for i := len(t.nodes) - 1; i >= 0; i-- {
+		n := t.nodes[i]
+		n.backward(n)
+	}
+}
+
+// Reset forgets the recorded ops and takes back the Value and Grad buffers
+// of their results, to hand them out again to later ops of the same sizes.
+// Results recorded before Reset must not be used after it (see Detach).
+// Parameters and constants are not affected.
+func (t *Tape) Reset() {
+	for _, b := range t.used {
+		t.free[len(b)] = append(t.free[len(b)], b)
+	}
+	clear(t.used)
+	t.used = t.used[:0]
+	clear(t.nodes)
+	t.nodes = t.nodes[:0]
+	for _, v := range t.vars[:t.nvars] {
+		*v = Var{}
+	}
+	t.nvars = 0
+}
+
+// buf returns a buffer of length n, reused when possible; zeroed if zero.
+func (t *Tape) buf(n int, zero bool) []float32 {
+	var b []float32
+	if l := t.free[n]; len(l) > 0 {
+		b = l[len(l)-1]
+		l[len(l)-1] = nil
+		t.free[n] = l[:len(l)-1]
+		if zero {
+			clear(b)
+		}
+	} else {
+		b = make([]float32, n)
+	}
+	t.used = append(t.used, b)
+	return b
+}
+
+// result returns the rows×cols output Var of op with inputs a and b (b may
+// be nil). Its Value is zeroed only if zero is set: ops that overwrite every
+// element pass false. With a non-nil tape, when a or b needs a gradient, the
+// result gets a zero Grad and backward is recorded.
+func (t *Tape) result(op string, rows, cols int, zero bool, backward func(*Var), a, b *Var) *Var {
+	n := rows * cols
+	if t == nil {
+		return &Var{Value: make([]float32, n), Rows: rows, Cols: cols, op: op}
+	}
+	var v *Var
+	if t.nvars < len(t.vars) {
+		v = t.vars[t.nvars]
+	} else {
+		v = new(Var)
+		t.vars = append(t.vars, v)
+	}
+	t.nvars++
+	*v = Var{Value: t.buf(n, zero), Rows: rows, Cols: cols, op: op, tape: t, a: a, b: b}
+	if a.needsGrad() || b.needsGrad() {
+		v.Grad = t.buf(n, true)
+		v.backward = backward
+		t.nodes = append(t.nodes, v)
+	}
+	return v
+}
+
+// scratch returns a tape-owned buffer of length n (not zeroed) for an op's
+// saved state, or a fresh one when t is nil.
+func (t *Tape) scratch(n int) []float32 {
+	if t == nil {
+		return make([]float32, n)
+	}
+	return t.buf(n, false)
+}
+
+func size(op string, rows, cols int) int {
+	if rows < 0 || cols < 0 {
+		panic(fmt.Sprintf("autograd: %s: negative shape %dx%d", op, rows, cols))
+	}
+	return rows * cols
+}
+
+func sameShape(op string, a, b *Var) {
+	if a.Rows != b.Rows || a.Cols != b.Cols {
+		panic(fmt.Sprintf("autograd: %s: shapes differ: %v and %v", op, a, b))
+	}
+}
+
+// axpy adds alpha·x to y when y is non-nil (a gradient that is needed).
+func axpy(alpha float32, x, y []float32) {
+	if y != nil {
+		f32.Axpy(alpha, x, y)
+	}
+}

@@ -1,0 +1,138 @@
+package f32
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// Benchmarks over a size grid, named for benchstat, each reporting GFLOP/s
+// (2 flops per multiply-add). m=2708 is Cora's node count; k, n are
+// feature and hidden widths.
+var denseGrid = [][3]int{
+	{64, 64, 64}, {256, 64, 64}, {2708, 16, 16}, {2708, 64, 16}, {2708, 128, 64},
+	{2708, 128, 128}, {2708, 1433, 64},
+}
+
+var sink float32
+
+func reportGFLOPs(b *testing.B, flops float64) {
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+func BenchmarkMatMul(b *testing.B) {
+	for _, s := range denseGrid {
+		m, k, n := s[0], s[1], s[2]
+		b.Run(fmt.Sprintf("m=%d,k=%d,n=%d", m, k, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			x, y, dst := randVec(r, m*k), randVec(r, k*n), make([]float32, m*n)
+			b.ReportAllocs()
+			for b.Loop() {
+				MatMul(dst, x, y, m, k, n)
+			}
+			sink += dst[0]
+			reportGFLOPs(b, 2*float64(m*k*n))
+		})
+	}
+}
+
+func BenchmarkMatMulAddNT(b *testing.B) {
+	for _, s := range denseGrid {
+		m, k, n := s[0], s[1], s[2]
+		b.Run(fmt.Sprintf("m=%d,k=%d,n=%d", m, k, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			x, y, dst := randVec(r, m*n), randVec(r, k*n), make([]float32, m*k)
+			b.ReportAllocs()
+			for b.Loop() {
+				MatMulAddNT(dst, x, y, m, k, n)
+			}
+			sink += dst[0]
+			reportGFLOPs(b, 2*float64(m*k*n))
+		})
+	}
+}
+
+func BenchmarkMatMulAddTN(b *testing.B) {
+	for _, s := range denseGrid {
+		m, k, n := s[0], s[1], s[2]
+		b.Run(fmt.Sprintf("m=%d,k=%d,n=%d", m, k, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 3))
+			x, y, dst := randVec(r, m*k), randVec(r, m*n), make([]float32, k*n)
+			b.ReportAllocs()
+			for b.Loop() {
+				MatMulAddTN(dst, x, y, m, k, n)
+			}
+			sink += dst[0]
+			reportGFLOPs(b, 2*float64(m*k*n))
+		})
+	}
+}
+
+// BenchmarkGonumSgemm is gonum's blas32.Gemm (pure Go, float32) on the same
+// grid as BenchmarkMatMul, for comparison.
+func BenchmarkGonumSgemm(b *testing.B) {
+	for _, s := range denseGrid {
+		m, k, n := s[0], s[1], s[2]
+		b.Run(fmt.Sprintf("m=%d,k=%d,n=%d", m, k, n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			x := blas32.General{Rows: m, Cols: k, Stride: k, Data: randVec(r, m*k)}
+			y := blas32.General{Rows: k, Cols: n, Stride: n, Data: randVec(r, k*n)}
+			dst := blas32.General{Rows: m, Cols: n, Stride: n, Data: make([]float32, m*n)}
+			b.ReportAllocs()
+			for b.Loop() {
+				blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, x, y, 0, dst)
+			}
+			sink += dst.Data[0]
+			reportGFLOPs(b, 2*float64(m*k*n))
+		})
+	}
+}
+
+func BenchmarkSpMM(b *testing.B) {
+	for _, s := range [][3]int{ // rows, entries per row, n
+		{2708, 5, 16}, {2708, 5, 64}, {2708, 5, 128}, {19717, 5, 64},
+	} {
+		rows, per, n := s[0], s[1], s[2]
+		r := rand.New(rand.NewPCG(1, 4))
+		a := randCSR(r, rows, rows, per)
+		x, dst := randVec(r, rows*n), make([]float32, rows*n)
+		b.Run(fmt.Sprintf("nnz=%d,n=%d", a.NNZ(), n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				SpMM(dst, a, x, n)
+			}
+			sink += dst[0]
+			reportGFLOPs(b, 2*float64(a.NNZ()*n))
+		})
+	}
+}
+
+func BenchmarkDot(b *testing.B) {
+	for _, n := range []int{16, 128, 4096} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 5))
+			x, y := randVec(r, n), randVec(r, n)
+			for b.Loop() {
+				sink += Dot(x, y)
+			}
+			reportGFLOPs(b, 2*float64(n))
+		})
+	}
+}
+
+func BenchmarkAxpy(b *testing.B) {
+	for _, n := range []int{16, 128, 4096} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 6))
+			x, y := randVec(r, n), randVec(r, n)
+			for b.Loop() {
+				Axpy(1e-3, x, y)
+			}
+			sink += y[0]
+			reportGFLOPs(b, 2*float64(n))
+		})
+	}
+}

@@ -1,0 +1,53 @@
+package f32
+
+import (
+	"runtime"
+	"sync"
+)
+
+// minParallelWork is the number of multiply-adds below which a kernel runs on
+// the calling goroutine only; above it, each goroutine gets at least this
+// much (2^18 ≈ 30-50 µs at the 5-10 GFLOP/s these loops reach). Starting
+// and joining a goroutine costs ~3 µs and ~4 small allocations per call
+// (measured: MatMul m=8,k=n=64 forced onto 2 goroutines, 8.6 µs against
+// 5.9 µs serial), so the split costs at most ~10% where it starts.
+//
+// On the shared 2-vCPU VM where this was written no split paid off at any
+// size: even two goroutines spinning on independent float loops ran no
+// faster than one (the second vCPU was busy with other work), and
+// MatMul/m=2708,k=128,n=128 took 9.2 ms at GOMAXPROCS=1 against 14.8 ms at
+// GOMAXPROCS=2 (best of 5). The threshold therefore rests on the overhead
+// estimate above, not on a measured crossover. (Beware when measuring:
+// with go1.26, b.Loop benchmarks run with `-cpu 1,2` saw GOMAXPROCS = 2,
+// not 1, in the first, unsuffixed run; set the GOMAXPROCS environment
+// variable instead.)
+const minParallelWork = 1 << 18
+
+// workers returns how many goroutines a kernel with the given number of
+// independent output units and total work should use: at most GOMAXPROCS,
+// at most one per unit, and at least minParallelWork per goroutine.
+func workers(units, work int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), units, work/minParallelWork))
+}
+
+// span returns the g-th of p contiguous pieces of [0, units), with every
+// boundary a multiple of align (except units itself). Each kernel treats its
+// output units in blocks of align, so aligned boundaries keep each output's
+// summation order independent of p.
+func span(g, p, units, align int) (lo, hi int) {
+	blocks := (units + align - 1) / align
+	lo = min(g*blocks/p*align, units)
+	hi = min((g+1)*blocks/p*align, units)
+	return lo, hi
+}
+
+// parallel runs fn(0), …, fn(p-1) concurrently, fn(0) on the calling
+// goroutine, and returns when all are done.
+func parallel(p int, fn func(g int)) {
+	var wg sync.WaitGroup
+	for g := 1; g < p; g++ {
+		wg.Go(func() { fn(g) })
+	}
+	fn(0)
+	wg.Wait()
+}

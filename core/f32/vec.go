@@ -1,0 +1,198 @@
+package f32
+
+// Vector helpers. Each is a plain loop unrolled by 8 (the Go compiler does
+// not vectorise; slicing each block to [:8:8] leaves one bounds check per
+// block instead of one per element). Slices of different lengths are a caller bug and panic with
+// "f32: <op>: length mismatch".
+
+func mustSameLen(op string, a, b int) {
+	if a != b {
+		panic("f32: " + op + ": length mismatch")
+	}
+}
+
+// Dot returns Σ_i a[i]·b[i]. It uses four running sums (lanes i mod 4 of each
+// block of 8) added at the end, so its rounding differs slightly from the
+// plain loop
+//
+//	for i := range a { s += a[i] * b[i] }
+//
+// but it is deterministic. Dot panics if len(a) != len(b).
+func Dot(a, b []float32) float32 {
+	mustSameLen("Dot", len(a), len(b))
+	return dot(a, b)
+}
+
+// dot is Dot without the length check; len(b) >= len(a).
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	for len(a) >= 8 {
+		x, y := a[:8:8], b[:8:8]
+		s0 += x[0]*y[0] + x[4]*y[4]
+		s1 += x[1]*y[1] + x[5]*y[5]
+		s2 += x[2]*y[2] + x[6]*y[6]
+		s3 += x[3]*y[3] + x[7]*y[7]
+		a, b = a[8:], b[8:]
+	}
+	for i := range a {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Axpy adds alpha·x to y:
+//
+//	for i := range x { y[i] += alpha * x[i] }
+//
+// It panics if len(x) != len(y).
+func Axpy(alpha float32, x, y []float32) {
+	mustSameLen("Axpy", len(x), len(y))
+	axpy(alpha, x, y)
+}
+
+// axpy is Axpy without the length check; len(y) >= len(x).
+func axpy(alpha float32, x, y []float32) {
+	y = y[:len(x)]
+	for len(x) >= 8 {
+		a, b := x[:8:8], y[:8:8]
+		b[0] += alpha * a[0]
+		b[1] += alpha * a[1]
+		b[2] += alpha * a[2]
+		b[3] += alpha * a[3]
+		b[4] += alpha * a[4]
+		b[5] += alpha * a[5]
+		b[6] += alpha * a[6]
+		b[7] += alpha * a[7]
+		x, y = x[8:], y[8:]
+	}
+	for i := range x {
+		y[i] += alpha * x[i]
+	}
+}
+
+// Scale sets dst = alpha·x. dst may be x itself. It panics if
+// len(dst) != len(x).
+func Scale(dst []float32, alpha float32, x []float32) {
+	mustSameLen("Scale", len(dst), len(x))
+	for len(x) >= 8 {
+		a, d := x[:8:8], dst[:8:8]
+		d[0] = alpha * a[0]
+		d[1] = alpha * a[1]
+		d[2] = alpha * a[2]
+		d[3] = alpha * a[3]
+		d[4] = alpha * a[4]
+		d[5] = alpha * a[5]
+		d[6] = alpha * a[6]
+		d[7] = alpha * a[7]
+		x, dst = x[8:], dst[8:]
+	}
+	for i := range x {
+		dst[i] = alpha * x[i]
+	}
+}
+
+// Add sets dst = a + b elementwise. dst may alias a or b. It panics unless
+// all three lengths agree.
+func Add(dst, a, b []float32) {
+	mustSameLen("Add", len(dst), len(a))
+	mustSameLen("Add", len(dst), len(b))
+	for len(a) >= 8 {
+		x, y, d := a[:8:8], b[:8:8], dst[:8:8]
+		d[0] = x[0] + y[0]
+		d[1] = x[1] + y[1]
+		d[2] = x[2] + y[2]
+		d[3] = x[3] + y[3]
+		d[4] = x[4] + y[4]
+		d[5] = x[5] + y[5]
+		d[6] = x[6] + y[6]
+		d[7] = x[7] + y[7]
+		a, b, dst = a[8:], b[8:], dst[8:]
+	}
+	for i := range a {
+		dst[i] = a[i] + b[i]
+	}
+}
+
+// Sub sets dst = a - b elementwise. dst may alias a or b. It panics unless
+// all three lengths agree.
+func Sub(dst, a, b []float32) {
+	mustSameLen("Sub", len(dst), len(a))
+	mustSameLen("Sub", len(dst), len(b))
+	for len(a) >= 8 {
+		x, y, d := a[:8:8], b[:8:8], dst[:8:8]
+		d[0] = x[0] - y[0]
+		d[1] = x[1] - y[1]
+		d[2] = x[2] - y[2]
+		d[3] = x[3] - y[3]
+		d[4] = x[4] - y[4]
+		d[5] = x[5] - y[5]
+		d[6] = x[6] - y[6]
+		d[7] = x[7] - y[7]
+		a, b, dst = a[8:], b[8:], dst[8:]
+	}
+	for i := range a {
+		dst[i] = a[i] - b[i]
+	}
+}
+
+// Mul sets dst = a ⊙ b (elementwise product). dst may alias a or b. It
+// panics unless all three lengths agree.
+func Mul(dst, a, b []float32) {
+	mustSameLen("Mul", len(dst), len(a))
+	mustSameLen("Mul", len(dst), len(b))
+	for len(a) >= 8 {
+		x, y, d := a[:8:8], b[:8:8], dst[:8:8]
+		d[0] = x[0] * y[0]
+		d[1] = x[1] * y[1]
+		d[2] = x[2] * y[2]
+		d[3] = x[3] * y[3]
+		d[4] = x[4] * y[4]
+		d[5] = x[5] * y[5]
+		d[6] = x[6] * y[6]
+		d[7] = x[7] * y[7]
+		a, b, dst = a[8:], b[8:], dst[8:]
+	}
+	for i := range a {
+		dst[i] = a[i] * b[i]
+	}
+}
+
+// MulAdd adds a ⊙ b to dst: dst[i] += a[i]·b[i]. It panics unless all three
+// lengths agree.
+func MulAdd(dst, a, b []float32) {
+	mustSameLen("MulAdd", len(dst), len(a))
+	mustSameLen("MulAdd", len(dst), len(b))
+	for len(a) >= 8 {
+		x, y, d := a[:8:8], b[:8:8], dst[:8:8]
+		d[0] += x[0] * y[0]
+		d[1] += x[1] * y[1]
+		d[2] += x[2] * y[2]
+		d[3] += x[3] * y[3]
+		d[4] += x[4] * y[4]
+		d[5] += x[5] * y[5]
+		d[6] += x[6] * y[6]
+		d[7] += x[7] * y[7]
+		a, b, dst = a[8:], b[8:], dst[8:]
+	}
+	for i := range a {
+		dst[i] += a[i] * b[i]
+	}
+}
+
+// Sum returns Σ_i x[i], with the same four-lane summation as Dot.
+func Sum(x []float32) float32 {
+	var s0, s1, s2, s3 float32
+	for len(x) >= 8 {
+		a := x[:8:8]
+		s0 += a[0] + a[4]
+		s1 += a[1] + a[5]
+		s2 += a[2] + a[6]
+		s3 += a[3] + a[7]
+		x = x[8:]
+	}
+	for _, v := range x {
+		s0 += v
+	}
+	return (s0 + s1) + (s2 + s3)
+}
