@@ -20,6 +20,7 @@ package autograd
 
 import (
 	"fmt"
+	"math/bits"
 
 	"ilpgnn/core/f32"
 )
@@ -84,7 +85,7 @@ type Tape struct {
 	vars  []*Var              // Var structs handed out; vars[:nvars] are in use
 	nvars int                 //
 	used  [][]float32         // buffers handed out since the last Reset
-	free  map[int][][]float32 // buffers to hand out again, by length
+	free  map[int][][]float32 // buffers to hand out again, by size class
 }
 
 // NewTape returns an empty tape.
@@ -114,12 +115,13 @@ func (t *Tape) Backward(loss *Var) {
 }
 
 // Reset forgets the recorded ops and takes back the Value and Grad buffers
-// of their results, to hand them out again to later ops of the same sizes.
+// of their results, to hand them out again to later ops of similar sizes.
 // Results recorded before Reset must not be used after it (see Detach).
 // Parameters and constants are not affected.
 func (t *Tape) Reset() {
 	for _, b := range t.used {
-		t.free[len(b)] = append(t.free[len(b)], b)
+		c := sizeClass(cap(b))
+		t.free[c] = append(t.free[c], b[:cap(b)])
 	}
 	clear(t.used)
 	t.used = t.used[:0]
@@ -131,18 +133,25 @@ func (t *Tape) Reset() {
 	t.nvars = 0
 }
 
+// sizeClass returns the power-of-two class of a buffer of capacity n: the
+// smallest c with n <= 1<<c.
+func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
+
 // buf returns a buffer of length n, reused when possible; zeroed if zero.
+// Buffers have power-of-two capacities, so sizes that change a little from
+// one recording to the next (the pairs of an epoch) still reuse them.
 func (t *Tape) buf(n int, zero bool) []float32 {
 	var b []float32
-	if l := t.free[n]; len(l) > 0 {
-		b = l[len(l)-1]
+	c := sizeClass(n)
+	if l := t.free[c]; len(l) > 0 {
+		b = l[len(l)-1][:n]
 		l[len(l)-1] = nil
-		t.free[n] = l[:len(l)-1]
+		t.free[c] = l[:len(l)-1]
 		if zero {
 			clear(b)
 		}
 	} else {
-		b = make([]float32, n)
+		b = make([]float32, n, 1<<c)
 	}
 	t.used = append(t.used, b)
 	return b

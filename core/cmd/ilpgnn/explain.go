@@ -1,0 +1,199 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/train"
+)
+
+// openModel loads the dataset and the checkpoint trained on it, and prepares
+// the model on the whole graph: explanations speak of every edge the user
+// has, with the pair's own edge masked as in training.
+func openModel(data, ckPath string) (*graph.Graph, *ilpgnn.Predictor, error) {
+	g, err := loadGraph(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	ck, err := checkpoint.ReadFile(ckPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, cfg, err := train.LoadModel(ck, g)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", ckPath, err)
+	}
+	in, err := ilpgnn.Prepare(g, cfg.Model)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := ilpgnn.NewPredictor(m, in)
+	p.Seed = cfg.Seed
+	return g, p, nil
+}
+
+func nodeByID(g *graph.Graph, id, flagName string) (int, error) {
+	i, ok := g.NodeIndex(id)
+	if !ok {
+		return 0, fmt.Errorf("%s: no node with id %q in %s", flagName, id, g.Name)
+	}
+	return i, nil
+}
+
+func cmdExplain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("explain", "--checkpoint FILE --data PATH --pair A,B [--json]", stderr)
+	ckPath := fs.String("checkpoint", "", "checkpoint written by train --save (required)")
+	data := fs.String("data", "", "the dataset the checkpoint was trained on (required)")
+	pair := fs.String("pair", "", "two node ids, comma-separated (required)")
+	asJSON := fs.Bool("json", false, "print the explanation as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "checkpoint", "data", "pair"); err != nil {
+		return err
+	}
+	ids := strings.Split(*pair, ",")
+	if len(ids) != 2 {
+		return fmt.Errorf("--pair: want two node ids separated by a comma, got %q", *pair)
+	}
+	g, p, err := openModel(*data, *ckPath)
+	if err != nil {
+		return err
+	}
+	i, err := nodeByID(g, strings.TrimSpace(ids[0]), "--pair")
+	if err != nil {
+		return err
+	}
+	j, err := nodeByID(g, strings.TrimSpace(ids[1]), "--pair")
+	if err != nil {
+		return err
+	}
+	e, err := p.Explain(i, j)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, e)
+	}
+	printExplanation(stdout, e)
+	return nil
+}
+
+func cmdSuggest(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("suggest", "--checkpoint FILE --data PATH --node A [--top 10] [--json]", stderr)
+	ckPath := fs.String("checkpoint", "", "checkpoint written by train --save (required)")
+	data := fs.String("data", "", "the dataset the checkpoint was trained on (required)")
+	node := fs.String("node", "", "node id (required)")
+	top := fs.Int("top", 10, "number of suggestions")
+	asJSON := fs.Bool("json", false, "print the suggestions as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "checkpoint", "data", "node"); err != nil {
+		return err
+	}
+	if *top < 1 {
+		return fmt.Errorf("--top must be at least 1 (got %d)", *top)
+	}
+	g, p, err := openModel(*data, *ckPath)
+	if err != nil {
+		return err
+	}
+	i, err := nodeByID(g, *node, "--node")
+	if err != nil {
+		return err
+	}
+	sugg, err := p.Suggest(i, *top)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, sugg)
+	}
+	fmt.Fprintf(stdout, "new links suggested for %s:\n", g.IDs[i])
+	for k, s := range sugg {
+		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, s.Explanation.Reading)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
+	fmt.Fprintf(w, "p(%s, %s) = %.4f", e.I.ID, e.J.ID, e.Prob)
+	if e.Linked {
+		fmt.Fprint(w, "  (linked in the graph")
+		if e.Masked {
+			fmt.Fprint(w, "; the link itself was masked")
+		}
+		fmt.Fprint(w, ")")
+	}
+	fmt.Fprintf(w, "\n%s\n\n", e.Reading)
+	for _, s := range []ilpgnn.Side{e.I, e.J} {
+		other := e.J.ID
+		if s.Node == e.J.Node {
+			other = e.I.ID
+		}
+		fmt.Fprintf(w, "neighbours of %s scored against %s:\n", s.ID, other)
+		fmt.Fprintf(w, "  %4s  %-12s %8s %9s %8s %7s  %s\n", "rank", "id", "score", "structure", "features", "weight", "")
+		for _, n := range s.Neighbors {
+			mark := ""
+			if n.Selected {
+				mark = "selected"
+			}
+			if n.Common {
+				mark = strings.TrimSpace(mark + " common")
+			}
+			fmt.Fprintf(w, "  %4d  %-12s %8.4f %9.4f %8.4f %7.4f  %s\n", n.Rank, n.ID, n.Score, n.Structure, n.Features, n.Weight, mark)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "counterfactuals: random neighbours instead p = %.4f; selected neighbours removed p = %.4f\n", e.ProbRandom, e.ProbRemoved)
+}
+
+func cmdInspect(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("inspect", "--data PATH [--json]", stderr)
+	data := fs.String("data", "", "dataset: LINQS folder, .npz file or edge list (required)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "data"); err != nil {
+		return err
+	}
+	g, err := loadGraph(*data)
+	if err != nil {
+		return err
+	}
+	st := g.Stats()
+	if *asJSON {
+		return writeJSON(stdout, st)
+	}
+	fmt.Fprintf(stdout, "name: %s\n", g.Name)
+	printStats(stdout, st)
+	return nil
+}
+
+func printStats(w io.Writer, st graph.Stats) {
+	fmt.Fprintf(w, "nodes: %d\n", st.Nodes)
+	fmt.Fprintf(w, "edges: %d\n", st.Edges)
+	fmt.Fprintf(w, "feature_dim: %d\n", st.FeatureDim)
+	fmt.Fprintf(w, "feature_nnz: %d\n", st.FeatureNNZ)
+	fmt.Fprintf(w, "density: %.6g\n", st.Density)
+	fmt.Fprintf(w, "degree_min: %d\n", st.MinDegree)
+	fmt.Fprintf(w, "degree_max: %d\n", st.MaxDegree)
+	fmt.Fprintf(w, "degree_mean: %.4f\n", st.MeanDegree)
+	fmt.Fprintf(w, "degree_median: %g\n", st.MedianDegree)
+	fmt.Fprintf(w, "isolated: %d\n", st.Isolated)
+	fmt.Fprintf(w, "components: %d\n", st.Components)
+	fmt.Fprintf(w, "largest_component: %d\n", st.LargestComponent)
+}

@@ -1,0 +1,118 @@
+// Command ilpgnn trains and explains ILP-GNN link predictors from the
+// command line.
+//
+//	ilpgnn train   --data PATH [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]
+//	ilpgnn explain --checkpoint FILE --data PATH --pair A,B [--json]
+//	ilpgnn suggest --checkpoint FILE --data PATH --node A [--top 10] [--json]
+//	ilpgnn inspect --data PATH [--json]
+//
+// PATH is a LINQS folder (*.content + *.cites), a gnn-benchmark .npz, or an
+// edge list; node ids are the dataset's own.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: ilpgnn <command> [flags]
+
+commands:
+  train    train one model per seed and report test AUC
+  explain  explain the predicted link between two nodes
+  suggest  suggest new links for a node, with explanations
+  inspect  describe a graph
+
+Run "ilpgnn <command> -h" for a command's flags.
+`
+
+// errUsage marks errors that should be followed by the usage text.
+var errUsage = errors.New("usage")
+
+// run is main without the process: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "train":
+		err = cmdTrain(ctx, args[1:], stdout, stderr)
+	case "explain":
+		err = cmdExplain(args[1:], stdout, stderr)
+	case "suggest":
+		err = cmdSuggest(args[1:], stdout, stderr)
+	case "inspect":
+		err = cmdInspect(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "ilpgnn: error: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		// The flag package has printed the problem and the flags.
+		return 2
+	default:
+		fmt.Fprintf(stderr, "ilpgnn: error: %v\n", err)
+		return 1
+	}
+}
+
+// newFlags returns a flag set that reports problems on stderr and returns
+// errors instead of exiting.
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ilpgnn %s %s\n\nflags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and rejects positional leftovers.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "ilpgnn %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}
+
+// required reports a missing required flag the way flag reports bad ones.
+func required(fs *flag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if fs.Lookup(n).Value.String() == "" {
+			fmt.Fprintf(fs.Output(), "ilpgnn %s: --%s is required\n", fs.Name(), n)
+			fs.Usage()
+			return errUsage
+		}
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const small = "testdata/small"
+
+// cli runs the command line in-process and returns its exit status, stdout
+// and stderr.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsage(t *testing.T) {
+	for n, tc := range []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		0: {nil, 2, "usage: ilpgnn <command>"},
+		1: {[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		2: {[]string{"train", "--no-such-flag"}, 2, "flag provided but not defined"},
+		3: {[]string{"train"}, 2, "--data is required"},
+		4: {[]string{"train", "--data", small, "--k", "0"}, 1, "k must be at least 1 (got 0)"},
+		5: {[]string{"train", "--data", small, "--seeds", "1,x"}, 1, `"x" is not a non-negative integer`},
+		6: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt"}, 2, "--pair is required"},
+		7: {[]string{"inspect", "--data", "testdata/missing"}, 1, "testdata/missing"},
+		8: {[]string{"train", "--data", small, "extra"}, 2, `unexpected argument "extra"`},
+		9: {[]string{"train", "--data", small, "--structure", "wide"}, 2, `structure scale must be "paper" or "max"`},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%d: %v: exit %d, stderr %q; want exit %d and %q", n, tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func TestInspect(t *testing.T) {
+	code, out, stderr := cli(t, "inspect", "--data", small)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Counted from testdata/small/edges.csv: 60 ids, 180 distinct edges.
+	for _, want := range []string{"nodes: 60\n", "edges: 180\n", "feature_dim: 6\n", "isolated: 0\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestTrainExplainSuggest runs the whole command line on the small fixture:
+// train two seeds with --json and --save, then explain and suggest from a
+// saved checkpoint, by the dataset's own ids.
+func TestTrainExplainSuggest(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "model.ckpt")
+	code, out, stderr := cli(t, "train", "--data", small, "--seeds", "0,1", "--epochs", "30", "--lr", "0.01",
+		"--hidden", "16", "--json", "--save", ck)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	var res trainJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("train --json output is not JSON: %v\n%s", err, out)
+	}
+	if res.Dataset != "small" || len(res.Runs) != 2 || res.Runs[1].Seed != 1 {
+		t.Fatalf("unexpected runs: %+v", res)
+	}
+	for _, r := range res.Runs {
+		if !(r.TestAUC > 0.5 && r.TestAUC <= 1) || r.Epochs < 1 || r.Epochs > 30 {
+			t.Errorf("run %+v out of range", r)
+		}
+	}
+	mean := (res.Runs[0].TestAUC + res.Runs[1].TestAUC) / 2
+	if diff := res.TestAUCMean - mean; diff > 1e-12 || diff < -1e-12 {
+		t.Errorf("test_auc_mean %v, want %v", res.TestAUCMean, mean)
+	}
+	ck0 := filepath.Join(dir, "model.seed0.ckpt")
+	if _, err := os.Stat(ck0); err != nil {
+		t.Fatalf("checkpoint for seed 0 not written: %v", err)
+	}
+
+	code, out, stderr = cli(t, "explain", "--checkpoint", ck0, "--data", small, "--pair", "n0,n1", "--json")
+	if code != 0 {
+		t.Fatalf("explain: exit %d: %s", code, stderr)
+	}
+	var e struct {
+		Prob    float64 `json:"prob"`
+		Linked  bool    `json:"linked"`
+		Reading string  `json:"reading"`
+		I       struct {
+			ID        string `json:"id"`
+			Neighbors []struct {
+				ID string `json:"id"`
+			} `json:"neighbors"`
+		} `json:"i"`
+	}
+	if err := json.Unmarshal([]byte(out), &e); err != nil {
+		t.Fatalf("explain --json: %v\n%s", err, out)
+	}
+	// n0-n1 is the first edge of the fixture.
+	if !e.Linked || e.I.ID != "n0" || !(e.Prob > 0 && e.Prob < 1) || !strings.Contains(e.Reading, "n1") {
+		t.Errorf("explanation of n0,n1: %+v", e)
+	}
+	for _, n := range e.I.Neighbors {
+		if n.ID == "n1" {
+			t.Error("masked pair: n1 listed among n0's neighbours")
+		}
+	}
+
+	code, out, stderr = cli(t, "suggest", "--checkpoint", ck0, "--data", small, "--node", "n5", "--top", "3")
+	if code != 0 || strings.Count(out, "p = ") < 3 {
+		t.Errorf("suggest: exit %d, out %q, err %q", code, out, stderr)
+	}
+	code, _, stderr = cli(t, "explain", "--checkpoint", ck0, "--data", small, "--pair", "n0,zz")
+	if code != 1 || !strings.Contains(stderr, `no node with id "zz"`) {
+		t.Errorf("unknown id: exit %d, %q", code, stderr)
+	}
+	// A checkpoint of another graph is refused.
+	code, _, stderr = cli(t, "explain", "--checkpoint", ck0, "--data", filepath.Join(small, "edges.csv"), "--pair", "n0,n1")
+	if code != 1 || !strings.Contains(stderr, "graph") {
+		t.Errorf("foreign graph: exit %d, %q", code, stderr)
+	}
+	// A corrupt checkpoint is refused with the file's name.
+	bad := filepath.Join(dir, "bad.ckpt")
+	b, _ := os.ReadFile(ck0)
+	b[len(b)/2] ^= 0xff
+	os.WriteFile(bad, b, 0o644)
+	code, _, stderr = cli(t, "suggest", "--checkpoint", bad, "--data", small, "--node", "n5")
+	if code != 1 || !strings.Contains(stderr, "bad.ckpt") {
+		t.Errorf("corrupt checkpoint: exit %d, %q", code, stderr)
+	}
+}

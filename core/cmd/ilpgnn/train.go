@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/load"
+	"ilpgnn/core/train"
+)
+
+// hyperFlags binds every hyperparameter of SPEC to a flag with its default.
+func hyperFlags(fs *flag.FlagSet, c *train.Config) {
+	m := &c.Model
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
+	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation AUC")
+	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
+	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
+	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
+	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
+	fs.IntVar(&m.K, "k", m.K, "neighbours selected per side, |N^r(i|j)|")
+	fs.Float64Var(&m.Alpha, "alpha", m.Alpha, "weight of structure similarity in the neighbour score (eq 5)")
+	fs.Float64Var(&m.Beta, "beta", m.Beta, "weight of the aggregated neighbours (eq 7)")
+	fs.Float64Var(&m.Tau, "tau", m.Tau, "softmax temperature of the neighbour weights (eq 6)")
+	fs.BoolVar(&m.MaskTarget, "mask-target", m.MaskTarget, "hide a training pair's own edge from its neighbourhoods")
+	fs.BoolVar(&m.NormalizeFeatures, "normalize-features", m.NormalizeFeatures, "L2-normalise each feature row")
+	fs.TextVar(&m.Structure, "structure", m.Structure, "structure score scaling: paper or max")
+	fs.Float64Var(&m.Diffusion.Gamma, "gamma", m.Diffusion.Gamma, "PPR teleport probability (eq 1)")
+	fs.Float64Var(&m.Diffusion.Epsilon, "ppr-eps", m.Diffusion.Epsilon, "PPR push residual tolerance")
+	fs.IntVar(&m.Diffusion.TopK, "ppr-topk", m.Diffusion.TopK, "PPR entries kept per column")
+	fs.Float64Var(&c.Objective.Lambda, "lambda", c.Objective.Lambda, "weight of the explanation-enhancement losses (eq 13)")
+	fs.Float64Var(&c.Objective.Delta, "delta", c.Objective.Delta, "margin of the positive explanation loss (eq 10)")
+	fs.BoolVar(&c.Objective.Relaxed, "relaxed", c.Objective.Relaxed, "draw min(K, spare) random neighbours in eq 10 instead of skipping")
+	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
+	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
+}
+
+// loadGraph reads a dataset and gives featureless graphs their fallback
+// features, the same way for training and for explaining.
+func loadGraph(path string) (*graph.Graph, error) {
+	g, err := load.Path(path)
+	if err != nil {
+		return nil, err
+	}
+	return graph.WithFallbackFeatures(g, 0), nil
+}
+
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds: %q is not a non-negative integer", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+type runJSON struct {
+	Seed         uint64  `json:"seed"`
+	TestAUC      float64 `json:"test_auc"`
+	ValAUC       float64 `json:"val_auc"`
+	Epochs       int     `json:"epochs"`
+	BestEpoch    int     `json:"best_epoch"`
+	TrainSeconds float64 `json:"train_seconds"`
+	EpochMillis  float64 `json:"epoch_ms"`
+	PrepSeconds  float64 `json:"prep_seconds"`
+	// PhaseMillis is the mean time per epoch of each phase.
+	PhaseMillis map[string]float64 `json:"phase_ms"`
+}
+
+type trainJSON struct {
+	Dataset     string    `json:"dataset"`
+	Runs        []runJSON `json:"runs"`
+	TestAUCMean float64   `json:"test_auc_mean"`
+	TestAUCStd  float64   `json:"test_auc_std"`
+	ValAUCMean  float64   `json:"val_auc_mean"`
+}
+
+func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("train", "--data PATH [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
+	data := fs.String("data", "", "dataset: LINQS folder, .npz file or edge list (required)")
+	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation")
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
+	save := fs.String("save", "", "write the checkpoint here (with several seeds, FILE gets .seedN before its extension)")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	cfg := train.DefaultConfig()
+	hyperFlags(fs, &cfg)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "data"); err != nil {
+		return err
+	}
+	seeds, err := parseSeeds(*seedsFlag)
+	if err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	g, err := loadGraph(*data)
+	if err != nil {
+		return err
+	}
+	showProgress := !*quiet && isTerminal(stderr)
+	out := trainJSON{Dataset: g.Name}
+	var tests, vals []float64
+	if !*asJSON {
+		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", g.Name, g.NumNodes(), g.NumEdges(), g.FeatureDim())
+		fmt.Fprintf(stdout, "%6s  %8s  %8s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "epochs", "seconds", "ms/epoch")
+	}
+	for _, seed := range seeds {
+		c := cfg
+		c.Seed = seed
+		var progress func(train.Progress)
+		if showProgress {
+			progress = func(p train.Progress) {
+				fmt.Fprintf(stderr, "\rseed %d  epoch %4d/%d  loss %.4f (cls %.4f pos %.4f neg %.4f)  val AUC %.4f  best %.4f @%d  %s ",
+					p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.Cls, p.Pos, p.Neg, p.ValAUC, p.BestValAUC, p.BestEpoch,
+					p.Elapsed.Round(100*time.Millisecond))
+			}
+		}
+		res, err := train.Run(ctx, g, c, progress)
+		if showProgress {
+			fmt.Fprint(stderr, "\r\033[K")
+		}
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", seed, err)
+		}
+		r := runJSON{Seed: seed, TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
+			TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1)),
+			PrepSeconds: res.PrepSeconds, PhaseMillis: phaseMillis(res.Phases, res.Epochs)}
+		out.Runs = append(out.Runs, r)
+		tests = append(tests, r.TestAUC)
+		vals = append(vals, r.ValAUC)
+		if !*asJSON {
+			fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f  %9.1f  (prep %.1fs; per epoch %s)\n", seed, r.TestAUC, r.ValAUC,
+				r.Epochs, r.TrainSeconds, r.EpochMillis, r.PrepSeconds, phaseSummary(res.Phases, res.Epochs))
+		}
+		if *save != "" {
+			path := *save
+			if len(seeds) > 1 {
+				ext := filepath.Ext(path)
+				path = fmt.Sprintf("%s.seed%d%s", strings.TrimSuffix(path, ext), seed, ext)
+			}
+			ck, err := res.Checkpoint(g)
+			if err != nil {
+				return err
+			}
+			if err := ck.WriteFile(path); err != nil {
+				return fmt.Errorf("saving checkpoint: %w", err)
+			}
+			if !*asJSON {
+				fmt.Fprintf(stdout, "        saved %s\n", path)
+			}
+		}
+	}
+	out.TestAUCMean, out.TestAUCStd = eval.MeanStd(tests)
+	out.ValAUCMean, _ = eval.MeanStd(vals)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(stdout, "test AUC %.4f ± %.4f over %d seeds (validation %.4f)\n", out.TestAUCMean, out.TestAUCStd, len(seeds), out.ValAUCMean)
+	return nil
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+var phaseNames = [...]string{"encoder", "selection", "losses", "backward", "optimizer", "eval"}
+
+func phaseList(p train.Phases) [6]time.Duration {
+	return [6]time.Duration{p.Encoder, p.Selection, p.Losses, p.Backward, p.Optimizer, p.Eval}
+}
+
+// phaseMillis returns the mean milliseconds per epoch of each phase.
+func phaseMillis(p train.Phases, epochs int) map[string]float64 {
+	out := make(map[string]float64, len(phaseNames))
+	for k, d := range phaseList(p) {
+		out[phaseNames[k]] = float64(d.Microseconds()) / 1000 / float64(max(epochs, 1))
+	}
+	return out
+}
+
+// phaseSummary renders each phase's mean time per epoch and share.
+func phaseSummary(p train.Phases, epochs int) string {
+	total := p.Total()
+	parts := make([]string, 0, len(phaseNames))
+	for k, d := range phaseList(p) {
+		parts = append(parts, fmt.Sprintf("%s %.1fms %.0f%%", phaseNames[k],
+			float64(d.Microseconds())/1000/float64(max(epochs, 1)), 100*d.Seconds()/max(total.Seconds(), 1e-9)))
+	}
+	return strings.Join(parts, ", ")
+}

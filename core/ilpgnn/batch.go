@@ -1,0 +1,273 @@
+package ilpgnn
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"ilpgnn/core/autograd"
+	"ilpgnn/core/graph"
+)
+
+// entries is a flat list of (neighbour, target) entries grouped in segments:
+// segment s holds node[offsets[s]:offsets[s+1]], the neighbours of centre[s]
+// scored against target (the other end of the pair).
+type entries struct {
+	node    []int32   // c
+	target  []int32   // the other end of the pair: s(i, c, j) compares c with j
+	st      []float32 // α·s_ST(i, c, j), a constant of the tape
+	offsets []int32   // len = segments+1
+	centre  []int32   // the node each segment belongs to
+}
+
+func (e *entries) reset(segments, n int) {
+	e.node = grow(e.node, n)
+	e.target = grow(e.target, n)
+	e.st = grow(e.st, n)
+	e.offsets = grow(e.offsets, segments+1)
+	e.centre = grow(e.centre, segments)
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// Objective holds the settings of the explanation-enhancement losses (SPEC
+// §5, eq 9-13).
+type Objective struct {
+	Lambda float64 // weight of L^p_dis + L^n_dis
+	Delta  float64 // margin δ of L^p_dis
+	// Relaxed draws min(K, spare) random neighbours for L^p_dis and skips a
+	// positive only when a side has none; otherwise (the paper) a positive
+	// is skipped when a side has fewer than K spare neighbours.
+	Relaxed bool
+}
+
+// Batch is one epoch's labelled pairs with their selected neighbours (and,
+// for positives, the random neighbours of L^p_dis). Selection is discrete
+// and done outside the tape; Loss records the differentiable part. A Batch
+// reuses its buffers across epochs.
+type Batch struct {
+	Pairs  []graph.Edge
+	Labels []float32
+
+	sel        entries // 2 segments per pair: sides i (0..P-1) then j (P..2P-1)
+	negEntries []int32 // entries of sel that belong to negative pairs
+	rnd        entries // 2 segments per contributing positive
+	contrib    []int32 // pairs that feed L^p_dis
+
+	counts []pairCount
+}
+
+// ContributingPositives returns how many positives feed L^p_dis.
+func (b *Batch) ContributingPositives() int { return len(b.contrib) }
+
+type pairCount struct{ selI, selJ, rndI, rndJ int32 }
+
+// Build selects the neighbours of every pair of pairs (labels 1 for links,
+// 0 for non-links) given the current embeddings hr (N x d), and draws the
+// random neighbours of L^p_dis from the stream seed. It runs on all CPUs;
+// the result does not depend on their number.
+func (m *Model) Build(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, labels []float32, obj Objective, seed uint64) {
+	P := len(pairs)
+	b.Pairs, b.Labels = pairs, labels
+	b.counts = grow(b.counts, P)
+	K := m.Config.K
+	g := in.Graph
+	// Pass 1: sizes, so every pair knows where its entries go.
+	nSel, nRnd, nContrib := 0, 0, 0
+	for p, e := range pairs {
+		mask := m.masked(in, int(e.U), int(e.V))
+		di, dj := g.Degree(int(e.U)), g.Degree(int(e.V))
+		if mask {
+			di, dj = di-1, dj-1
+		}
+		c := pairCount{selI: int32(min(K, di)), selJ: int32(min(K, dj))}
+		if labels[p] == 1 {
+			si, sj := di-int(c.selI), dj-int(c.selJ)
+			switch {
+			case !obj.Relaxed && si >= K && sj >= K:
+				c.rndI, c.rndJ = int32(K), int32(K)
+			case obj.Relaxed && si > 0 && sj > 0:
+				c.rndI, c.rndJ = int32(min(K, si)), int32(min(K, sj))
+			}
+			if c.rndI > 0 {
+				nContrib++
+			}
+		}
+		b.counts[p] = c
+		nSel += int(c.selI + c.selJ)
+		nRnd += int(c.rndI + c.rndJ)
+	}
+	b.sel.reset(2*P, nSel)
+	b.rnd.reset(2*nContrib, nRnd)
+	b.contrib = grow(b.contrib, nContrib)
+	// Offsets: side-i segments of all pairs, then side-j segments.
+	off := int32(0)
+	b.sel.offsets[0] = 0
+	for p := range pairs {
+		off += b.counts[p].selI
+		b.sel.offsets[p+1] = off
+		b.sel.centre[p] = pairs[p].U
+	}
+	for p := range pairs {
+		off += b.counts[p].selJ
+		b.sel.offsets[P+p+1] = off
+		b.sel.centre[P+p] = pairs[p].V
+	}
+	q, roff := 0, int32(0)
+	b.rnd.offsets[0] = 0
+	for p := range pairs {
+		if c := b.counts[p]; c.rndI > 0 {
+			b.contrib[q] = int32(p)
+			roff += c.rndI
+			b.rnd.offsets[q+1] = roff
+			b.rnd.centre[q] = pairs[p].U
+			q++
+		}
+	}
+	for q2, p := range b.contrib {
+		roff += b.counts[p].rndJ
+		b.rnd.offsets[nContrib+q2+1] = roff
+		b.rnd.centre[nContrib+q2] = pairs[p].V
+	}
+	// rndSeg[p] is the contributing index of pair p, or -1.
+	rndSeg := make([]int32, P)
+	for p := range rndSeg {
+		rndSeg[p] = -1
+	}
+	for q, p := range b.contrib {
+		rndSeg[p] = int32(q)
+	}
+
+	// Pass 2: select, in parallel over contiguous chunks of pairs.
+	workers := min(runtime.GOMAXPROCS(0), max(1, P/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*P/workers, (w+1)*P/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := m.newScorer(in, hr)
+			alpha := float32(m.Config.Alpha)
+			var spare []Candidate
+			for p := lo; p < hi; p++ {
+				i, j := int(pairs[p].U), int(pairs[p].V)
+				mask := m.masked(in, i, j)
+				for s, side := range [2][2]int{{i, j}, {j, i}} {
+					cands, k := sc.side(0, side[0], side[1], mask, nil, nil)
+					seg := s*P + p
+					at := b.sel.offsets[seg]
+					for _, c := range cands[:k] {
+						b.sel.node[at] = c.Node
+						b.sel.target[at] = int32(side[1])
+						b.sel.st[at] = alpha * c.ST
+						at++
+					}
+					q := rndSeg[p]
+					if q < 0 {
+						continue
+					}
+					// K random spare neighbours, from a stream fixed by (seed, pair, side).
+					spare = append(spare[:0], cands[k:]...)
+					rseg := int(q) + s*nContrib
+					at, end := b.rnd.offsets[rseg], b.rnd.offsets[rseg+1]
+					src := rand.NewPCG(seed, uint64(2*p+s))
+					for n := 0; at < end; n, at = n+1, at+1 {
+						r := n + int(src.Uint64()%uint64(len(spare)-n))
+						spare[n], spare[r] = spare[r], spare[n]
+						b.rnd.node[at] = spare[n].Node
+						b.rnd.target[at] = int32(side[1])
+						b.rnd.st[at] = alpha * spare[n].ST
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	b.negEntries = b.negEntries[:0]
+	for p := range pairs {
+		if labels[p] != 0 {
+			continue
+		}
+		for _, seg := range [2]int{p, P + p} {
+			for e := b.sel.offsets[seg]; e < b.sel.offsets[seg+1]; e++ {
+				b.negEntries = append(b.negEntries, e)
+			}
+		}
+	}
+}
+
+// Losses are the parts of the objective for one batch (SPEC §5).
+type Losses struct {
+	Total, Cls, Pos, Neg *autograd.Var
+	Logits               *autograd.Var // h_i · h_j per pair (P x 1)
+}
+
+// aggregate records eq 5-8 for a set of entries on the tape and returns the
+// logits (segments/2 x 1) and the scores s (entries x 1).
+func (m *Model) aggregate(t *autograd.Tape, hr *autograd.Var, e *entries) (logits, s *autograd.Var) {
+	cfg := m.Config
+	ec := autograd.GatherRows(t, hr, e.node)
+	et := autograd.GatherRows(t, hr, e.target)
+	no := autograd.Sigmoid(t, autograd.RowDot(t, ec, et))
+	s = autograd.AddConst(t, autograd.Scale(t, no, float32(1-cfg.Alpha)), e.st)
+	h := autograd.GatherRows(t, hr, e.centre)
+	if cfg.Beta != 0 {
+		b := autograd.SegmentSoftmax(t, autograd.Scale(t, s, float32(1/cfg.Tau)), e.offsets)
+		agg := autograd.SegmentWeightedSum(t, b, ec, e.offsets)
+		h = autograd.Add(t, h, autograd.Scale(t, agg, float32(cfg.Beta)))
+	}
+	n := len(e.centre) / 2
+	hi := autograd.GatherRows(t, h, iota32(0, n))
+	hj := autograd.GatherRows(t, h, iota32(n, 2*n))
+	return autograd.RowDot(t, hi, hj), s
+}
+
+func iota32(lo, hi int) []int32 {
+	out := make([]int32, hi-lo)
+	for k := range out {
+		out[k] = int32(lo + k)
+	}
+	return out
+}
+
+// Loss records L = L_cls + λ (L^p_dis + L^n_dis) (eq 13) for a built batch:
+//
+//	L_cls    = mean BCE(sigmoid(h_i·h_j), y)                              (eq 11)
+//	L^p_dis  = mean over contributing positives of max(0, p^rand + δ - p) (eq 10)
+//	L^n_dis  = mean over negatives of Σ_{c∈N^r(i|j)} s² + Σ_{c∈N^r(j|i)} s² (eq 12)
+//
+// Means are over pairs, so λ does not depend on the graph's size.
+func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective) Losses {
+	logits, s := m.aggregate(t, hr, &b.sel)
+	cls := autograd.BCEWithLogits(t, logits, b.Labels)
+	nNeg := 0
+	for _, y := range b.Labels {
+		if y == 0 {
+			nNeg++
+		}
+	}
+	neg := autograd.Sum(t, autograd.Square(t, autograd.GatherRows(t, s, b.negEntries)))
+	if nNeg > 0 {
+		neg = autograd.Scale(t, neg, 1/float32(nNeg))
+	}
+	var pos *autograd.Var
+	if len(b.contrib) > 0 {
+		rl, _ := m.aggregate(t, hr, &b.rnd)
+		prand := autograd.Sigmoid(t, rl)
+		p := autograd.Sigmoid(t, autograd.GatherRows(t, logits, b.contrib))
+		pos = autograd.Mean(t, autograd.ReLU(t, autograd.AddScalar(t, autograd.Sub(t, prand, p), float32(obj.Delta))))
+	} else {
+		pos = autograd.Const(1, 1, []float32{0})
+	}
+	total := cls
+	if obj.Lambda != 0 {
+		total = autograd.Add(t, cls, autograd.Scale(t, autograd.Add(t, pos, neg), float32(obj.Lambda)))
+	}
+	return Losses{Total: total, Cls: cls, Pos: pos, Neg: neg, Logits: logits}
+}

@@ -1,0 +1,178 @@
+package ilpgnn
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"ilpgnn/core/autograd"
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+)
+
+// Model is a configured ILP-GNN with its weights. The zero value is not
+// usable; build one with New.
+type Model struct {
+	Config Config
+	// FeatureDim is d0, the input feature dimension the weights expect.
+	FeatureDim int
+
+	// The encoder of SPEC §3: H^m = ReLU(X W1 + b1) W2 + b2,
+	// H^r = ReLU(Ã (H^m Wh + X Wx)) + H^m.
+	W1, B1, W2, B2, Wh, Wx *autograd.Var
+}
+
+// ParamNames lists the weights in the order Params returns them; the names
+// are those written to checkpoints.
+var paramNames = [...]string{"W1", "b1", "W2", "b2", "Wh", "Wx"}
+
+// ParamNames returns the checkpoint names of the weights, in Params order.
+func ParamNames() []string { return paramNames[:] }
+
+// Params returns the trainable weights in a fixed order.
+func (m *Model) Params() []*autograd.Var {
+	return []*autograd.Var{m.W1, m.B1, m.W2, m.B2, m.Wh, m.Wx}
+}
+
+// New returns a model for features of dimension featureDim with Glorot
+// (Xavier) uniform weights and zero biases drawn from rng.
+func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if featureDim < 0 {
+		return nil, fmt.Errorf("ilpgnn: negative feature dimension %d", featureDim)
+	}
+	d := cfg.Hidden
+	m := &Model{
+		Config:     cfg,
+		FeatureDim: featureDim,
+		W1:         autograd.NewParam(featureDim, d),
+		B1:         autograd.NewParam(1, d),
+		W2:         autograd.NewParam(d, d),
+		B2:         autograd.NewParam(1, d),
+		Wh:         autograd.NewParam(d, d),
+		Wx:         autograd.NewParam(featureDim, d),
+	}
+	glorot(m.W1, rng)
+	glorot(m.W2, rng)
+	// Wh and Wx are the two blocks of one (d+d0) x d matrix W (eq 3).
+	limit := math.Sqrt(6 / float64(d+featureDim+d))
+	uniform(m.Wh.Value, limit, rng)
+	uniform(m.Wx.Value, limit, rng)
+	return m, nil
+}
+
+func glorot(v *autograd.Var, rng *rand.Rand) {
+	uniform(v.Value, math.Sqrt(6/float64(v.Rows+v.Cols)), rng)
+}
+
+func uniform(dst []float32, limit float64, rng *rand.Rand) {
+	for i := range dst {
+		dst[i] = float32((2*rng.Float64() - 1) * limit)
+	}
+}
+
+// Inputs is what a model reads from one message-passing graph: Ã, the
+// (normalised) features and the structure similarity S̃. It is computed once
+// per graph (paper sec. 4.4) and shared by training and inference.
+type Inputs struct {
+	Graph    *graph.Graph
+	Adj      *autograd.Sparse // Ã = D̂^-1/2 (A+I) D̂^-1/2
+	Features *autograd.Sparse // X, L2-normalised per row when configured
+	Sim      *diffusion.Similarity
+}
+
+// Prepare computes the Inputs of g under cfg. progress, when non-nil,
+// receives the diffusion's progress.
+func Prepare(g *graph.Graph, cfg Config) (*Inputs, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	sim, err := diffusion.New(g, cfg.Diffusion)
+	if err != nil {
+		return nil, fmt.Errorf("ilpgnn: structure similarity: %w", err)
+	}
+	x := g.Features
+	if cfg.NormalizeFeatures {
+		x = normalizeRows(x)
+	}
+	return &Inputs{
+		Graph:    g,
+		Adj:      autograd.NewSparse(gcnAdjacency(g)),
+		Features: autograd.NewSparse(x),
+		Sim:      sim,
+	}, nil
+}
+
+// gcnAdjacency returns Ã = D̂^-1/2 (A+I) D̂^-1/2 with D̂ the degrees of A+I.
+func gcnAdjacency(g *graph.Graph) *f32.CSR {
+	n := g.NumNodes()
+	a := &f32.CSR{Rows: n, Cols: n, Indptr: make([]int32, n+1),
+		Indices: make([]int32, 0, len(g.Indices)+n), Values: make([]float32, 0, len(g.Indices)+n)}
+	inv := make([]float64, n)
+	for i := range inv {
+		inv[i] = 1 / math.Sqrt(float64(g.Degree(i)+1))
+	}
+	for i := 0; i < n; i++ {
+		selfDone := false
+		for _, c := range g.Neighbors(i) {
+			if !selfDone && int(c) > i {
+				a.Indices = append(a.Indices, int32(i))
+				a.Values = append(a.Values, float32(inv[i]*inv[i]))
+				selfDone = true
+			}
+			a.Indices = append(a.Indices, c)
+			a.Values = append(a.Values, float32(inv[i]*inv[c]))
+		}
+		if !selfDone {
+			a.Indices = append(a.Indices, int32(i))
+			a.Values = append(a.Values, float32(inv[i]*inv[i]))
+		}
+		a.Indptr[i+1] = int32(len(a.Indices))
+	}
+	return a
+}
+
+// normalizeRows returns a copy of x with every non-empty row scaled to unit
+// L2 norm.
+func normalizeRows(x *f32.CSR) *f32.CSR {
+	y := &f32.CSR{Rows: x.Rows, Cols: x.Cols, Indptr: x.Indptr, Indices: x.Indices,
+		Values: make([]float32, len(x.Values))}
+	for r := 0; r < x.Rows; r++ {
+		lo, hi := x.Indptr[r], x.Indptr[r+1]
+		var ss float64
+		for _, v := range x.Values[lo:hi] {
+			ss += float64(v) * float64(v)
+		}
+		if ss == 0 {
+			continue
+		}
+		inv := 1 / math.Sqrt(ss)
+		for k := lo; k < hi; k++ {
+			y.Values[k] = float32(float64(x.Values[k]) * inv)
+		}
+	}
+	return y
+}
+
+// Encode returns H^r (N x d), SPEC §3 (eq 3-4):
+//
+//	H^m = ReLU(X W1 + b1) W2 + b2
+//	H^r = ReLU(Ã (H^m Wh + X Wx)) + H^m
+//
+// [H^m ‖ X] W is computed as H^m Wh + X Wx so X stays sparse. dropout (a
+// probability) applies to the hidden layers when t is non-nil. A nil tape
+// records nothing (inference).
+func (m *Model) Encode(t *autograd.Tape, in *Inputs, dropout float32, rng *rand.Rand) *autograd.Var {
+	if in.Features.A.Cols != m.FeatureDim {
+		panic(fmt.Sprintf("ilpgnn: model expects %d features, graph has %d", m.FeatureDim, in.Features.A.Cols))
+	}
+	h1 := autograd.ReLU(t, autograd.AddBias(t, autograd.SpMM(t, in.Features, m.W1), m.B1))
+	h1 = autograd.Dropout(t, h1, dropout, rng)
+	hm := autograd.AddBias(t, autograd.MatMul(t, h1, m.W2), m.B2)
+	z := autograd.Add(t, autograd.MatMul(t, autograd.Dropout(t, hm, dropout, rng), m.Wh), autograd.SpMM(t, in.Features, m.Wx))
+	hr := autograd.Add(t, autograd.ReLU(t, autograd.SpMM(t, in.Adj, z)), hm)
+	return hr
+}

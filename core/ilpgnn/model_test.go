@@ -1,0 +1,391 @@
+package ilpgnn
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"ilpgnn/core/autograd"
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+)
+
+// testGraph returns a random graph on n nodes where each node links to deg
+// others, with dense random features of dimension d0 (stored sparse).
+func testGraph(t testing.TB, n, deg, d0 int, seed uint64) *graph.Graph {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var edges []graph.Edge
+	for i := 0; i < n; i++ {
+		for k := 0; k < deg; k++ {
+			j := rng.IntN(n)
+			edges = append(edges, graph.Edge{U: int32(i), V: int32(j)})
+		}
+	}
+	x := &f32.CSR{Rows: n, Cols: d0, Indptr: make([]int32, n+1)}
+	for i := 0; i < n; i++ {
+		for c := 0; c < d0; c++ {
+			if rng.Float64() < 0.6 {
+				x.Indices = append(x.Indices, int32(c))
+				x.Values = append(x.Values, float32(rng.NormFloat64()))
+			}
+		}
+		x.Indptr[i+1] = int32(len(x.Indices))
+	}
+	g, err := graph.New(n, edges, x, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func testModel(t testing.TB, g *graph.Graph, cfg Config) (*Model, *Inputs) {
+	t.Helper()
+	m, err := New(cfg, g.FeatureDim(), rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := Prepare(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, in
+}
+
+func smallConfig() Config {
+	c := DefaultConfig()
+	c.Hidden = 6
+	c.K = 2
+	c.Diffusion.Method = diffusion.Exact
+	return c
+}
+
+// TestGCNAdjacency compares Ã with D̂^-1/2 (A+I) D̂^-1/2 computed entry by
+// entry in float64.
+func TestGCNAdjacency(t *testing.T) {
+	g := testGraph(t, 15, 2, 3, 1)
+	a := gcnAdjacency(g)
+	if err := a.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 15; i++ {
+		for j := 0; j < 15; j++ {
+			var want float64
+			if i == j || g.HasEdge(i, j) {
+				want = 1 / math.Sqrt(float64((g.Degree(i)+1)*(g.Degree(j)+1)))
+			}
+			if got := float64(a.At(i, j)); math.Abs(got-want) > 1e-6 {
+				t.Fatalf("Ã[%d,%d] = %v, want %v", i, j, got, want)
+			}
+		}
+	}
+}
+
+// TestSelection re-derives N^r(i|j) for every pair of a small graph from
+// scores computed independently in float64 (S̃ from Similarity.At, s_NO from
+// the embeddings), and checks the rule of SPEC §4: common neighbours first
+// by descending score, then the rest, K in all, ties by id, target masked.
+func TestSelection(t *testing.T) {
+	g := testGraph(t, 20, 3, 4, 2)
+	for _, mask := range []bool{true, false} {
+		cfg := smallConfig()
+		cfg.MaskTarget = mask
+		m, in := testModel(t, g, cfg)
+		p := NewPredictor(m, in)
+		d := cfg.Hidden
+		for i := 0; i < 20; i++ {
+			for j := 0; j < 20; j++ {
+				if i == j {
+					continue
+				}
+				e, err := p.Explain(i, j)
+				if err != nil {
+					t.Fatal(err)
+				}
+				type cand struct {
+					c      int
+					s      float64
+					common bool
+				}
+				var cs []cand
+				linked := g.HasEdge(i, j)
+				for _, c := range g.Neighbors(i) {
+					if mask && linked && int(c) == j {
+						continue
+					}
+					var dot float64
+					for k := 0; k < d; k++ {
+						dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
+					}
+					no := 1 / (1 + math.Exp(-dot))
+					s := cfg.Alpha*float64(in.Sim.At(int(c), j)) + (1-cfg.Alpha)*no
+					cs = append(cs, cand{int(c), s, g.HasEdge(int(c), j)})
+				}
+				if len(cs) != len(e.I.Neighbors) {
+					t.Fatalf("mask=%v (%d,%d): %d candidates, want %d", mask, i, j, len(e.I.Neighbors), len(cs))
+				}
+				// Expected selection, by brute force.
+				var want []int
+				for _, common := range []bool{true, false} {
+					var group []cand
+					for _, c := range cs {
+						if c.common == common {
+							group = append(group, c)
+						}
+					}
+					slices.SortFunc(group, func(a, b cand) int {
+						if a.s != b.s {
+							if a.s > b.s {
+								return -1
+							}
+							return 1
+						}
+						return a.c - b.c
+					})
+					for _, c := range group {
+						if len(want) < cfg.K {
+							want = append(want, c.c)
+						}
+					}
+				}
+				var got []int
+				for _, n := range e.I.Neighbors {
+					if n.Selected {
+						got = append(got, n.Node)
+					}
+				}
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("mask=%v N^r(%d|%d) = %v, want %v", mask, i, j, got, want)
+				}
+				for _, n := range e.I.Neighbors {
+					var ref cand
+					for _, c := range cs {
+						if c.c == n.Node {
+							ref = c
+						}
+					}
+					if math.Abs(n.Score-ref.s) > 1e-5 || n.Common != ref.common {
+						t.Fatalf("(%d,%d) neighbour %d: score %v common %v, want %v %v", i, j, n.Node, n.Score, n.Common, ref.s, ref.common)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMasking: for a linked pair, masking removes each end from the other's
+// candidates; without masking the other end is a candidate.
+func TestMasking(t *testing.T) {
+	g := testGraph(t, 20, 3, 4, 3)
+	e0 := g.Edges()[0]
+	i, j := int(e0.U), int(e0.V)
+	for _, mask := range []bool{true, false} {
+		cfg := smallConfig()
+		cfg.MaskTarget = mask
+		m, in := testModel(t, g, cfg)
+		e, err := NewPredictor(m, in).Explain(i, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := slices.ContainsFunc(e.I.Neighbors, func(n Neighbor) bool { return n.Node == j })
+		has2 := slices.ContainsFunc(e.J.Neighbors, func(n Neighbor) bool { return n.Node == i })
+		if has == mask || has2 == mask || e.Masked != mask || !e.Linked {
+			t.Errorf("mask=%v: j among i's candidates %v, i among j's %v, Masked %v", mask, has, has2, e.Masked)
+		}
+	}
+}
+
+// trainingBatch builds the batch of the first epoch on g: every edge as a
+// positive, and as many random non-edges.
+func trainingBatch(t testing.TB, m *Model, in *Inputs, hr []float32, obj Objective) *Batch {
+	g := in.Graph
+	pairs := g.Edges()
+	P := len(pairs)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for len(pairs) < 2*P {
+		i, j := rng.IntN(g.NumNodes()), rng.IntN(g.NumNodes())
+		if i != j && !g.HasEdge(i, j) {
+			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
+		}
+	}
+	labels := make([]float32, 2*P)
+	for k := range P {
+		labels[k] = 1
+	}
+	var b Batch
+	m.Build(&b, in, hr, pairs, labels, obj, 11)
+	return &b
+}
+
+// TestBatchMatchesPredictor: the batched tape forward and the per-pair
+// inference path give the same logits.
+func TestBatchMatchesPredictor(t *testing.T) {
+	g := testGraph(t, 30, 3, 5, 4)
+	for _, beta := range []float64{0, 1, 0.5} {
+		cfg := smallConfig()
+		cfg.Beta = beta
+		cfg.Tau = 0.3
+		m, in := testModel(t, g, cfg)
+		hr := m.Encode(nil, in, 0, nil)
+		obj := Objective{Lambda: 0.3, Delta: 0.5}
+		b := trainingBatch(t, m, in, hr.Value, obj)
+		got := m.Loss(nil, hr, b, obj).Logits.Value
+		want := PredictorFrom(m, in, hr.Value).Logits(b.Pairs)
+		for k := range want {
+			if math.Abs(float64(got[k]-want[k])) > 1e-4*(1+math.Abs(float64(want[k]))) {
+				t.Fatalf("beta %v pair %d %v: batch logit %v, predictor %v", beta, k, b.Pairs[k], got[k], want[k])
+			}
+		}
+	}
+}
+
+// TestLossGradient checks every weight's gradient of the whole ILP-GNN loss
+// (eq 13, both explanation losses active) against central finite
+// differences, with the discrete selection held fixed. float32 forward,
+// h = 4e-3: tolerance 2e-3 absolute + 3% relative, which a wrong sign, a
+// missing factor or a transposed product would exceed.
+func TestLossGradient(t *testing.T) {
+	g := testGraph(t, 14, 4, 5, 6)
+	for _, relaxed := range []bool{false, true} {
+		cfg := smallConfig()
+		cfg.Tau = 0.5
+		m, in := testModel(t, g, cfg)
+		obj := Objective{Lambda: 0.7, Delta: 0.5, Relaxed: relaxed}
+		hr0 := m.Encode(nil, in, 0, nil)
+		b := trainingBatch(t, m, in, hr0.Value, obj)
+		if b.ContributingPositives() == 0 {
+			t.Fatalf("relaxed=%v: no positive feeds L^p_dis; the test graph is too sparse", relaxed)
+		}
+		loss := func() float64 {
+			return float64(m.Loss(nil, m.Encode(nil, in, 0, nil), b, obj).Total.Value[0])
+		}
+		tape := autograd.NewTape()
+		for _, p := range m.Params() {
+			p.ZeroGrad()
+		}
+		l := m.Loss(tape, m.Encode(tape, in, 0, nil), b, obj)
+		if l.Pos.Value[0] == 0 || l.Neg.Value[0] == 0 {
+			t.Fatalf("relaxed=%v: an explanation loss is zero (pos %v, neg %v)", relaxed, l.Pos.Value[0], l.Neg.Value[0])
+		}
+		tape.Backward(l.Total)
+		const h = 4e-3
+		for pi, p := range m.Params() {
+			for k := range p.Value {
+				orig := p.Value[k]
+				p.Value[k] = orig + h
+				up := loss()
+				p.Value[k] = orig - h
+				down := loss()
+				p.Value[k] = orig
+				fd := (up - down) / (2 * h)
+				an := float64(p.Grad[k])
+				if math.Abs(fd-an) > 2e-3+0.03*math.Abs(fd) {
+					t.Errorf("relaxed=%v %s[%d]: analytic %v, finite difference %v", relaxed, ParamNames()[pi], k, an, fd)
+				}
+			}
+		}
+	}
+}
+
+// TestExplanationFields checks the invariants of an explanation and the
+// counterfactual with every neighbour removed against a direct computation.
+func TestExplanationFields(t *testing.T) {
+	g := testGraph(t, 25, 2, 4, 8)
+	cfg := smallConfig()
+	m, in := testModel(t, g, cfg)
+	p := NewPredictor(m, in)
+	d := cfg.Hidden
+	for i := 0; i < 25; i++ {
+		for j := i + 1; j < 25; j++ {
+			e, err := p.Explain(i, j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(e.Prob-p.Prob(i, j)) > 1e-6 {
+				t.Fatalf("(%d,%d): Prob %v, Predictor.Prob %v", i, j, e.Prob, p.Prob(i, j))
+			}
+			for _, s := range []Side{e.I, e.J} {
+				var sum float64
+				nsel := 0
+				for r, n := range s.Neighbors {
+					if n.Rank != r+1 || (r > 0 && n.Score > s.Neighbors[r-1].Score) {
+						t.Fatalf("(%d,%d) side %d: ranks out of order", i, j, s.Node)
+					}
+					if n.Selected {
+						sum += n.Weight
+						nsel++
+					}
+				}
+				if nsel != min(cfg.K, len(s.Neighbors)) || (nsel > 0 && math.Abs(sum-1) > 1e-5) {
+					t.Fatalf("(%d,%d) side %d: %d selected with weights summing to %v", i, j, s.Node, nsel, sum)
+				}
+			}
+			// When every neighbour of both ends is selected, removing them
+			// leaves h = h^r: p = sigmoid(h^r_i · h^r_j).
+			if len(e.I.Neighbors) <= cfg.K && len(e.J.Neighbors) <= cfg.K {
+				var dot float64
+				for k := 0; k < d; k++ {
+					dot += float64(p.Hr[i*d+k]) * float64(p.Hr[j*d+k])
+				}
+				if want := 1 / (1 + math.Exp(-dot)); math.Abs(e.ProbRemoved-want) > 1e-5 {
+					t.Fatalf("(%d,%d): ProbRemoved %v, want %v", i, j, e.ProbRemoved, want)
+				}
+			}
+			if e.Reading == "" || !containsAll(e.Reading, g.IDs[i], g.IDs[j]) {
+				t.Fatalf("(%d,%d): reading %q does not name both nodes", i, j, e.Reading)
+			}
+		}
+	}
+}
+
+func containsAll(s string, subs ...string) bool {
+	for _, x := range subs {
+		if !strings.Contains(s, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSuggest: suggestions are non-neighbours, sorted by probability, and
+// their probabilities match Prob.
+func TestSuggest(t *testing.T) {
+	g := testGraph(t, 25, 2, 4, 9)
+	m, in := testModel(t, g, smallConfig())
+	p := NewPredictor(m, in)
+	s, err := p.Suggest(3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 5 {
+		t.Fatalf("%d suggestions, want 5", len(s))
+	}
+	// Brute force: the best non-neighbour by Prob.
+	best, bestP := -1, -1.0
+	for j := 0; j < 25; j++ {
+		if j != 3 && !g.HasEdge(3, j) {
+			if pr := p.Prob(3, j); pr > bestP {
+				best, bestP = j, pr
+			}
+		}
+	}
+	if s[0].Node != best {
+		t.Errorf("top suggestion %d, brute force %d", s[0].Node, best)
+	}
+	for k, x := range s {
+		if g.HasEdge(3, x.Node) || x.Node == 3 {
+			t.Errorf("suggestion %d is already a neighbour", x.Node)
+		}
+		if k > 0 && x.Prob > s[k-1].Prob {
+			t.Errorf("suggestions not sorted at %d", k)
+		}
+	}
+	if _, err := p.Suggest(99, 5); err == nil {
+		t.Error("Suggest(99) on 25 nodes: no error")
+	}
+}

@@ -1,0 +1,170 @@
+package ilpgnn
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"ilpgnn/core/f32"
+)
+
+// Candidate is one neighbour c of a node i, scored against the other end j
+// of a pair (SPEC §4, eq 5): S = α·ST + (1-α)·NO.
+type Candidate struct {
+	Node   int32
+	ST     float32 // s_ST(i, c, j) = S̃[c, j], scaled as configured
+	NO     float32 // s_NO(i, c, j) = sigmoid(h^r_j · h^r_c)
+	S      float32 // the combined score
+	Common bool    // c is also a neighbour of j
+}
+
+// selectionOrder sorts candidates as N^r(i|j) is filled: common neighbours
+// first, then by descending score, ties by node id (SPEC §4).
+func selectionOrder(a, b Candidate) int {
+	if a.Common != b.Common {
+		if a.Common {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(b.S, a.S); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Node, b.Node)
+}
+
+// scoreOrder sorts candidates by descending score, ties by node id: the
+// ranking that Precision@k and fidelity use (SPEC §7).
+func scoreOrder(a, b Candidate) int {
+	if c := cmp.Compare(b.S, a.S); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Node, b.Node)
+}
+
+// scorer scores and selects neighbours given fixed embeddings H^r. It owns
+// scratch buffers, so each goroutine needs its own.
+type scorer struct {
+	m     *Model
+	in    *Inputs
+	hr    []float32 // N x d, row-major
+	d     int
+	nodes []int32
+	st    []float32
+	cands [2][]Candidate
+	hi    []float32
+	hj    []float32
+}
+
+func (m *Model) newScorer(in *Inputs, hr []float32) *scorer {
+	d := m.Config.Hidden
+	return &scorer{m: m, in: in, hr: hr, d: d, hi: make([]float32, d), hj: make([]float32, d)}
+}
+
+func (sc *scorer) row(i int32) []float32 { return sc.hr[int(i)*sc.d : (int(i)+1)*sc.d] }
+
+// masked reports whether target-edge masking removes (i, j) from the
+// neighbourhoods for this pair.
+func (m *Model) masked(in *Inputs, i, j int) bool {
+	return m.Config.MaskTarget && i != j && in.Graph.HasEdge(i, j)
+}
+
+// side returns the candidate neighbours of i scored against j, in selection
+// order, and how many of them form N^r(i|j). Neighbours listed in removeI
+// are left out of N(i) and those in removeJ out of N(j) (counterfactuals and
+// fidelity); masked removes j from N(i) and i from N(j). slot (0 or 1) picks
+// the scratch buffer, so both sides of a pair can be alive at once.
+func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32) ([]Candidate, int) {
+	g := sc.in.Graph
+	nodes := sc.nodes[:0]
+	for _, c := range g.Neighbors(i) {
+		if (masked && int(c) == j) || slices.Contains(removeI, c) {
+			continue
+		}
+		nodes = append(nodes, c)
+	}
+	sc.nodes = nodes
+	if cap(sc.st) < len(nodes) {
+		sc.st = make([]float32, len(nodes), 2*len(nodes))
+	}
+	st := sc.st[:len(nodes)]
+	sc.in.Sim.Gather(st, j, nodes)
+	if sc.m.Config.Structure == ScaleMax {
+		var hi float32
+		for _, v := range st {
+			hi = max(hi, v)
+		}
+		if hi > 0 {
+			for k := range st {
+				st[k] /= hi
+			}
+		}
+	}
+	alpha := float32(sc.m.Config.Alpha)
+	hj := sc.row(int32(j))
+	nj := g.Neighbors(j)
+	cands := sc.cands[slot][:0]
+	p := 0 // merge pointer into N(j), both sorted
+	for k, c := range nodes {
+		for p < len(nj) && nj[p] < c {
+			p++
+		}
+		common := p < len(nj) && nj[p] == c && !slices.Contains(removeJ, c) && !(masked && int(c) == i)
+		no := sigmoid(f32.Dot(hj, sc.row(c)))
+		cands = append(cands, Candidate{Node: c, ST: st[k], NO: no, S: alpha*st[k] + (1-alpha)*no, Common: common})
+	}
+	sc.cands[slot] = cands
+	slices.SortFunc(cands, selectionOrder)
+	return cands, min(sc.m.Config.K, len(cands))
+}
+
+// embed writes h_i = h^r_i + β Σ_c b_c h^r_c (eq 7) into dst, with
+// b = softmax(s/τ) over sel (eq 6). An empty sel gives h^r_i.
+func (sc *scorer) embed(dst []float32, i int, sel []Candidate) {
+	copy(dst, sc.row(int32(i)))
+	if len(sel) == 0 || sc.m.Config.Beta == 0 {
+		return
+	}
+	beta := float32(sc.m.Config.Beta)
+	for k, w := range softmaxWeights(sel, sc.m.Config.Tau) {
+		f32.Axpy(beta*w, sc.row(sel[k].Node), dst)
+	}
+}
+
+// logit returns h_i · h_j for the selections selI ⊂ N(i) and selJ ⊂ N(j).
+func (sc *scorer) logit(i, j int, selI, selJ []Candidate) float32 {
+	sc.embed(sc.hi, i, selI)
+	sc.embed(sc.hj, j, selJ)
+	return f32.Dot(sc.hi, sc.hj)
+}
+
+// pairLogit is the model's logit for (i, j): selection on both sides, then
+// eq 6-8 (without the final sigmoid).
+func (sc *scorer) pairLogit(i, j int) float32 {
+	mask := sc.m.masked(sc.in, i, j)
+	ci, ki := sc.side(0, i, j, mask, nil, nil)
+	cj, kj := sc.side(1, j, i, mask, nil, nil)
+	return sc.logit(i, j, ci[:ki], cj[:kj])
+}
+
+// softmaxWeights returns b_c = softmax over sel of S/τ (eq 6) in a new
+// slice, computed in float64 for stability.
+func softmaxWeights(sel []Candidate, tau float64) []float32 {
+	w := make([]float32, len(sel))
+	hi := math.Inf(-1)
+	for _, c := range sel {
+		hi = max(hi, float64(c.S)/tau)
+	}
+	var sum float64
+	for k, c := range sel {
+		e := math.Exp(float64(c.S)/tau - hi)
+		w[k] = float32(e)
+		sum += e
+	}
+	for k := range w {
+		w[k] = float32(float64(w[k]) / sum)
+	}
+	return w
+}
+
+func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }

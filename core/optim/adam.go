@@ -1,0 +1,60 @@
+// Package optim updates model weights from their gradients.
+package optim
+
+import (
+	"fmt"
+	"math"
+
+	"ilpgnn/core/autograd"
+)
+
+// Adam is the optimiser of Kingma & Ba (2015) with optional L2 weight decay
+// added to the gradient (as PyTorch's Adam does):
+//
+//	g ← ∇ + wd·θ
+//	m ← β1 m + (1-β1) g;  v ← β2 v + (1-β2) g²
+//	θ ← θ - lr · (m / (1-β1^t)) / (sqrt(v / (1-β2^t)) + ε)
+//
+// The moment estimates are float64 per weight, so the update does not drift
+// with float32 rounding.
+type Adam struct {
+	LR, Beta1, Beta2, Eps, WeightDecay float64
+
+	params []*autograd.Var
+	m, v   [][]float64
+	step   int
+}
+
+// NewAdam returns Adam over params with learning rate lr and the usual
+// β1 = 0.9, β2 = 0.999, ε = 1e-8.
+func NewAdam(params []*autograd.Var, lr float64) *Adam {
+	a := &Adam{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, params: params}
+	for _, p := range params {
+		a.m = append(a.m, make([]float64, len(p.Value)))
+		a.v = append(a.v, make([]float64, len(p.Value)))
+	}
+	return a
+}
+
+// Steps returns how many updates have been made.
+func (a *Adam) Steps() int { return a.step }
+
+// Step updates every parameter from its Grad. It panics if a parameter's
+// shape changed since NewAdam.
+func (a *Adam) Step() {
+	a.step++
+	c1 := 1 - math.Pow(a.Beta1, float64(a.step))
+	c2 := 1 - math.Pow(a.Beta2, float64(a.step))
+	for k, p := range a.params {
+		if len(p.Value) != len(a.m[k]) || len(p.Grad) != len(p.Value) {
+			panic(fmt.Sprintf("optim: parameter %d changed shape", k))
+		}
+		m, v := a.m[k], a.v[k]
+		for n, g32 := range p.Grad {
+			g := float64(g32) + a.WeightDecay*float64(p.Value[n])
+			m[n] = a.Beta1*m[n] + (1-a.Beta1)*g
+			v[n] = a.Beta2*v[n] + (1-a.Beta2)*g*g
+			p.Value[n] -= float32(a.LR * (m[n] / c1) / (math.Sqrt(v[n]/c2) + a.Eps))
+		}
+	}
+}

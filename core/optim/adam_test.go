@@ -1,0 +1,49 @@
+package optim
+
+import (
+	"math"
+	"testing"
+
+	"ilpgnn/core/autograd"
+)
+
+// TestAdamFirstSteps checks two updates against the update rule worked out
+// by hand: after bias correction the first step moves every weight by
+// lr·sign(g) (m̂ = g, v̂ = g²).
+func TestAdamFirstSteps(t *testing.T) {
+	p := autograd.NewParam(1, 3)
+	copy(p.Value, []float32{1, -2, 0.5})
+	a := NewAdam([]*autograd.Var{p}, 0.1)
+	copy(p.Grad, []float32{0.3, -4, 0})
+	a.Step()
+	want := []float64{0.9, -1.9, 0.5}
+	for n := range want {
+		if math.Abs(float64(p.Value[n])-want[n]) > 1e-6 {
+			t.Errorf("step 1: w[%d] = %v, want %v", n, p.Value[n], want[n])
+		}
+	}
+	// Second step with gradient g2: m = 0.9·0.1·g1 ... computed in float64.
+	g1, g2 := 0.3, 0.6
+	m := 0.9*(0.1*g1) + 0.1*g2
+	v := 0.999*(0.001*g1*g1) + 0.001*g2*g2
+	mh, vh := m/(1-0.81), v/(1-0.999*0.999)
+	wantW0 := 0.9 - 0.1*mh/(math.Sqrt(vh)+1e-8)
+	copy(p.Grad, []float32{float32(g2), 0, 0})
+	a.Step()
+	if math.Abs(float64(p.Value[0])-wantW0) > 1e-6 {
+		t.Errorf("step 2: w[0] = %v, want %v", p.Value[0], wantW0)
+	}
+}
+
+// TestAdamWeightDecay: with a zero gradient, decay alone moves a weight
+// towards 0 by lr on the first step.
+func TestAdamWeightDecay(t *testing.T) {
+	p := autograd.NewParam(1, 2)
+	copy(p.Value, []float32{2, -3})
+	a := NewAdam([]*autograd.Var{p}, 0.01)
+	a.WeightDecay = 0.5
+	a.Step()
+	if math.Abs(float64(p.Value[0])-1.99) > 1e-6 || math.Abs(float64(p.Value[1])+2.99) > 1e-6 {
+		t.Errorf("got %v, want [1.99 -2.99]", p.Value)
+	}
+}
