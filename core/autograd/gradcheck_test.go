@@ -193,6 +193,15 @@ func gradCases() []gradCase {
 		{"BCEWithLogits", []*Var{z}, func(t *Tape) *Var { return BCEWithLogits(t, z, labels) }},
 		{"ConcatCols", []*Var{cc1, cc2}, func(t *Tape) *Var { return ConcatCols(t, cc1, cc2) }},
 		{"ConcatRows", []*Var{cr1, cr2}, func(t *Tape) *Var { return ConcatRows(t, cr1, cr2) }},
+		{"GatherDot", []*Var{g, rows}, func(t *Tape) *Var {
+			return GatherDot(t, g, rows, idx, []int32{6, 0, 0, 3, 5})
+		}},
+		{"GatherDot/same input", []*Var{g}, func(t *Tape) *Var {
+			return GatherDot(t, g, g, idx, []int32{1, 0, 2, 3, 0})
+		}},
+		{"SegmentGatherSum", []*Var{ww, g}, func(t *Tape) *Var {
+			return SegmentGatherSum(t, ww, g, []int32{0, 3, 1, 1, 2, 0, 3}, woffs)
+		}},
 		{"Chain", []*Var{soft, rows}, func(t *Tape) *Var {
 			// Attention-style: softmax weights over a segment, then pooled rows.
 			return SegmentWeightedSum(t, SegmentSoftmax(t, soft, woffs), rows, woffs)

@@ -42,6 +42,7 @@ type Var struct {
 	// Op arguments kept for the backward step.
 	sparse *Sparse
 	ints   []int32   // GatherRows indices, segment offsets
+	ints2  []int32   // a second index list (fused ops)
 	floats []float32 // Dropout scales, BCE labels
 	scalar float32   // Scale factor
 }

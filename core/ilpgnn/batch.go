@@ -44,6 +44,9 @@ type Objective struct {
 	// positive only when a side has none; otherwise (the paper) a positive
 	// is skipped when a side has fewer than K spare neighbours.
 	Relaxed bool
+	// NegMean takes L^n_dis per negative pair as the mean of s² over its
+	// selected neighbours instead of the sum (eq 12 sums up to 2K terms).
+	NegMean bool
 }
 
 // Batch is one epoch's labelled pairs with their selected neighbours (and,
@@ -54,10 +57,11 @@ type Batch struct {
 	Pairs  []graph.Edge
 	Labels []float32
 
-	sel        entries // 2 segments per pair: sides i (0..P-1) then j (P..2P-1)
-	negEntries []int32 // entries of sel that belong to negative pairs
-	rnd        entries // 2 segments per contributing positive
-	contrib    []int32 // pairs that feed L^p_dis
+	sel        entries   // 2 segments per pair: sides i (0..P-1) then j (P..2P-1)
+	negEntries []int32   // entries of sel that belong to negative pairs
+	negWeights []float32 // 1/(selected neighbours of the pair), for NegMean
+	rnd        entries   // 2 segments per contributing positive
+	contrib    []int32   // pairs that feed L^p_dis
 
 	counts []pairCount
 }
@@ -189,14 +193,16 @@ func (m *Model) Build(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, la
 	}
 	wg.Wait()
 
-	b.negEntries = b.negEntries[:0]
+	b.negEntries, b.negWeights = b.negEntries[:0], b.negWeights[:0]
 	for p := range pairs {
 		if labels[p] != 0 {
 			continue
 		}
+		w := 1 / float32(max(1, b.counts[p].selI+b.counts[p].selJ))
 		for _, seg := range [2]int{p, P + p} {
 			for e := b.sel.offsets[seg]; e < b.sel.offsets[seg+1]; e++ {
 				b.negEntries = append(b.negEntries, e)
+				b.negWeights = append(b.negWeights, w)
 			}
 		}
 	}
@@ -212,20 +218,16 @@ type Losses struct {
 // logits (segments/2 x 1) and the scores s (entries x 1).
 func (m *Model) aggregate(t *autograd.Tape, hr *autograd.Var, e *entries) (logits, s *autograd.Var) {
 	cfg := m.Config
-	ec := autograd.GatherRows(t, hr, e.node)
-	et := autograd.GatherRows(t, hr, e.target)
-	no := autograd.Sigmoid(t, autograd.RowDot(t, ec, et))
+	no := autograd.Sigmoid(t, autograd.GatherDot(t, hr, hr, e.node, e.target))
 	s = autograd.AddConst(t, autograd.Scale(t, no, float32(1-cfg.Alpha)), e.st)
 	h := autograd.GatherRows(t, hr, e.centre)
 	if cfg.Beta != 0 {
 		b := autograd.SegmentSoftmax(t, autograd.Scale(t, s, float32(1/cfg.Tau)), e.offsets)
-		agg := autograd.SegmentWeightedSum(t, b, ec, e.offsets)
+		agg := autograd.SegmentGatherSum(t, b, hr, e.node, e.offsets)
 		h = autograd.Add(t, h, autograd.Scale(t, agg, float32(cfg.Beta)))
 	}
 	n := len(e.centre) / 2
-	hi := autograd.GatherRows(t, h, iota32(0, n))
-	hj := autograd.GatherRows(t, h, iota32(n, 2*n))
-	return autograd.RowDot(t, hi, hj), s
+	return autograd.GatherDot(t, h, h, iota32(0, n), iota32(n, 2*n)), s
 }
 
 func iota32(lo, hi int) []int32 {
@@ -241,6 +243,7 @@ func iota32(lo, hi int) []int32 {
 //	L_cls    = mean BCE(sigmoid(h_i·h_j), y)                              (eq 11)
 //	L^p_dis  = mean over contributing positives of max(0, p^rand + δ - p) (eq 10)
 //	L^n_dis  = mean over negatives of Σ_{c∈N^r(i|j)} s² + Σ_{c∈N^r(j|i)} s² (eq 12)
+//	           (with NegMean, the mean of those s² instead of their sum)
 //
 // Means are over pairs, so λ does not depend on the graph's size.
 func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective) Losses {
@@ -252,7 +255,11 @@ func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective
 			nNeg++
 		}
 	}
-	neg := autograd.Sum(t, autograd.Square(t, autograd.GatherRows(t, s, b.negEntries)))
+	sq := autograd.Square(t, autograd.GatherRows(t, s, b.negEntries))
+	if obj.NegMean {
+		sq = autograd.Mul(t, sq, autograd.Const(len(b.negWeights), 1, b.negWeights))
+	}
+	neg := autograd.Sum(t, sq)
 	if nNeg > 0 {
 		neg = autograd.Scale(t, neg, 1/float32(nNeg))
 	}

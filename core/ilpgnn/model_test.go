@@ -255,7 +255,7 @@ func TestLossGradient(t *testing.T) {
 		cfg := smallConfig()
 		cfg.Tau = 0.5
 		m, in := testModel(t, g, cfg)
-		obj := Objective{Lambda: 0.7, Delta: 0.5, Relaxed: relaxed}
+		obj := Objective{Lambda: 0.7, Delta: 0.5, Relaxed: relaxed, NegMean: relaxed}
 		hr0 := m.Encode(nil, in, 0, nil)
 		b := trainingBatch(t, m, in, hr0.Value, obj)
 		if b.ContributingPositives() == 0 {

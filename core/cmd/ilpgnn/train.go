@@ -40,6 +40,7 @@ func hyperFlags(fs *flag.FlagSet, c *train.Config) {
 	fs.Float64Var(&c.Objective.Lambda, "lambda", c.Objective.Lambda, "weight of the explanation-enhancement losses (eq 13)")
 	fs.Float64Var(&c.Objective.Delta, "delta", c.Objective.Delta, "margin of the positive explanation loss (eq 10)")
 	fs.BoolVar(&c.Objective.Relaxed, "relaxed", c.Objective.Relaxed, "draw min(K, spare) random neighbours in eq 10 instead of skipping")
+	fs.BoolVar(&c.Objective.NegMean, "neg-mean", c.Objective.NegMean, "take the negative explanation loss (eq 12) as a mean over selected neighbours, not a sum")
 	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
 	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
 }
