@@ -33,12 +33,22 @@ type Config struct {
 	Seed        uint64  // the split, the weights, the negatives: everything random
 }
 
-// DefaultConfig returns the defaults of SPEC §5 with the changes that
-// README.md justifies by measurement.
+// DefaultConfig returns the defaults of SPEC §5 except λ = 0.1, chosen on
+// Cora's validation AUC (5 seeds, K 3, β 1, lr 0.001, masking on, row-
+// normalised features; `ilpgnn train --data cora --lambda L`):
+//
+//	λ                     0      0.1    0.3    0.3 (L^n_dis as a mean)
+//	validation AUC %      94.86  94.61  93.52  93.43
+//	test AUC %            94.31  94.04  92.63  92.61
+//
+// SPEC §5 asks for the setting within 0.5 points of the best validation AUC
+// that explains best; λ = 0.1 is the largest such λ measured, so it keeps
+// the explanation enhancement at a cost of 0.25 validation points.
+// Precision@k on the synthetic graphs will settle it further.
 func DefaultConfig() Config {
 	return Config{
 		Model:     ilpgnn.DefaultConfig(),
-		Objective: ilpgnn.Objective{Lambda: 0.3, Delta: 0.5},
+		Objective: ilpgnn.Objective{Lambda: 0.1, Delta: 0.5},
 		LR:        0.001,
 		Epochs:    1000,
 		Patience:  100,
