@@ -65,8 +65,8 @@ func (m *CSR) Validate() error {
 	}
 	for r := 0; r < m.Rows; r++ {
 		lo, hi := m.Indptr[r], m.Indptr[r+1]
-		if hi < lo {
-			return fmt.Errorf("f32: row %d has decreasing Indptr", r)
+		if hi < lo || int(hi) > len(m.Indices) {
+			return fmt.Errorf("f32: row %d has Indptr (%d, %d) outside [0, %d] or decreasing", r, lo, hi, len(m.Indices))
 		}
 		for k := lo; k < hi; k++ {
 			c := m.Indices[k]

@@ -492,3 +492,27 @@ func TestPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestCSRValidate: each broken structure is reported, never a panic.
+func TestCSRValidate(t *testing.T) {
+	ok := func() *CSR {
+		return &CSR{Rows: 2, Cols: 3, Indptr: []int32{0, 2, 3}, Indices: []int32{0, 2, 1}, Values: []float32{1, 2, 3}}
+	}
+	if err := ok().Validate(); err != nil {
+		t.Fatalf("valid matrix: %v", err)
+	}
+	for n, breakIt := range []func(*CSR){
+		func(m *CSR) { m.Indptr[1] = 9 },                 // interior pointer past the end
+		func(m *CSR) { m.Indptr = m.Indptr[:2] },         // wrong length
+		func(m *CSR) { m.Indices[1] = 3 },                // column out of range
+		func(m *CSR) { m.Indices[1] = 0 },                // not increasing
+		func(m *CSR) { m.Values = m.Values[:2] },         // values missing
+		func(m *CSR) { m.Indptr[1], m.Indptr[2] = 3, 2 }, // decreasing
+	} {
+		m := ok()
+		breakIt(m)
+		if err := m.Validate(); err == nil {
+			t.Errorf("case %d: no error for %+v", n, m)
+		}
+	}
+}

@@ -12,9 +12,10 @@ import (
 	"ilpgnn/core/graph"
 )
 
-// plantedGraph is a planted-partition graph: 4 groups of n/4 nodes, edges
-// mostly within groups, features a noisy one-hot of the group. A link
-// predictor that learns anything scores well above 0.5 on it.
+// plantedGraph is a planted-partition graph: 4 groups of n/4 nodes, 97% of
+// edges within groups, features a noisy one-hot of the group. Scoring pairs
+// by "same group" alone gives AUC ≈ 0.97·0.75 + (0.97·0.25 + 0.03·0.75)/2 ≈
+// 0.86 (a positive is in-group w.p. 0.97, a random negative w.p. 0.25).
 func plantedGraph(t testing.TB, n int, seed uint64) *graph.Graph {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 3))
@@ -22,7 +23,7 @@ func plantedGraph(t testing.TB, n int, seed uint64) *graph.Graph {
 	var edges []graph.Edge
 	for len(edges) < 3*n {
 		i, j := rng.IntN(n), rng.IntN(n)
-		if group(i) == group(j) || rng.Float64() < 0.1 {
+		if group(i) == group(j) || rng.Float64() < 0.01 {
 			edges = append(edges, graph.Edge{U: int32(i), V: int32(j)})
 		}
 	}
@@ -57,8 +58,8 @@ func quickConfig(seed uint64) Config {
 	return c
 }
 
-// TestRunLearns: a short run on a planted partition reaches a test AUC far
-// above chance, and the kept epoch has the best validation AUC of the
+// TestRunLearns: a short run on a planted partition gets close to the
+// same-group AUC of ≈ 0.86 (far above chance), and the kept epoch has the best validation AUC of the
 // history.
 func TestRunLearns(t *testing.T) {
 	g := plantedGraph(t, 200, 1)
@@ -66,7 +67,7 @@ func TestRunLearns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.TestAUC < 0.8 {
+	if res.TestAUC < 0.8 { // chance is 0.5
 		t.Errorf("test AUC %.3f, want >= 0.8", res.TestAUC)
 	}
 	for _, h := range res.History {

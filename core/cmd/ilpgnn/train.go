@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"ilpgnn/core/diffusion"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/load"
@@ -37,6 +38,18 @@ func hyperFlags(fs *flag.FlagSet, c *train.Config) {
 	fs.Float64Var(&m.Diffusion.Gamma, "gamma", m.Diffusion.Gamma, "PPR teleport probability (eq 1)")
 	fs.Float64Var(&m.Diffusion.Epsilon, "ppr-eps", m.Diffusion.Epsilon, "PPR push residual tolerance")
 	fs.IntVar(&m.Diffusion.TopK, "ppr-topk", m.Diffusion.TopK, "PPR entries kept per column")
+	fs.Func("ppr-norm", "row sums normalising S̃: full (of the whole PPR matrix, the default) or sparsified (of its top-k part)",
+		func(v string) error {
+			switch v {
+			case "full":
+				m.Diffusion.Normalization = diffusion.FullRowSums
+			case "sparsified":
+				m.Diffusion.Normalization = diffusion.SparsifiedRowSums
+			default:
+				return fmt.Errorf("want full or sparsified (got %q)", v)
+			}
+			return nil
+		})
 	fs.Float64Var(&c.Objective.Lambda, "lambda", c.Objective.Lambda, "weight of the explanation-enhancement losses (eq 13)")
 	fs.Float64Var(&c.Objective.Delta, "delta", c.Objective.Delta, "margin of the positive explanation loss (eq 10)")
 	fs.BoolVar(&c.Objective.Relaxed, "relaxed", c.Objective.Relaxed, "draw min(K, spare) random neighbours in eq 10 instead of skipping")
