@@ -128,6 +128,9 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// maxRows caps the neighbours listed per side in the text output.
+const maxRows = 10
+
 func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
 	fmt.Fprintf(w, "p(%s, %s) = %.4f", e.I.ID, e.J.ID, e.Prob)
 	if e.Linked {
@@ -145,7 +148,12 @@ func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
 		}
 		fmt.Fprintf(w, "neighbours of %s scored against %s:\n", s.ID, other)
 		fmt.Fprintf(w, "  %4s  %-12s %8s %9s %8s %7s  %s\n", "rank", "id", "score", "structure", "features", "weight", "")
-		for _, n := range s.Neighbors {
+		hidden := 0
+		for r, n := range s.Neighbors {
+			if r >= maxRows && !n.Selected && !n.Common {
+				hidden++
+				continue
+			}
 			mark := ""
 			if n.Selected {
 				mark = "selected"
@@ -154,6 +162,9 @@ func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
 				mark = strings.TrimSpace(mark + " common")
 			}
 			fmt.Fprintf(w, "  %4d  %-12s %8.4f %9.4f %8.4f %7.4f  %s\n", n.Rank, n.ID, n.Score, n.Structure, n.Features, n.Weight, mark)
+		}
+		if hidden > 0 {
+			fmt.Fprintf(w, "  ... and %d more (all of them with --json)\n", hidden)
 		}
 		fmt.Fprintln(w)
 	}
