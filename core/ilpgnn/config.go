@@ -56,7 +56,7 @@ type Config struct {
 	Hidden int     // width d of every hidden layer (SPEC §3: 128)
 	K      int     // neighbours selected per side, |N^r(i|j)| (SPEC §4: 3)
 	Alpha  float64 // weight of s_ST in s = α s_ST + (1-α) s_NO (SPEC §4: 0.3)
-	Beta   float64 // weight of the aggregated neighbours in h_i (eq 7)
+	Beta   float64 // weight of the aggregated neighbours in h_i (eq 7); SPEC's 1, tuned to 0.5
 	// Tau is the softmax temperature of b = softmax(s/τ) (eq 6 has τ = 1).
 	Tau float64
 	// MaskTarget removes j from N(i) and i from N(j) when (i, j) is an edge
@@ -77,7 +77,7 @@ func DefaultConfig() Config {
 		Hidden:            128,
 		K:                 3,
 		Alpha:             0.3,
-		Beta:              1,
+		Beta:              0.5, // see train.DefaultConfig for the measurement
 		Tau:               1,
 		MaskTarget:        true,
 		NormalizeFeatures: true,
