@@ -24,19 +24,29 @@ func GatherDot(t *Tape, a, b *Var, ia, ib []int32) *Var {
 	d := a.Cols
 	out := t.result("gatherdot", len(ia), 1, false, gatherDotBackward, a, b)
 	out.ints, out.ints2 = ia, ib
-	for k := range ia {
-		out.Value[k] = f32.Dot(a.Value[int(ia[k])*d:int(ia[k])*d+d], b.Value[int(ib[k])*d:int(ib[k])*d+d]) // C[k] = A[ia[k]]·B[ib[k]]
-	}
+	parallelFor(len(ia), d, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			out.Value[k] = f32.Dot(a.Value[int(ia[k])*d:int(ia[k])*d+d], b.Value[int(ib[k])*d:int(ib[k])*d+d]) // C[k] = A[ia[k]]·B[ib[k]]
+		}
+	})
 	return out
 }
 
 func gatherDotBackward(out *Var) {
-	a, b, d := out.a, out.b, out.a.Cols
-	for k, g := range out.Grad {
-		ra, rb := int(out.ints[k])*d, int(out.ints2[k])*d
-		axpy(g, b.Value[rb:rb+d], rowOf(a.Grad, int(out.ints[k]), d))  // dA[ia[k]] += dC[k]·B[ib[k]]
-		axpy(g, a.Value[ra:ra+d], rowOf(b.Grad, int(out.ints2[k]), d)) // dB[ib[k]] += dC[k]·A[ia[k]]
-	}
+	a, b, d, ia, ib := out.a, out.b, out.a.Cols, out.ints, out.ints2
+	// a and b may be the same Var: updates to one gradient interleave in k
+	// order, as in the serial loop, whichever goroutine owns the row.
+	rows := max(a.Rows, b.Rows)
+	scatterOwners(rows, 2*len(ia), d, func(lo, hi int) {
+		for k, g := range out.Grad {
+			if r := int(ia[k]); r >= lo && r < hi {
+				axpy(g, b.Value[int(ib[k])*d:int(ib[k])*d+d], rowOf(a.Grad, r, d)) // dA[ia[k]] += dC[k]·B[ib[k]]
+			}
+			if r := int(ib[k]); r >= lo && r < hi {
+				axpy(g, a.Value[int(ia[k])*d:int(ia[k])*d+d], rowOf(b.Grad, r, d)) // dB[ib[k]] += dC[k]·A[ia[k]]
+			}
+		}
+	})
 }
 
 // SegmentGatherSum returns, for w n×1, a N×d and idx of length n, the
@@ -52,28 +62,44 @@ func SegmentGatherSum(t *Tape, w, a *Var, idx, offsets []int32) *Var {
 	d := a.Cols
 	out := t.result("seggathersum", len(offsets)-1, d, true, segmentGatherSumBackward, w, a)
 	out.ints, out.ints2 = offsets, idx
-	for s := 0; s+1 < len(offsets); s++ {
-		o := out.Value[s*d : s*d+d]
-		for k := offsets[s]; k < offsets[s+1]; k++ {
-			r := int(idx[k]) * d
-			f32.Axpy(w.Value[k], a.Value[r:r+d], o) // out[s] += w[k]·A[idx[k]]
+	parallelFor(len(offsets)-1, d*max(1, len(idx)/max(1, len(offsets)-1)), func(lo, hi int) {
+		for s := lo; s < hi; s++ {
+			o := out.Value[s*d : s*d+d]
+			for k := offsets[s]; k < offsets[s+1]; k++ {
+				r := int(idx[k]) * d
+				f32.Axpy(w.Value[k], a.Value[r:r+d], o) // out[s] += w[k]·A[idx[k]]
+			}
 		}
-	}
+	})
 	return out
 }
 
 func segmentGatherSumBackward(out *Var) {
 	w, a, d, offsets, idx := out.a, out.b, out.Cols, out.ints, out.ints2
-	for s := 0; s+1 < len(offsets); s++ {
-		g := out.Grad[s*d : s*d+d]
-		for k := offsets[s]; k < offsets[s+1]; k++ {
-			r := int(idx[k]) * d
-			if w.Grad != nil {
-				w.Grad[k] += f32.Dot(g, a.Value[r:r+d]) // dw[k] += dout[s]·A[idx[k]]
+	if w.Grad != nil {
+		parallelFor(len(offsets)-1, d*max(1, len(idx)/max(1, len(offsets)-1)), func(lo, hi int) {
+			for s := lo; s < hi; s++ {
+				g := out.Grad[s*d : s*d+d]
+				for k := offsets[s]; k < offsets[s+1]; k++ {
+					r := int(idx[k]) * d
+					w.Grad[k] += f32.Dot(g, a.Value[r:r+d]) // dw[k] += dout[s]·A[idx[k]]
+				}
 			}
-			axpy(w.Value[k], g, rowOf(a.Grad, int(idx[k]), d)) // dA[idx[k]] += w[k]·dout[s]
-		}
+		})
 	}
+	if a.Grad == nil {
+		return
+	}
+	scatterOwners(a.Rows, len(idx), d, func(lo, hi int) {
+		for s := 0; s+1 < len(offsets); s++ {
+			g := out.Grad[s*d : s*d+d]
+			for k := offsets[s]; k < offsets[s+1]; k++ {
+				if r := int(idx[k]); r >= lo && r < hi {
+					f32.Axpy(w.Value[k], g, a.Grad[r*d:r*d+d]) // dA[idx[k]] += w[k]·dout[s]
+				}
+			}
+		}
+	})
 }
 
 func checkIndex(op string, a *Var, idx []int32) {

@@ -1,7 +1,9 @@
 package autograd
 
 import (
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -39,6 +41,43 @@ func TestFusedMatchUnfused(t *testing.T) {
 				if d := pair[0][i] - pair[1][i]; d > 1e-5 || d < -1e-5 {
 					t.Fatalf("case %d, quantity %d [%d]: fused %v, unfused %v", n, k, i, pair[0][i], pair[1][i])
 				}
+			}
+		}
+	}
+}
+
+// TestParallelScatterDeterministic: the fused ops and GatherRows give
+// bit-identical values and gradients with 1 and 2 goroutines, on inputs
+// large enough to be split.
+func TestParallelScatterDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const rows, d, n = 300, 64, 4000
+	a := param(r, rows, d, -1, 1)
+	w := param(r, n, 1, -1, 1)
+	ia, ib := make([]int32, n), make([]int32, n)
+	for k := range ia {
+		ia[k], ib[k] = int32(r.IntN(rows)), int32(r.IntN(rows))
+	}
+	offs := []int32{0}
+	for int(offs[len(offs)-1]) < n {
+		offs = append(offs, min(int32(n), offs[len(offs)-1]+int32(r.IntN(7))))
+	}
+	run := func(procs int) (out, ga, gw []float32) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		a.ZeroGrad()
+		w.ZeroGrad()
+		tp := NewTape()
+		x := Add(tp, SegmentGatherSum(tp, w, a, ia, offs), GatherRows(tp, a, ia[:len(offs)-1]))
+		y := GatherDot(tp, x, a, ia[:len(offs)-1], ib[:len(offs)-1])
+		tp.Backward(Sum(tp, Square(tp, y)))
+		return append([]float32(nil), y.Value...), append([]float32(nil), a.Grad...), append([]float32(nil), w.Grad...)
+	}
+	o1, a1, w1 := run(1)
+	o2, a2, w2 := run(2)
+	for k, pair := range [][2][]float32{{o1, o2}, {a1, a2}, {w1, w2}} {
+		for i := range pair[0] {
+			if math.Float32bits(pair[0][i]) != math.Float32bits(pair[1][i]) {
+				t.Fatalf("quantity %d [%d]: %v with 1 goroutine, %v with 2", k, i, pair[0][i], pair[1][i])
 			}
 		}
 	}

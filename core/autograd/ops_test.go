@@ -414,8 +414,10 @@ func TestResetReusesBuffers(t *testing.T) {
 		g.step(tp)
 	})
 	t.Logf("allocations per step: fresh tape %.0f, after Reset %.0f", fresh, reused)
-	if reused > 0 || fresh < 20 {
-		t.Errorf("allocations per step: fresh tape %.0f, after Reset %.0f; want ≥ 20 and 0", fresh, reused)
+	// The ops that may split work over goroutines allocate their closure
+	// (one per call); nothing else may allocate.
+	if reused > 3 || fresh < 20 {
+		t.Errorf("allocations per step: fresh tape %.0f, after Reset %.0f; want ≥ 20 and ≤ 3", fresh, reused)
 	}
 }
 

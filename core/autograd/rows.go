@@ -58,9 +58,13 @@ func GatherRows(t *Tape, a *Var, idx []int32) *Var {
 
 func gatherBackward(out *Var) {
 	n := out.Cols
-	for i, r := range out.ints {
-		f32.Axpy(1, out.Grad[i*n:i*n+n], out.a.Grad[int(r)*n:int(r)*n+n]) // dA[idx[i],:] += dC[i,:]
-	}
+	scatterOwners(out.a.Rows, len(out.ints), n, func(lo, hi int) {
+		for i, r := range out.ints {
+			if int(r) >= lo && int(r) < hi {
+				f32.Axpy(1, out.Grad[i*n:i*n+n], out.a.Grad[int(r)*n:int(r)*n+n]) // dA[idx[i],:] += dC[i,:]
+			}
+		}
+	})
 }
 
 // RowDot returns the row-wise dot products of a and b (same shape m×n) as an
