@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/datasets"
 )
 
 // powerSeries returns S = Σ_k γ(1-γ)^k T^k summed in float64 until a term's
@@ -434,7 +435,7 @@ func TestRowSums(t *testing.T) {
 // graph with isolated nodes.
 func TestGather(t *testing.T) {
 	graphs := []*graph.Graph{mustGraph(t, 5, [2]int32{0, 1}, [2]int32{1, 2}), randomGraph(t, 500, 400, 8)}
-	if datasetsDir() != "" {
+	if datasets.Dir() != "" {
 		graphs = append(graphs, loadCora(t))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -552,7 +553,7 @@ func eye(n int) *mat.Dense {
 // GOMAXPROCS (1, 2, 4) and from one call to the next.
 func TestDeterminism(t *testing.T) {
 	graphs := []*graph.Graph{randomGraph(t, 1000, 5000, 9)}
-	if datasetsDir() != "" {
+	if datasets.Dir() != "" {
 		graphs = append(graphs, loadCora(t))
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))

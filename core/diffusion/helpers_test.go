@@ -1,41 +1,16 @@
 package diffusion
 
 import (
-	"bufio"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/datasets"
+	"ilpgnn/core/load"
 )
-
-// datasetsDir returns $ILPGNN_DATASETS, or the first shared/datasets found
-// walking up from the working directory, or "" when there is none.
-func datasetsDir() string {
-	if d := os.Getenv("ILPGNN_DATASETS"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "datasets")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
 
 var cora struct {
 	once sync.Once
@@ -43,46 +18,12 @@ var cora struct {
 	err  error
 }
 
-// loadCora parses cora.cites into a graph, ids numbered by first
-// appearance, skipping the test when the datasets are absent. This is a
-// private stand-in for core/load, enough for diffusion (no features).
+// loadCora loads Cora with core/load (once per test binary), skipping the
+// test when the datasets are absent.
 func loadCora(tb testing.TB) *graph.Graph {
 	tb.Helper()
-	dir := datasetsDir()
-	path := filepath.Join(dir, "cora", "cora.cites")
-	if _, err := os.Stat(path); dir == "" || err != nil {
-		tb.Skip("cora.cites not found: set ILPGNN_DATASETS")
-	}
-	cora.once.Do(func() {
-		f, err := os.Open(path)
-		if err != nil {
-			cora.err = err
-			return
-		}
-		defer f.Close()
-		id := map[string]int32{}
-		node := func(s string) int32 {
-			v, ok := id[s]
-			if !ok {
-				v = int32(len(id))
-				id[s] = v
-			}
-			return v
-		}
-		var edges []graph.Edge
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fs := strings.Fields(sc.Text())
-			if len(fs) != 2 {
-				continue
-			}
-			edges = append(edges, graph.Edge{U: node(fs[0]), V: node(fs[1])})
-		}
-		if cora.err = sc.Err(); cora.err != nil {
-			return
-		}
-		cora.g, cora.err = graph.New(len(id), edges, nil, nil)
-	})
+	path := datasets.Path(tb, "cora")
+	cora.once.Do(func() { cora.g, cora.err = load.Path(path) })
 	if cora.err != nil {
 		tb.Fatal(cora.err)
 	}

@@ -1,22 +1,21 @@
 package diffusion
 
 import (
-	"archive/zip"
 	"encoding/binary"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/datasets"
+	"ilpgnn/core/load"
 )
 
 var (
@@ -265,51 +264,11 @@ func report(t *testing.T, name string, g *graph.Graph, s *mat.Dense, maxHops int
 	}
 }
 
-// loadPhoto reads the adjacency of amazon_electronics_photo.npz (a zip of
-// .npy arrays, format 1.0, little-endian int32 CSR), symmetrised by
-// graph.New.
+// loadPhoto loads Amazon Photo with core/load, skipping without it.
 func loadPhoto(t testing.TB) *graph.Graph {
-	dir := datasetsDir()
-	z, err := zip.OpenReader(filepath.Join(dir, "amazon_photo", "amazon_electronics_photo.npz"))
-	if dir == "" || err != nil {
-		t.Skip("amazon_electronics_photo.npz not found")
-	}
-	defer z.Close()
-	read := func(name string) []int32 {
-		f, err := z.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		b, err := io.ReadAll(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hlen := int(binary.LittleEndian.Uint16(b[8:10]))
-		if !strings.Contains(string(b[10:10+hlen]), "'<i4'") {
-			t.Fatalf("%s: not <i4: %s", name, b[10:10+hlen])
-		}
-		data := b[10+hlen:]
-		out := make([]int32, len(data)/4)
-		for k := range out {
-			out[k] = int32(binary.LittleEndian.Uint32(data[4*k:]))
-		}
-		return out
-	}
-	indptr, indices := read("adj_indptr.npy"), read("adj_indices.npy")
-	n := len(indptr) - 1
-	var edges []graph.Edge
-	for u := 0; u < n; u++ {
-		for _, v := range indices[indptr[u]:indptr[u+1]] {
-			edges = append(edges, graph.Edge{U: int32(u), V: v})
-		}
-	}
-	g, err := graph.New(n, edges, nil, nil)
+	g, err := load.Path(datasets.Path(t, "amazon_photo"))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if g.NumEdges() != 119081 {
-		t.Fatal(fmt.Sprintf("photo: %d edges, want 119081", g.NumEdges()))
 	}
 	return g
 }

@@ -7,46 +7,11 @@ import (
 	"testing"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/datasets"
 )
 
-// datasetsDir finds shared/datasets: $ILPGNN_DATASETS, or a shared/datasets
-// folder beside one of the working directory's ancestors (the repository
-// root sits next to shared/). It returns "" when there is none.
-func datasetsDir() string {
-	if d := os.Getenv("ILPGNN_DATASETS"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		cand := filepath.Join(dir, "shared", "datasets")
-		if info, err := os.Stat(cand); err == nil && info.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-// dataset returns the path of a dataset folder or file, skipping the test
-// when the datasets are not there.
-func dataset(t testing.TB, rel string) string {
-	t.Helper()
-	d := datasetsDir()
-	if d == "" {
-		t.Skip("shared/datasets not found (set ILPGNN_DATASETS)")
-	}
-	p := filepath.Join(d, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s: %v", p, err)
-	}
-	return p
-}
+// dataset returns the path of a dataset, skipping the test without it.
+func dataset(t testing.TB, rel string) string { return datasets.Path(t, rel) }
 
 // counts are the measured numbers of a dataset. Oracle: the SOURCE.md of
 // each dataset folder (counted there by scripts that parse the files

@@ -3,44 +3,19 @@ package train
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/internal/datasets"
 	"ilpgnn/core/load"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
 
-// datasets returns ../shared/datasets beside the repository (or
-// $ILPGNN_DATASETS), skipping the test when it is missing.
-func datasets(tb testing.TB) string {
-	tb.Helper()
-	if d := os.Getenv("ILPGNN_DATASETS"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for ; dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(filepath.Dir(dir), "shared", "datasets")
-			if _, err := os.Stat(d); err == nil {
-				return d
-			}
-			break
-		}
-	}
-	tb.Skip("shared/datasets not found beside the repository")
-	return ""
-}
-
 func loadCora(tb testing.TB) *graph.Graph {
-	g, err := load.Path(filepath.Join(datasets(tb), "cora"))
+	g, err := load.Path(datasets.Path(tb, "cora"))
 	if err != nil {
 		tb.Fatal(err)
 	}
