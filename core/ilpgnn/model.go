@@ -23,8 +23,7 @@ type Model struct {
 	W1, B1, W2, B2, Wh, Wx *autograd.Var
 }
 
-// ParamNames lists the weights in the order Params returns them; the names
-// are those written to checkpoints.
+// paramNames are the checkpoint names of the weights, in Params order.
 var paramNames = [...]string{"W1", "b1", "W2", "b2", "Wh", "Wx"}
 
 // ParamNames returns the checkpoint names of the weights, in Params order.
@@ -84,8 +83,7 @@ type Inputs struct {
 	Sim      *diffusion.Similarity
 }
 
-// Prepare computes the Inputs of g under cfg. progress, when non-nil,
-// receives the diffusion's progress.
+// Prepare computes the Inputs of g under cfg.
 func Prepare(g *graph.Graph, cfg Config) (*Inputs, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
