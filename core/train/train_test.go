@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"ilpgnn/core/checkpoint"
@@ -170,5 +171,37 @@ func TestValidate(t *testing.T) {
 	c.LR = -1
 	if err := c.Validate(); err == nil || !bytes.Contains([]byte(err.Error()), []byte("-1")) {
 		t.Errorf("Validate with lr -1: %v", err)
+	}
+}
+
+// TestDeterministicAcrossCPUs: training on a graph large enough for every
+// kernel, the selection and the scatter ops to split their work gives the
+// same checkpoint bytes with 1 and 2 goroutines.
+func TestDeterministicAcrossCPUs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains twice on 2000 nodes")
+	}
+	g := plantedGraph(t, 2000, 5)
+	ck := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		c := quickConfig(1)
+		c.Model.Hidden = 64
+		c.Epochs = 3
+		res, err := Run(context.Background(), g, c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ck, err := res.Checkpoint(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ck.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if !bytes.Equal(ck(1), ck(2)) {
+		t.Error("checkpoints differ between GOMAXPROCS 1 and 2")
 	}
 }
