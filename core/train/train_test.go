@@ -89,19 +89,7 @@ func TestDeterministicCheckpoint(t *testing.T) {
 	ckBytes := func(seed uint64) ([]byte, *Result) {
 		c := quickConfig(seed)
 		c.Epochs = 8
-		res, err := Run(context.Background(), g, c, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ck, err := res.Checkpoint(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := ck.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b, res
+		return trainedCheckpoint(t, g, c)
 	}
 	a, res := ckBytes(3)
 	b, _ := ckBytes(3)
@@ -187,21 +175,29 @@ func TestDeterministicAcrossCPUs(t *testing.T) {
 		c := quickConfig(1)
 		c.Model.Hidden = 64
 		c.Epochs = 3
-		res, err := Run(context.Background(), g, c, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ck, err := res.Checkpoint(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := ck.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
+		b, _ := trainedCheckpoint(t, g, c)
 		return b
 	}
 	if !bytes.Equal(ck(1), ck(2)) {
 		t.Error("checkpoints differ between GOMAXPROCS 1 and 2")
 	}
+}
+
+// trainedCheckpoint trains on g with c and returns the run's checkpoint
+// bytes.
+func trainedCheckpoint(t *testing.T, g *graph.Graph, c Config) ([]byte, *Result) {
+	t.Helper()
+	res, err := Run(context.Background(), g, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := res.Checkpoint(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ck.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, res
 }
