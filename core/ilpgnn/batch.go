@@ -13,11 +13,12 @@ import (
 // segment s holds node[offsets[s]:offsets[s+1]], the neighbours of centre[s]
 // scored against target (the other end of the pair).
 type entries struct {
-	node    []int32   // c
-	target  []int32   // the other end of the pair: s(i, c, j) compares c with j
-	st      []float32 // α·s_ST(i, c, j), a constant of the tape
-	offsets []int32   // len = segments+1
-	centre  []int32   // the node each segment belongs to
+	node    []int32    // c
+	target  []int32    // the other end of the pair: s(i, c, j) compares c with j
+	st      []float32  // α·s_ST(i, c, j), a constant of the tape
+	offsets []int32    // len = segments+1
+	centre  []int32    // the node each segment belongs to
+	halves  [2][]int32 // 0..n-1 and n..2n-1 for n = segments/2: the two ends of each pair
 }
 
 func (e *entries) reset(segments, n int) {
@@ -26,6 +27,13 @@ func (e *entries) reset(segments, n int) {
 	e.st = grow(e.st, n)
 	e.offsets = grow(e.offsets, segments+1)
 	e.centre = grow(e.centre, segments)
+	pairs := segments / 2
+	for h := range e.halves {
+		e.halves[h] = grow(e.halves[h], pairs)
+		for k := range pairs {
+			e.halves[h][k] = int32(h*pairs + k)
+		}
+	}
 }
 
 func grow[T any](s []T, n int) []T {
@@ -64,6 +72,7 @@ type Batch struct {
 	contrib    []int32   // pairs that feed L^p_dis
 
 	counts []pairCount
+	rndSeg []int32 // per pair, its index in contrib, or -1
 }
 
 // ContributingPositives returns how many positives feed L^p_dis.
@@ -139,7 +148,8 @@ func (m *Model) Build(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, la
 		b.rnd.centre[nContrib+q2] = pairs[p].V
 	}
 	// rndSeg[p] is the contributing index of pair p, or -1.
-	rndSeg := make([]int32, P)
+	b.rndSeg = grow(b.rndSeg, P)
+	rndSeg := b.rndSeg
 	for p := range rndSeg {
 		rndSeg[p] = -1
 	}
@@ -226,16 +236,7 @@ func (m *Model) aggregate(t *autograd.Tape, hr *autograd.Var, e *entries) (logit
 		agg := autograd.SegmentGatherSum(t, b, hr, e.node, e.offsets)
 		h = autograd.Add(t, h, autograd.Scale(t, agg, float32(cfg.Beta)))
 	}
-	n := len(e.centre) / 2
-	return autograd.GatherDot(t, h, h, iota32(0, n), iota32(n, 2*n)), s
-}
-
-func iota32(lo, hi int) []int32 {
-	out := make([]int32, hi-lo)
-	for k := range out {
-		out[k] = int32(lo + k)
-	}
-	return out
+	return autograd.GatherDot(t, h, h, e.halves[0], e.halves[1]), s
 }
 
 // Loss records L = L_cls + λ (L^p_dis + L^n_dis) (eq 13) for a built batch:

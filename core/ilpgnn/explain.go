@@ -126,7 +126,7 @@ func nodesOf(cs []Candidate) []int32 {
 // explanation side ordered by score.
 func (p *Predictor) side(i int, cands []Candidate, k int) Side {
 	ids := p.Inputs.Graph.IDs
-	w := softmaxWeights(cands[:k], p.Model.Config.Tau)
+	w := softmaxWeights(nil, cands[:k], p.Model.Config.Tau)
 	out := Side{Node: i, ID: ids[i], Neighbors: make([]Neighbor, len(cands))}
 	for n, c := range cands {
 		out.Neighbors[n] = Neighbor{Node: int(c.Node), ID: ids[c.Node], Structure: float64(c.ST),

@@ -54,6 +54,7 @@ type scorer struct {
 	cands [2][]Candidate
 	hi    []float32
 	hj    []float32
+	w     []float32 // softmax weights of one side
 }
 
 func (m *Model) newScorer(in *Inputs, hr []float32) *scorer {
@@ -144,7 +145,8 @@ func (sc *scorer) embed(dst []float32, i int, sel []Candidate) {
 		return
 	}
 	beta := float32(sc.m.Config.Beta)
-	for k, w := range softmaxWeights(sel, sc.m.Config.Tau) {
+	sc.w = softmaxWeights(sc.w, sel, sc.m.Config.Tau)
+	for k, w := range sc.w {
 		f32.Axpy(beta*w, sc.row(sel[k].Node), dst)
 	}
 }
@@ -165,10 +167,10 @@ func (sc *scorer) pairLogit(i, j int) float32 {
 	return sc.logit(i, j, ci[:ki], cj[:kj])
 }
 
-// softmaxWeights returns b_c = softmax over sel of S/τ (eq 6) in a new
-// slice, computed in float64 for stability.
-func softmaxWeights(sel []Candidate, tau float64) []float32 {
-	w := make([]float32, len(sel))
+// softmaxWeights returns b_c = softmax over sel of S/τ (eq 6), computed in
+// float64 for stability, in buf's storage when it is large enough.
+func softmaxWeights(buf []float32, sel []Candidate, tau float64) []float32 {
+	w := grow(buf, len(sel))
 	hi := math.Inf(-1)
 	for _, c := range sel {
 		hi = max(hi, float64(c.S)/tau)
