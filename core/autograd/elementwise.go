@@ -11,42 +11,42 @@ import (
 func Add(t *Tape, a, b *Var) *Var {
 	sameShape("Add", a, b)
 	c := t.result("add", a.Rows, a.Cols, false, addBackward, a, b)
-	f32.Add(c.Value, a.Value, b.Value) // C = A + B
+	each3(f32.Add, c.Value, a.Value, b.Value) // C = A + B
 	return c
 }
 
 func addBackward(c *Var) {
-	axpy(1, c.Grad, c.a.Grad) // dA += dC
-	axpy(1, c.Grad, c.b.Grad) // dB += dC
+	accumulate(c.a.Grad, 1, c.Grad) // dA += dC
+	accumulate(c.b.Grad, 1, c.Grad) // dB += dC
 }
 
 // Sub returns a - b (same shape).
 func Sub(t *Tape, a, b *Var) *Var {
 	sameShape("Sub", a, b)
 	c := t.result("sub", a.Rows, a.Cols, false, subBackward, a, b)
-	f32.Sub(c.Value, a.Value, b.Value) // C = A - B
+	each3(f32.Sub, c.Value, a.Value, b.Value) // C = A - B
 	return c
 }
 
 func subBackward(c *Var) {
-	axpy(1, c.Grad, c.a.Grad)  // dA += dC
-	axpy(-1, c.Grad, c.b.Grad) // dB -= dC
+	accumulate(c.a.Grad, 1, c.Grad)  // dA += dC
+	accumulate(c.b.Grad, -1, c.Grad) // dB -= dC
 }
 
 // Mul returns the elementwise product a ⊙ b (same shape).
 func Mul(t *Tape, a, b *Var) *Var {
 	sameShape("Mul", a, b)
 	c := t.result("mul", a.Rows, a.Cols, false, mulBackward, a, b)
-	f32.Mul(c.Value, a.Value, b.Value) // C = A ⊙ B
+	each3(f32.Mul, c.Value, a.Value, b.Value) // C = A ⊙ B
 	return c
 }
 
 func mulBackward(c *Var) {
 	if c.a.needsGrad() {
-		f32.MulAdd(c.a.Grad, c.Grad, c.b.Value) // dA += dC ⊙ B
+		each3(f32.MulAdd, c.a.Grad, c.Grad, c.b.Value) // dA += dC ⊙ B
 	}
 	if c.b.needsGrad() {
-		f32.MulAdd(c.b.Grad, c.Grad, c.a.Value) // dB += dC ⊙ A
+		each3(f32.MulAdd, c.b.Grad, c.Grad, c.a.Value) // dB += dC ⊙ A
 	}
 }
 
@@ -58,14 +58,24 @@ func AddBias(t *Tape, a, bias *Var) *Var {
 	}
 	c := t.result("addbias", a.Rows, a.Cols, false, addBiasBackward, a, bias)
 	n := a.Cols
-	for r := 0; r < a.Rows; r++ {
-		f32.Add(c.Value[r*n:r*n+n], a.Value[r*n:r*n+n], bias.Value) // C[r,:] = A[r,:] + bias
+	if pieces(a.Rows, n) > 1 {
+		parallelFor(a.Rows, n, func(lo, hi int) { addBiasRows(c.Value, a.Value, bias.Value, lo, hi) })
+	} else {
+		addBiasRows(c.Value, a.Value, bias.Value, 0, a.Rows)
 	}
 	return c
 }
 
+// addBiasRows sets rows [lo, hi) of dst to those of a plus bias.
+func addBiasRows(dst, a, bias []float32, lo, hi int) {
+	n := len(bias)
+	for r := lo; r < hi; r++ {
+		f32.Add(dst[r*n:r*n+n], a[r*n:r*n+n], bias) // C[r,:] = A[r,:] + bias
+	}
+}
+
 func addBiasBackward(c *Var) {
-	axpy(1, c.Grad, c.a.Grad) // dA += dC
+	accumulate(c.a.Grad, 1, c.Grad) // dA += dC
 	if g := c.b.Grad; g != nil {
 		n := c.Cols
 		for r := 0; r < c.Rows; r++ {
@@ -78,12 +88,12 @@ func addBiasBackward(c *Var) {
 func Scale(t *Tape, a *Var, c float32) *Var {
 	out := t.result("scale", a.Rows, a.Cols, false, scaleBackward, a, nil)
 	out.scalar = c
-	f32.Scale(out.Value, c, a.Value) // C = c·A
+	eachScalar(f32.Scale, out.Value, c, a.Value) // C = c·A
 	return out
 }
 
 func scaleBackward(out *Var) {
-	f32.Axpy(out.scalar, out.Grad, out.a.Grad) // dA += c·dC
+	accumulate(out.a.Grad, out.scalar, out.Grad) // dA += c·dC
 }
 
 // AddConst returns a + c for a constant c with len(c) == len(a.Value); c is
@@ -93,37 +103,42 @@ func AddConst(t *Tape, a *Var, c []float32) *Var {
 		panic(fmt.Sprintf("autograd: AddConst: len(c) = %d for %v", len(c), a))
 	}
 	out := t.result("addconst", a.Rows, a.Cols, false, passBackward, a, nil)
-	f32.Add(out.Value, a.Value, c) // C = A + c
+	each3(f32.Add, out.Value, a.Value, c) // C = A + c
 	return out
 }
 
 // AddScalar returns a + c elementwise.
 func AddScalar(t *Tape, a *Var, c float32) *Var {
 	out := t.result("addscalar", a.Rows, a.Cols, false, passBackward, a, nil)
-	for i, x := range a.Value {
-		out.Value[i] = x + c // C = A + c
-	}
+	eachScalar(addScalar, out.Value, c, a.Value) // C = A + c
 	return out
 }
 
 func passBackward(out *Var) {
-	f32.Axpy(1, out.Grad, out.a.Grad) // dA += dC
+	accumulate(out.a.Grad, 1, out.Grad) // dA += dC
 }
 
 // ReLU returns max(a, 0) elementwise.
 func ReLU(t *Tape, a *Var) *Var {
 	out := t.result("relu", a.Rows, a.Cols, false, reluBackward, a, nil)
-	for i, x := range a.Value {
-		out.Value[i] = max(x, 0) // C = max(A, 0)
-	}
+	each2(relu, out.Value, a.Value) // C = max(A, 0)
 	return out
 }
 
+func relu(dst, x []float32) {
+	for i, v := range x {
+		dst[i] = max(v, 0)
+	}
+}
+
 func reluBackward(out *Var) {
-	g := out.a.Grad[:len(out.Value)]
-	for i, y := range out.Value {
-		if y > 0 {
-			g[i] += out.Grad[i] // dA += dC·[A > 0]
+	each3(reluGrad, out.a.Grad, out.Value, out.Grad) // dA += dC·[A > 0]
+}
+
+func reluGrad(g, y, dc []float32) {
+	for i, v := range y {
+		if v > 0 {
+			g[i] += dc[i]
 		}
 	}
 }
@@ -131,16 +146,23 @@ func reluBackward(out *Var) {
 // Sigmoid returns σ(a) = 1/(1+e^{-a}) elementwise, computed without overflow.
 func Sigmoid(t *Tape, a *Var) *Var {
 	out := t.result("sigmoid", a.Rows, a.Cols, false, sigmoidBackward, a, nil)
-	for i, x := range a.Value {
-		out.Value[i] = sigmoid(x) // C = σ(A)
-	}
+	each2(sigmoids, out.Value, a.Value) // C = σ(A)
 	return out
 }
 
+func sigmoids(dst, x []float32) {
+	for i, v := range x {
+		dst[i] = sigmoid(v)
+	}
+}
+
 func sigmoidBackward(out *Var) {
-	g := out.a.Grad[:len(out.Value)]
-	for i, s := range out.Value {
-		g[i] += out.Grad[i] * s * (1 - s) // dA += dC·σ(A)(1-σ(A))
+	each3(sigmoidGrad, out.a.Grad, out.Value, out.Grad) // dA += dC·σ(A)(1-σ(A))
+}
+
+func sigmoidGrad(g, s, dc []float32) {
+	for i, v := range s {
+		g[i] += dc[i] * v * (1 - v)
 	}
 }
 
@@ -157,13 +179,22 @@ func sigmoid(x float32) float32 {
 // Square returns a² elementwise.
 func Square(t *Tape, a *Var) *Var {
 	out := t.result("square", a.Rows, a.Cols, false, squareBackward, a, nil)
-	f32.Mul(out.Value, a.Value, a.Value) // C = A ⊙ A
+	each3(f32.Mul, out.Value, a.Value, a.Value) // C = A ⊙ A
 	return out
 }
 
 func squareBackward(out *Var) {
-	g := out.a.Grad[:len(out.Value)]
-	for i, x := range out.a.Value {
-		g[i] += 2 * x * out.Grad[i] // dA += 2A ⊙ dC
+	each3(squareGrad, out.a.Grad, out.a.Value, out.Grad) // dA += 2A ⊙ dC
+}
+
+func squareGrad(g, x, dc []float32) {
+	for i, v := range x {
+		g[i] += 2 * v * dc[i]
+	}
+}
+
+func addScalar(dst []float32, c float32, x []float32) {
+	for i, v := range x {
+		dst[i] = v + c
 	}
 }

@@ -109,3 +109,79 @@ func checkIndex(op string, a *Var, idx []int32) {
 		}
 	}
 }
+
+// GatherSegmentSum returns the len(centre)×d matrix
+//
+//	out[s,:] = a[centre[s],:] + beta · Σ_{k∈[offsets[s], offsets[s+1])} w[k]·a[idx[k],:]
+//
+// for w n×1, a N×d and idx of length n: a node's own row plus a weighted sum
+// of other rows, as in ILP-GNN's pair-specific aggregation (eq 7). It equals
+// Add(GatherRows(a, centre), Scale(SegmentGatherSum(w, a, idx, offsets),
+// beta)) in value, without the three intermediate len(centre)×d matrices
+// and their gradients. centre, idx and offsets are kept until Backward.
+func GatherSegmentSum(t *Tape, a *Var, centre []int32, w *Var, idx, offsets []int32, beta float32) *Var {
+	if w.Cols != 1 || w.Rows != len(idx) || len(offsets) != len(centre)+1 {
+		panic(fmt.Sprintf("autograd: GatherSegmentSum: weights %v for %d indices, %d offsets for %d centres",
+			w, len(idx), len(offsets), len(centre)))
+	}
+	checkIndex("GatherSegmentSum", a, centre)
+	checkIndex("GatherSegmentSum", a, idx)
+	checkOffsets("GatherSegmentSum", offsets, len(idx))
+	d := a.Cols
+	out := t.result("gathersegsum", len(centre), d, false, gatherSegmentSumBackward, w, a)
+	out.ints, out.ints2, out.ints3, out.scalar = offsets, idx, centre, beta
+	parallelFor(len(centre), d*(1+len(idx)/max(1, len(centre))), func(lo, hi int) {
+		for s := lo; s < hi; s++ {
+			o := out.Value[s*d : s*d+d]
+			clear(o)
+			for k := offsets[s]; k < offsets[s+1]; k++ {
+				r := int(idx[k]) * d
+				f32.Axpy(w.Value[k], a.Value[r:r+d], o) // agg = Σ w[k]·A[idx[k]]
+			}
+			c := a.Value[int(centre[s])*d : int(centre[s])*d+d]
+			for j, x := range c[:len(o)] {
+				o[j] = x + float32(beta*o[j]) // C[s] = A[centre[s]] + β·agg
+			}
+		}
+	})
+	return out
+}
+
+func gatherSegmentSumBackward(out *Var) {
+	w, a, d, beta := out.a, out.b, out.Cols, out.scalar
+	offsets, idx, centre := out.ints, out.ints2, out.ints3
+	if w.Grad != nil {
+		parallelFor(len(centre), d*(1+len(idx)/max(1, len(centre))), func(lo, hi int) {
+			dagg := make([]float32, d)
+			for s := lo; s < hi; s++ {
+				f32.Scale(dagg, beta, out.Grad[s*d:s*d+d]) // dagg = β·dC[s]
+				for k := offsets[s]; k < offsets[s+1]; k++ {
+					r := int(idx[k]) * d
+					w.Grad[k] += f32.Dot(dagg, a.Value[r:r+d]) // dw[k] += dagg·A[idx[k]]
+				}
+			}
+		})
+	}
+	if a.Grad == nil {
+		return
+	}
+	scatterOwners(a.Rows, len(idx)+len(centre), d, func(lo, hi int) {
+		dagg := make([]float32, d)
+		for s, c := range centre {
+			g := out.Grad[s*d : s*d+d]
+			if int(c) >= lo && int(c) < hi {
+				f32.Axpy(1, g, a.Grad[int(c)*d:int(c)*d+d]) // dA[centre[s]] += dC[s]
+			}
+			scaled := false
+			for k := offsets[s]; k < offsets[s+1]; k++ {
+				if r := int(idx[k]); r >= lo && r < hi {
+					if !scaled {
+						f32.Scale(dagg, beta, g)
+						scaled = true
+					}
+					f32.Axpy(w.Value[k], dagg, a.Grad[r*d:r*d+d]) // dA[idx[k]] += w[k]·dagg
+				}
+			}
+		}
+	})
+}

@@ -23,6 +23,10 @@ func TestFusedMatchUnfused(t *testing.T) {
 			func(t *Tape) *Var { return RowDot(t, GatherRows(t, a, ia), GatherRows(t, b, ib)) }},
 		{func(t *Tape) *Var { return SegmentGatherSum(t, w, a, ia, offs) },
 			func(t *Tape) *Var { return SegmentWeightedSum(t, w, GatherRows(t, a, ia), offs) }},
+		{func(t *Tape) *Var { return GatherSegmentSum(t, a, ib[:3], w, ia, offs, 0.7) },
+			func(t *Tape) *Var {
+				return Add(t, GatherRows(t, a, ib[:3]), Scale(t, SegmentWeightedSum(t, w, GatherRows(t, a, ia), offs), 0.7))
+			}},
 	} {
 		run := func(f func(*Tape) *Var) (val, ga, gb, gw []float32) {
 			for _, p := range []*Var{a, b, w} {
@@ -68,6 +72,7 @@ func TestParallelScatterDeterministic(t *testing.T) {
 		w.ZeroGrad()
 		tp := NewTape()
 		x := Add(tp, SegmentGatherSum(tp, w, a, ia, offs), GatherRows(tp, a, ia[:len(offs)-1]))
+		x = Add(tp, x, GatherSegmentSum(tp, a, ib[:len(offs)-1], w, ia, offs, 0.5))
 		y := GatherDot(tp, x, a, ia[:len(offs)-1], ib[:len(offs)-1])
 		tp.Backward(Sum(tp, Square(tp, y)))
 		return append([]float32(nil), y.Value...), append([]float32(nil), a.Grad...), append([]float32(nil), w.Grad...)
@@ -78,6 +83,38 @@ func TestParallelScatterDeterministic(t *testing.T) {
 		for i := range pair[0] {
 			if math.Float32bits(pair[0][i]) != math.Float32bits(pair[1][i]) {
 				t.Fatalf("quantity %d [%d]: %v with 1 goroutine, %v with 2", k, i, pair[0][i], pair[1][i])
+			}
+		}
+	}
+}
+
+// TestElementwiseSplitDeterministic: elementwise ops on matrices large
+// enough to be split over goroutines give bit-identical values and
+// gradients with 1 and 2 goroutines.
+func TestElementwiseSplitDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	const rows, d = 1100, 128 // 140800 elements: split at 2 CPUs
+	a, b := param(r, rows, d, -1, 1), param(r, rows, d, -1, 1)
+	bias := param(r, 1, d, -1, 1)
+	c := randConst(r, rows, d)
+	run := func(procs int) [][]float32 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		for _, p := range []*Var{a, b, bias} {
+			p.ZeroGrad()
+		}
+		tp := NewTape()
+		x := ReLU(tp, AddBias(tp, Mul(tp, a, b), bias))
+		y := Sigmoid(tp, Sub(tp, Scale(tp, x, 1.5), AddConst(tp, b, c.Value)))
+		z := Square(tp, AddScalar(tp, Add(tp, y, a), -0.25))
+		tp.Backward(Sum(tp, z))
+		return [][]float32{append([]float32(nil), z.Value...), append([]float32(nil), a.Grad...),
+			append([]float32(nil), b.Grad...), append([]float32(nil), bias.Grad...)}
+	}
+	one, two := run(1), run(2)
+	for k := range one {
+		for i := range one[k] {
+			if math.Float32bits(one[k][i]) != math.Float32bits(two[k][i]) {
+				t.Fatalf("quantity %d [%d]: %v with 1 goroutine, %v with 2", k, i, one[k][i], two[k][i])
 			}
 		}
 	}

@@ -202,6 +202,9 @@ func gradCases() []gradCase {
 		{"SegmentGatherSum", []*Var{ww, g}, func(t *Tape) *Var {
 			return SegmentGatherSum(t, ww, g, []int32{0, 3, 1, 1, 2, 0, 3}, woffs)
 		}},
+		{"GatherSegmentSum", []*Var{ww, g}, func(t *Tape) *Var {
+			return GatherSegmentSum(t, g, []int32{2, 2, 0, 1}, ww, []int32{0, 3, 1, 1, 2, 0, 3}, woffs, 0.6)
+		}},
 		{"Chain", []*Var{soft, rows}, func(t *Tape) *Var {
 			// Attention-style: softmax weights over a segment, then pooled rows.
 			return SegmentWeightedSum(t, SegmentSoftmax(t, soft, woffs), rows, woffs)

@@ -21,7 +21,7 @@ func closeTo(t *testing.T, name string, got []float32, want []float64) {
 	}
 }
 
-func elementwise(a *Var, f func(x float64) float64) []float64 {
+func mapElements(a *Var, f func(x float64) float64) []float64 {
 	out := make([]float64, len(a.Value))
 	for i, x := range a.Value {
 		out[i] = f(float64(x))
@@ -76,15 +76,15 @@ func TestForward(t *testing.T) {
 		ab[i] = float64(x.Value[i]) + float64(bias.Value[i%4])
 	}
 	closeTo(t, "AddBias", AddBias(nil, x, bias).Value, ab)
-	closeTo(t, "Scale", Scale(nil, x, -1.5).Value, elementwise(x, func(v float64) float64 { return -1.5 * v }))
+	closeTo(t, "Scale", Scale(nil, x, -1.5).Value, mapElements(x, func(v float64) float64 { return -1.5 * v }))
 	closeTo(t, "AddConst", AddConst(nil, x, y.Value).Value, pair(func(x, y float64) float64 { return x + y }))
-	closeTo(t, "AddScalar", AddScalar(nil, x, 2.5).Value, elementwise(x, func(v float64) float64 { return v + 2.5 }))
-	closeTo(t, "ReLU", ReLU(nil, x).Value, elementwise(x, func(v float64) float64 { return math.Max(v, 0) }))
+	closeTo(t, "AddScalar", AddScalar(nil, x, 2.5).Value, mapElements(x, func(v float64) float64 { return v + 2.5 }))
+	closeTo(t, "ReLU", ReLU(nil, x).Value, mapElements(x, func(v float64) float64 { return math.Max(v, 0) }))
 	big := Const(1, 6, []float32{-100, -20, -0.5, 0, 3, 100})
 	sigma := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
-	closeTo(t, "Sigmoid", Sigmoid(nil, x).Value, elementwise(x, sigma))
-	closeTo(t, "Sigmoid/large", Sigmoid(nil, big).Value, elementwise(big, sigma))
-	closeTo(t, "Square", Square(nil, x).Value, elementwise(x, func(v float64) float64 { return v * v }))
+	closeTo(t, "Sigmoid", Sigmoid(nil, x).Value, mapElements(x, sigma))
+	closeTo(t, "Sigmoid/large", Sigmoid(nil, big).Value, mapElements(big, sigma))
+	closeTo(t, "Square", Square(nil, x).Value, mapElements(x, func(v float64) float64 { return v * v }))
 
 	g := randConst(r, 4, 3)
 	idx := []int32{3, 0, 3}
@@ -163,7 +163,7 @@ func TestForward(t *testing.T) {
 		float64(c1.Value[1]), float64(c2.Value[2]), float64(c2.Value[3])}
 	closeTo(t, "ConcatCols", ConcatCols(nil, c1, c2).Value, cc)
 	r1, r2 := randConst(r, 1, 2), randConst(r, 2, 2)
-	cr := elementwise(Const(3, 2, append(append([]float32(nil), r1.Value...), r2.Value...)), func(v float64) float64 { return v })
+	cr := mapElements(Const(3, 2, append(append([]float32(nil), r1.Value...), r2.Value...)), func(v float64) float64 { return v })
 	closeTo(t, "ConcatRows", ConcatRows(nil, r1, r2).Value, cr)
 }
 

@@ -31,12 +31,12 @@ func Dropout(t *Tape, a *Var, p float32, rng *rand.Rand) *Var {
 		}
 	}
 	out.floats = mask
-	f32.Mul(out.Value, a.Value, mask) // C = A ⊙ M, M ∈ {0, 1/(1-p)}
+	each3(f32.Mul, out.Value, a.Value, mask) // C = A ⊙ M, M ∈ {0, 1/(1-p)}
 	return out
 }
 
 func dropoutBackward(out *Var) {
-	f32.MulAdd(out.a.Grad, out.Grad, out.floats) // dA += dC ⊙ M
+	each3(f32.MulAdd, out.a.Grad, out.Grad, out.floats) // dA += dC ⊙ M
 }
 
 // GatherRows returns the rows of a named by idx: out[i,:] = a[idx[i],:], a

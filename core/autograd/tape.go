@@ -43,6 +43,7 @@ type Var struct {
 	sparse *Sparse
 	ints   []int32   // GatherRows indices, segment offsets
 	ints2  []int32   // a second index list (fused ops)
+	ints3  []int32   // a third (GatherSegmentSum's centres)
 	floats []float32 // Dropout scales, BCE labels
 	scalar float32   // Scale factor
 }
@@ -149,7 +150,7 @@ func (t *Tape) buf(n int, zero bool) []float32 {
 		l[len(l)-1] = nil
 		t.free[c] = l[:len(l)-1]
 		if zero {
-			clear(b)
+			each1(clearFloats, b)
 		}
 	} else {
 		b = make([]float32, n, 1<<c)
@@ -212,3 +213,15 @@ func axpy(alpha float32, x, y []float32) {
 		f32.Axpy(alpha, x, y)
 	}
 }
+
+// accumulate adds alpha·x to the gradient g when g is non-nil.
+func accumulate(g []float32, alpha float32, x []float32) {
+	if g != nil {
+		eachScalar(axpyInto, g, alpha, x)
+	}
+}
+
+// Plain-function forms of small kernels, for the each helpers.
+
+func clearFloats(x []float32)                            { clear(x) }
+func axpyInto(dst []float32, alpha float32, x []float32) { f32.Axpy(alpha, x, dst) }

@@ -4,6 +4,8 @@ package optim
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"ilpgnn/core/autograd"
 )
@@ -49,12 +51,32 @@ func (a *Adam) Step() {
 		if len(p.Value) != len(a.m[k]) || len(p.Grad) != len(p.Value) {
 			panic(fmt.Sprintf("optim: parameter %d changed shape", k))
 		}
-		m, v := a.m[k], a.v[k]
-		for n, g32 := range p.Grad {
-			g := float64(g32) + a.WeightDecay*float64(p.Value[n])
+		a.update(p.Value, p.Grad, a.m[k], a.v[k], c1, c2)
+	}
+}
+
+// update applies one step to a parameter's weights w, each of which depends
+// on its own gradient and moments only: large parameters are split over
+// goroutines without changing any result.
+func (a *Adam) update(w, grad []float32, m, v []float64, c1, c2 float64) {
+	const piece = 1 << 15
+	step := func(lo, hi int) {
+		for n := lo; n < hi; n++ {
+			g := float64(grad[n]) + a.WeightDecay*float64(w[n])
 			m[n] = a.Beta1*m[n] + (1-a.Beta1)*g
 			v[n] = a.Beta2*v[n] + (1-a.Beta2)*g*g
-			p.Value[n] -= float32(a.LR * (m[n] / c1) / (math.Sqrt(v[n]/c2) + a.Eps))
+			w[n] -= float32(a.LR * (m[n] / c1) / (math.Sqrt(v[n]/c2) + a.Eps))
 		}
 	}
+	p := min(runtime.GOMAXPROCS(0), len(w)/piece)
+	if p <= 1 {
+		step(0, len(w))
+		return
+	}
+	var wg sync.WaitGroup
+	for g := 1; g < p; g++ {
+		wg.Go(func() { step(g*len(w)/p, (g+1)*len(w)/p) })
+	}
+	step(0, len(w)/p)
+	wg.Wait()
 }
