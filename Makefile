@@ -7,7 +7,7 @@ DATA     ?= ../shared/datasets/cora
 SEEDS    ?= 0,1,2,3,4
 FUZZTIME ?= 10s
 
-.PHONY: all build run test fmt-check vet unit fuzz bench clean
+.PHONY: all build run test fmt-check vet unit wasm-unit fuzz bench clean
 
 all: build
 
@@ -17,7 +17,7 @@ build:
 run:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-test: fmt-check vet unit
+test: fmt-check vet unit wasm-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -29,6 +29,12 @@ vet:
 
 unit:
 	$(GO) test -count=1 ./...
+
+# Packages whose output must be bit-identical natively and in the browser,
+# run again under js/wasm (node executes the test binary).
+WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
+wasm-unit:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/detmath
 
 # Short runs of every fuzzer (the seed corpora also run in `make unit`).
 fuzz:
