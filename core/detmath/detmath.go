@@ -69,7 +69,7 @@ func Log(x float64) float64 {
 	// atanh(s)/s = Σ s^(2n)/(2n+1); |s| < 0.172, so 12 terms reach 1e-20.
 	t := 0.0
 	for n := 23.0; n >= 3; n -= 2 {
-		t = float64(s2*(1/n+t))
+		t = float64(s2 * (1/n + t))
 	}
 	logm := 2 * (s + float64(s*t))
 	kf := float64(k)

@@ -389,3 +389,55 @@ func TestSuggest(t *testing.T) {
 		t.Error("Suggest(99) on 25 nodes: no error")
 	}
 }
+
+// TestRankedAndDeletion: Ranked orders every neighbour by the score s of
+// eq 5, recomputed here in float64; deleting no neighbour leaves the logits
+// as they are, and deleting all of them leaves h^r_i · h^r_j (SPEC §7).
+func TestRankedAndDeletion(t *testing.T) {
+	g := testGraph(t, 30, 3, 5, 4)
+	cfg := smallConfig()
+	m, in := testModel(t, g, cfg)
+	p := NewPredictor(m, in)
+	d := cfg.Hidden
+	var pairs []graph.Edge
+	for i := 0; i < 30; i++ {
+		for j := i + 1; j < 30; j += 3 {
+			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
+			ranked := p.Ranked(i, j)
+			want := map[int32]float64{}
+			for _, c := range g.Neighbors(i) {
+				if g.HasEdge(i, j) && int(c) == j {
+					continue // masked
+				}
+				var dot float64
+				for k := range d {
+					dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
+				}
+				want[c] = cfg.Alpha*float64(in.Sim.At(int(c), j)) + (1-cfg.Alpha)/(1+math.Exp(-dot))
+			}
+			if len(ranked) != len(want) {
+				t.Fatalf("(%d,%d): %d ranked, want %d", i, j, len(ranked), len(want))
+			}
+			for k, c := range ranked {
+				if math.Abs(float64(c.S)-want[c.Node]) > 1e-5 {
+					t.Fatalf("(%d,%d): neighbour %d scores %v, want %v", i, j, c.Node, c.S, want[c.Node])
+				}
+				if k > 0 && (c.S > ranked[k-1].S || c.S == ranked[k-1].S && c.Node < ranked[k-1].Node) {
+					t.Fatalf("(%d,%d): rank %d out of order: %+v after %+v", i, j, k, c, ranked[k-1])
+				}
+			}
+		}
+	}
+	full := p.Logits(pairs)
+	none := p.LogitsWithout(pairs, 0)
+	bare := p.LogitsWithout(pairs, 1000)
+	for k, e := range pairs {
+		if math.Float32bits(full[k]) != math.Float32bits(none[k]) {
+			t.Fatalf("%v: removing 0 neighbours changed the logit from %v to %v", e, full[k], none[k])
+		}
+		i, j := int(e.U), int(e.V)
+		if want := f32.Dot(p.Hr[i*d:i*d+d], p.Hr[j*d:j*d+d]); bare[k] != want {
+			t.Fatalf("%v: removing every neighbour gives %v, want h_i·h_j = %v", e, bare[k], want)
+		}
+	}
+}

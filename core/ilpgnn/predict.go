@@ -3,6 +3,7 @@ package ilpgnn
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 
 	"ilpgnn/core/graph"
@@ -61,4 +62,60 @@ func (p *Predictor) checkNode(i int) error {
 		return fmt.Errorf("ilpgnn: node %d outside [0, %d)", i, n)
 	}
 	return nil
+}
+
+// Ranked returns the neighbours of i scored against j (with the pair's
+// target-edge masking), in decreasing score s, ties by node id: the ranking
+// that Precision@k and fidelity use (SPEC §7), which is not the selection
+// order (common neighbours first).
+func (p *Predictor) Ranked(i, j int) []Candidate {
+	sc := p.Model.newScorer(p.Inputs, p.Hr)
+	cands, _ := sc.side(0, i, j, p.Model.masked(p.Inputs, i, j), nil, nil)
+	out := slices.Clone(cands)
+	slices.SortFunc(out, scoreOrder)
+	return out
+}
+
+// LogitsWithout returns, for every pair (i, j), the logit after the top m
+// neighbours of i (ranked against j as Ranked does) are removed from N(i)
+// and the top m of j from N(j), the model selecting and aggregating again
+// on what remains (h^r alone when nothing remains): the deletion of the
+// fidelity metric (SPEC §7). It runs in parallel; the result does not
+// depend on the number of CPUs.
+func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
+	out := make([]float32, len(pairs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/64))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*len(pairs)/workers, (w+1)*len(pairs)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := p.Model.newScorer(p.Inputs, p.Hr)
+			var remI, remJ []int32
+			for k := lo; k < hi; k++ {
+				i, j := int(pairs[k].U), int(pairs[k].V)
+				mask := p.Model.masked(p.Inputs, i, j)
+				remI = topNodes(remI[:0], sc, 0, i, j, mask, m)
+				remJ = topNodes(remJ[:0], sc, 0, j, i, mask, m)
+				ci, ki := sc.side(0, i, j, mask, remI, remJ)
+				cj, kj := sc.side(1, j, i, mask, remJ, remI)
+				out[k] = sc.logit(i, j, ci[:ki], cj[:kj])
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// topNodes appends to dst the m best-scored neighbours of i against j,
+// sorted by node id (the form side's removal lists take).
+func topNodes(dst []int32, sc *scorer, slot, i, j int, mask bool, m int) []int32 {
+	cands, _ := sc.side(slot, i, j, mask, nil, nil)
+	slices.SortFunc(cands, scoreOrder)
+	for _, c := range cands[:min(m, len(cands))] {
+		dst = append(dst, c.Node)
+	}
+	slices.Sort(dst)
+	return dst
 }

@@ -210,3 +210,53 @@ func (s *NegativeSampler) Sample(dst []graph.Edge, g *graph.Graph) []graph.Edge 
 	}
 	return dst
 }
+
+// Fixed returns the split of g whose positives are given: train, val and
+// test must together hold every edge of g exactly once (in either
+// orientation; they are stored U < V in the order given). The negatives are
+// drawn as New draws them, from rand.New(rand.NewPCG(seed, SplitStream)).
+// It is for datasets that come with their own split, such as synthetic
+// graphs whose held-out links were generated separately.
+func Fixed(g *graph.Graph, seed uint64, train, val, test []graph.Edge) (*Split, error) {
+	seen := make(map[graph.Edge]string, g.NumEdges())
+	s := &Split{}
+	for _, set := range []struct {
+		name string
+		in   []graph.Edge
+		out  *[]graph.Edge
+	}{{"training", train, &s.TrainPos}, {"validation", val, &s.ValPos}, {"test", test, &s.TestPos}} {
+		*set.out = make([]graph.Edge, len(set.in))
+		for k, e := range set.in {
+			e = graph.Edge{U: min(e.U, e.V), V: max(e.U, e.V)}
+			if e.U < 0 || int(e.V) >= g.NumNodes() || !g.HasEdge(int(e.U), int(e.V)) {
+				return nil, fmt.Errorf("split: %s pair (%d, %d) is not an edge of the graph", set.name, e.U, e.V)
+			}
+			if prev, dup := seen[e]; dup {
+				return nil, fmt.Errorf("split: edge (%d, %d) is both a %s and a %s edge", e.U, e.V, prev, set.name)
+			}
+			seen[e] = set.name
+			(*set.out)[k] = e
+		}
+	}
+	if len(seen) != g.NumEdges() {
+		return nil, fmt.Errorf("split: the given pairs hold %d of the graph's %d edges", len(seen), g.NumEdges())
+	}
+	if len(s.TrainPos) == 0 {
+		return nil, fmt.Errorf("split: %w: no training edge", ErrTooSmall)
+	}
+	n := g.NumNodes()
+	nonEdges := int64(n)*int64(n-1)/2 - int64(g.NumEdges())
+	nVal, nTest := len(s.ValPos), len(s.TestPos)
+	if need := int64(nVal + nTest); nonEdges < need {
+		return nil, fmt.Errorf("split: %w: %d nodes and %d edges leave %d non-edges, need %d negatives",
+			ErrTooSmall, n, g.NumEdges(), nonEdges, need)
+	}
+	neg := negatives(g, rand.New(rand.NewPCG(seed, SplitStream)), nVal+nTest, nonEdges)
+	s.ValNeg, s.TestNeg = neg[:nVal:nVal], neg[nVal:]
+	train2, err := g.WithEdges(s.TrainPos)
+	if err != nil {
+		return nil, fmt.Errorf("split: training graph: %w", err)
+	}
+	s.Train = train2
+	return s, nil
+}

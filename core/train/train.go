@@ -7,6 +7,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -120,9 +121,12 @@ type Progress struct {
 	// PosShare is the fraction of training positives that feed L^p_dis.
 	PosShare   float64
 	ValAUC     float64
-	BestValAUC float64
-	BestEpoch  int
-	Elapsed    time.Duration
+	BestValAUC float64 // at BestEpoch
+	// Score is the selection criterion of this epoch (ValAUC unless
+	// RunSplitSelect got another); BestEpoch has the best.
+	Score, BestScore float64
+	BestEpoch        int
+	Elapsed          time.Duration
 }
 
 // Result is a finished (or cancelled) run.
@@ -132,12 +136,14 @@ type Result struct {
 	Inputs *ilpgnn.Inputs // of the training graph
 	Config Config
 
-	Epochs       int // epochs run
-	BestEpoch    int // epoch whose weights were kept
-	ValAUC       float64
+	Epochs       int     // epochs run
+	BestEpoch    int     // epoch whose weights were kept
+	ValAUC       float64 // of the kept weights
+	ValScore     float64 // the selection criterion of the kept weights
 	TestAUC      float64
 	PrepSeconds  float64 // split, diffusion and feature preparation
 	TrainSeconds float64 // the epochs, including validation
+	TestSeconds  float64 // the test AUC
 	Phases       Phases  // summed over epochs
 	History      []Progress
 }
@@ -149,9 +155,8 @@ const (
 	streamDropout
 )
 
-// Run trains a model on g with cfg. progress, if non-nil, is called after
-// every epoch. When ctx is cancelled Run stops within one epoch and returns
-// the best model so far together with ctx's error.
+// Run splits g with cfg's seed and shares (split.New) and trains a model on
+// the split with cfg; see RunSplit.
 func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress)) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -161,6 +166,37 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	splitSeconds := time.Since(start).Seconds()
+	res, err := RunSplit(ctx, sp, cfg, progress)
+	if res != nil {
+		res.PrepSeconds += splitSeconds
+	}
+	return res, err
+}
+
+// RunSplit trains a model on the training graph of sp with cfg (whose split
+// shares it ignores), stopping early on validation AUC, and reports the test
+// AUC of the kept weights. progress, if non-nil, is called after every
+// epoch. When ctx is cancelled RunSplit stops within one epoch and returns
+// the best model so far together with ctx's error.
+func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Progress)) (*Result, error) {
+	return RunSplitSelect(ctx, sp, cfg, nil, progress)
+}
+
+// Criterion scores the weights of an epoch on held-out data for model
+// selection and early stopping; higher is better. It must not keep p.
+type Criterion func(p *ilpgnn.Predictor) float64
+
+// RunSplitSelect is RunSplit with the kept weights and early stopping
+// decided by crit instead of validation AUC (which is still reported); a
+// nil crit is validation AUC. Synthetic graphs use it to select on
+// validation Precision@k (SPEC §8).
+func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Criterion, progress func(Progress)) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	g := sp.Train
 	in, err := ilpgnn.Prepare(sp.Train, cfg.Model)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -187,7 +223,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	tape := autograd.NewTape()
 	var batch ilpgnn.Batch
-	res.ValAUC = -1
+	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 	trainStart := time.Now()
 
 	var runErr error
@@ -207,14 +243,19 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 		ph.Encoder = t1.Sub(t0)
 
 		// Validation AUC of the current weights, before they are updated.
-		var valAUC float64
+		var pred *ilpgnn.Predictor
 		if cfg.Dropout == 0 {
-			valAUC = aucOf(ilpgnn.PredictorFrom(model, in, hr.Value), valPairs, len(sp.ValPos))
+			pred = ilpgnn.PredictorFrom(model, in, hr.Value)
 		} else {
-			valAUC = aucOf(ilpgnn.NewPredictor(model, in), valPairs, len(sp.ValPos))
+			pred = ilpgnn.NewPredictor(model, in)
 		}
-		if valAUC > res.ValAUC {
-			res.ValAUC, res.BestEpoch = valAUC, epoch
+		valAUC := aucOf(pred, valPairs, len(sp.ValPos))
+		score := valAUC
+		if crit != nil {
+			score = crit(pred)
+		}
+		if score > res.ValScore {
+			res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
 			best = snapshot(params, best)
 		}
 		t2 := time.Now()
@@ -242,7 +283,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 			Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
 			Loss: scalar(loss.Total), Cls: scalar(loss.Cls), Pos: scalar(loss.Pos), Neg: scalar(loss.Neg),
 			PosShare: float64(batch.ContributingPositives()) / float64(max(P, 1)),
-			ValAUC:   valAUC, BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch,
+			ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
 			Elapsed: time.Since(trainStart),
 		}
 		res.History = append(res.History, pr)
@@ -255,8 +296,10 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 	}
 	restore(params, best)
 	res.TrainSeconds = time.Since(trainStart).Seconds()
+	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	res.TestAUC = aucOf(ilpgnn.NewPredictor(model, in), testPairs, len(sp.TestPos))
+	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
 }
 

@@ -33,6 +33,7 @@ commands:
   explain  explain the predicted link between two nodes
   suggest  suggest new links for a node, with explanations
   inspect  describe a graph
+  experiment  reproduce the paper's explanation experiments
 
 Run "ilpgnn <command> -h" for a command's flags.
 `
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdSuggest(args[1:], stdout, stderr)
 	case "inspect":
 		err = cmdInspect(args[1:], stdout, stderr)
+	case "experiment":
+		err = cmdExperiment(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,137 @@
+// Package dataset resolves what every command's --data names: a file or
+// folder the loaders read (package load), or a synthetic graph generated in
+// memory ("synth:medium", "synth:dense:seed=3"). Synthetic graphs, and
+// folders written by `ilpgnn synth`, carry their own split and the
+// groundtruth explanation of their held-out links.
+package dataset
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"ilpgnn/core/graph"
+	"ilpgnn/core/load"
+	"ilpgnn/core/split"
+	"ilpgnn/core/synth"
+)
+
+// Source is a parsed --data value.
+type Source struct {
+	spec   string
+	path   string       // a file or folder, or "" for a preset
+	preset synth.Config // for synth: specs
+	name   string       // preset name
+	seed   uint64       // the generator seed, when fixed
+	seeded bool         // the spec fixes the generator seed
+	cached *Dataset     // a path's dataset, read once
+}
+
+// Dataset is a graph ready for training, with its groundtruth when it has
+// one.
+type Dataset struct {
+	Graph *graph.Graph
+	// Truth is the generated dataset behind a synthetic graph (its split
+	// and groundtruth explanations), or nil.
+	Truth *synth.Dataset
+}
+
+// Parse reads a --data value: "synth:PRESET" or "synth:PRESET:seed=S" for a
+// generated graph (PRESET one of synth.Presets()), anything else a path.
+func Parse(spec string) (*Source, error) {
+	rest, ok := strings.CutPrefix(spec, "synth:")
+	if !ok {
+		if spec == "" {
+			return nil, fmt.Errorf("dataset: empty --data")
+		}
+		return &Source{spec: spec, path: spec}, nil
+	}
+	name, opt, hasOpt := strings.Cut(rest, ":")
+	cfg, err := synth.Preset(name)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %q: %w", spec, err)
+	}
+	s := &Source{spec: spec, preset: cfg, name: name}
+	if hasOpt {
+		v, ok := strings.CutPrefix(opt, "seed=")
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("dataset: %q: after the preset, want seed=N with N a non-negative integer", spec)
+		}
+		s.seed, s.seeded = seed, true
+	}
+	return s, nil
+}
+
+// String returns the spec as given.
+func (s *Source) String() string { return s.spec }
+
+// Synthetic reports whether the source is generated in memory.
+func (s *Source) Synthetic() bool { return s.path == "" }
+
+// Load returns the dataset for a run with the given seed. A synthetic spec
+// without a seed of its own is generated from the run's seed, so a set of
+// seeds covers a set of graphs, as a set of splits does for a real one. A
+// path is read once and shared by every run.
+func (s *Source) Load(runSeed uint64) (*Dataset, error) {
+	if !s.Synthetic() {
+		if s.cached == nil {
+			d, err := loadPath(s.path)
+			if err != nil {
+				return nil, err
+			}
+			s.cached = d
+		}
+		return s.cached, nil
+	}
+	seed := runSeed
+	if s.seeded {
+		seed = s.seed
+	}
+	if s.cached != nil && s.seeded {
+		return s.cached, nil
+	}
+	t, err := synth.Generate(s.preset, seed)
+	if err != nil {
+		return nil, err
+	}
+	d := &Dataset{Graph: t.Graph, Truth: t}
+	if s.seeded {
+		s.cached = d
+	}
+	return d, nil
+}
+
+// GroundtruthFile is the file that marks a folder as a synthetic dataset
+// written by `ilpgnn synth`.
+const GroundtruthFile = "groundtruth.csv"
+
+func loadPath(p string) (*Dataset, error) {
+	if info, err := os.Stat(p); err == nil && info.IsDir() {
+		if _, err := os.Stat(filepath.Join(p, GroundtruthFile)); err == nil {
+			t, err := synth.ReadDir(p)
+			if err != nil {
+				return nil, err
+			}
+			return &Dataset{Graph: t.Graph, Truth: t}, nil
+		}
+	}
+	g, err := load.Path(p)
+	if err != nil {
+		return nil, err
+	}
+	// Featureless graphs get the same fallback features for training and
+	// for explaining.
+	return &Dataset{Graph: graph.WithFallbackFeatures(g, 0)}, nil
+}
+
+// Split returns the split of a run: the generator's own for a synthetic
+// dataset (negatives drawn from seed), else split.New with the shares.
+func (d *Dataset) Split(seed uint64, valFrac, testFrac float64) (*split.Split, error) {
+	if d.Truth != nil {
+		return d.Truth.Split(seed)
+	}
+	return split.New(d.Graph, seed, valFrac, testFrac)
+}

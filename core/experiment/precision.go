@@ -1,0 +1,150 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/synth"
+)
+
+// PrecisionRun is one seed of the precision experiment. Precisions are
+// fractions in [0, 1] over both ends of every test link (SPEC §7).
+type PrecisionRun struct {
+	Seed     uint64  `json:"seed"`
+	AUC      float64 `json:"auc"`
+	ValAUC   float64 `json:"val_auc"`
+	P1       float64 `json:"p_at_1"`
+	P2       float64 `json:"p_at_2"`
+	ValP1    float64 `json:"val_p_at_1"`
+	ValP2    float64 `json:"val_p_at_2"`
+	RandomP1 float64 `json:"random_p_at_1"`
+	RandomP2 float64 `json:"random_p_at_2"`
+	CosineP1 float64 `json:"cosine_p_at_1"`
+	CosineP2 float64 `json:"cosine_p_at_2"`
+	Epochs   int     `json:"epochs"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// PrecisionReport is the precision experiment on one synthetic dataset:
+// the paper's tables 2 (Precision@1/@2) and 3 (AUC) for one preset.
+type PrecisionReport struct {
+	Preset        string         `json:"preset"`
+	Runs          []PrecisionRun `json:"runs"`
+	P1Mean        float64        `json:"p_at_1_mean"`
+	P1Std         float64        `json:"p_at_1_std"`
+	P2Mean        float64        `json:"p_at_2_mean"`
+	P2Std         float64        `json:"p_at_2_std"`
+	AUCMean       float64        `json:"auc_mean"`
+	AUCStd        float64        `json:"auc_std"`
+	RandomP1Mean  float64        `json:"random_p_at_1_mean"`
+	RandomP2Mean  float64        `json:"random_p_at_2_mean"`
+	CosineP1Mean  float64        `json:"cosine_p_at_1_mean"`
+	CosineP2Mean  float64        `json:"cosine_p_at_2_mean"`
+	ValP1Mean     float64        `json:"val_p_at_1_mean"`
+	ValP2Mean     float64        `json:"val_p_at_2_mean"`
+	Seconds       float64        `json:"seconds"`
+	PaperP1       float64        `json:"paper_p_at_1,omitempty"`
+	PaperP2       float64        `json:"paper_p_at_2,omitempty"`
+	PaperAUC      float64        `json:"paper_auc,omitempty"`
+	PaperRandomP1 float64        `json:"paper_random_p_at_1,omitempty"`
+	PaperRandomP2 float64        `json:"paper_random_p_at_2,omitempty"`
+}
+
+// paperPrecision holds table 2 (ILP-GNN and Random P@1/P@2) and table 3
+// (ILP-GNN AUC) of the paper, as fractions.
+var paperPrecision = map[string][5]float64{
+	"sparse": {0.4968, 0.6525, 0.8042, 0.3062, 0.3196},
+	"medium": {0.8127, 0.8431, 0.8344, 0.2644, 0.2585},
+	"dense":  {0.7910, 0.8222, 0.8485, 0.1275, 0.1315},
+}
+
+// explainedLinks returns the links of role r of a synthetic dataset in
+// the form eval.PrecisionAt takes.
+func explainedLinks(t *synth.Dataset, r synth.Role) []eval.Explained {
+	var out []eval.Explained
+	for _, l := range t.Links {
+		if l.Role == r {
+			out = append(out, eval.Explained{I: int(l.Edge.U), J: int(l.Edge.V), WhyI: l.WhyU, WhyJ: l.WhyV})
+		}
+	}
+	return out
+}
+
+// Precision trains one model per seed on a synthetic dataset and measures
+// how well its neighbour scores find the groundtruth explanations of the
+// test links, beside the Random and raw-feature-cosine explainers.
+func Precision(ctx context.Context, src *dataset.Source, opt Options) (*PrecisionReport, error) {
+	start := time.Now()
+	rep := &PrecisionReport{Preset: src.String()}
+	for _, seed := range opt.Seeds {
+		t0 := time.Now()
+		f, err := fit(ctx, src, &opt, opt.Train, seed)
+		if err != nil {
+			return nil, err
+		}
+		truth := f.data.Truth
+		if truth == nil {
+			return nil, fmt.Errorf("experiment: %s has no groundtruth explanations (use synth:PRESET or a folder written by `ilpgnn synth`)", src)
+		}
+		test, val := explainedLinks(truth, synth.Test), explainedLinks(truth, synth.Validation)
+		model := modelRanker(f.pred)
+		p := eval.PrecisionAt(model, test, 1, 2)
+		vp := eval.PrecisionAt(model, val, 1, 2)
+		rp := eval.PrecisionAt(eval.RandomRanker(f.split.Train, seed), test, 1, 2)
+		cp := eval.PrecisionAt(eval.CosineRanker(f.split.Train), test, 1, 2)
+		run := PrecisionRun{Seed: seed, AUC: f.res.TestAUC, ValAUC: f.res.ValAUC, P1: p[0], P2: p[1],
+			ValP1: vp[0], ValP2: vp[1], RandomP1: rp[0], RandomP2: rp[1], CosineP1: cp[0], CosineP2: cp[1],
+			Epochs: f.res.Epochs, Seconds: since(t0)}
+		rep.Runs = append(rep.Runs, run)
+		opt.logf("precision %s seed %d: P@1 %.3f P@2 %.3f (cosine %.3f %.3f, random %.3f %.3f) AUC %.4f, %d epochs, %.1fs",
+			src, seed, run.P1, run.P2, run.CosineP1, run.CosineP2, run.RandomP1, run.RandomP2, run.AUC, run.Epochs, run.Seconds)
+	}
+	n, r := len(rep.Runs), rep.Runs
+	rep.P1Mean, rep.P1Std = meanStd(n, func(k int) float64 { return r[k].P1 })
+	rep.P2Mean, rep.P2Std = meanStd(n, func(k int) float64 { return r[k].P2 })
+	rep.AUCMean, rep.AUCStd = meanStd(n, func(k int) float64 { return r[k].AUC })
+	rep.RandomP1Mean, _ = meanStd(n, func(k int) float64 { return r[k].RandomP1 })
+	rep.RandomP2Mean, _ = meanStd(n, func(k int) float64 { return r[k].RandomP2 })
+	rep.CosineP1Mean, _ = meanStd(n, func(k int) float64 { return r[k].CosineP1 })
+	rep.CosineP2Mean, _ = meanStd(n, func(k int) float64 { return r[k].CosineP2 })
+	rep.ValP1Mean, _ = meanStd(n, func(k int) float64 { return r[k].ValP1 })
+	rep.ValP2Mean, _ = meanStd(n, func(k int) float64 { return r[k].ValP2 })
+	if paper, ok := paperPrecision[presetOf(src.String())]; ok {
+		rep.PaperP1, rep.PaperP2, rep.PaperAUC, rep.PaperRandomP1, rep.PaperRandomP2 = paper[0], paper[1], paper[2], paper[3], paper[4]
+	}
+	rep.Seconds = since(start)
+	return rep, nil
+}
+
+// presetOf returns "medium" for "synth:medium" or "synth:medium:seed=3".
+func presetOf(spec string) string {
+	name, _ := strings.CutPrefix(spec, "synth:")
+	name, _, _ = strings.Cut(name, ":")
+	return name
+}
+
+// WritePrecisionTable writes the reports as one markdown table, a row per
+// dataset: the paper's tables 2 and 3 side by side with ours (percentages,
+// mean ± standard deviation over seeds).
+func WritePrecisionTable(w io.Writer, reps []*PrecisionReport) error {
+	var b strings.Builder
+	b.WriteString("| dataset | seeds | Random P@1 / P@2 | raw cosine P@1 / P@2 | ILP-GNN P@1 | ILP-GNN P@2 | paper P@1 / P@2 | AUC | paper AUC | time |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range reps {
+		paper, paperAUC := "–", "–"
+		if r.PaperP1 > 0 {
+			paper = fmt.Sprintf("%.2f / %.2f", 100*r.PaperP1, 100*r.PaperP2)
+			paperAUC = fmt.Sprintf("%.2f", 100*r.PaperAUC)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.2f / %.2f | %.2f / %.2f | %.2f ± %.2f | %.2f ± %.2f | %s | %.2f ± %.2f | %s | %.0fs |\n",
+			r.Preset, len(r.Runs), 100*r.RandomP1Mean, 100*r.RandomP2Mean, 100*r.CosineP1Mean, 100*r.CosineP2Mean,
+			100*r.P1Mean, 100*r.P1Std, 100*r.P2Mean, 100*r.P2Std, paper, 100*r.AUCMean, 100*r.AUCStd, paperAUC, r.Seconds)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
