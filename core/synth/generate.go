@@ -245,9 +245,9 @@ func denseCSR(x []float64, n, d int) *f32.CSR {
 	a := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
 	for i := range n {
 		for k, v := range x[i*d : i*d+d] {
-			if v != 0 {
+			if v := float32(v); v != 0 {
 				a.Indices = append(a.Indices, int32(k))
-				a.Values = append(a.Values, float32(v))
+				a.Values = append(a.Values, v)
 			}
 		}
 		a.Indptr[i+1] = int32(len(a.Indices))
