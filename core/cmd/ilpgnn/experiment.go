@@ -19,7 +19,13 @@ const experimentUsage = `NAME [--data SPEC[,SPEC...]] [--seeds 0,1,2,3,4] [--jso
 experiments (the paper's sec. 5.3-5.5):
   precision    Precision@1/@2 of explanations against groundtruth, beside
                Random and raw-feature cosine (tables 2 and 3);
-               --data defaults to synth:sparse,synth:medium,synth:dense`
+               --data defaults to synth:sparse,synth:medium,synth:dense
+  fidelity     test AUC drop when the top-M neighbours are removed,
+               M = 1..4 (figure 3)
+  ablation     the model without structure score, feature score, both, or
+               the explanation losses (figure 7)
+  sensitivity  test AUC for K in {1, 2, 4, 6} and λ in {0.1, 0.3, 0.5, 0.7}
+               (figure 5)`
 
 // cmdExperiment runs one of the paper's experiments.
 func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -86,10 +92,94 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return emit(stdout, *outDir, name, *asJSON, report, func(w io.Writer) error {
 			return experiment.WritePrecisionTable(w, reps)
 		})
+	case "fidelity", "ablation", "sensitivity":
+		if specs == "" {
+			fmt.Fprintf(stderr, "ilpgnn experiment %s: --data is required\n", name)
+			return errUsage
+		}
+		return runFigureExperiment(ctx, name, specs, opt, stdout, *outDir, *asJSON)
 	default:
 		fmt.Fprintf(stderr, "ilpgnn experiment: unknown experiment %q\n\nusage: ilpgnn experiment %s\n", name, experimentUsage)
 		return errUsage
 	}
+}
+
+// runFigureExperiment runs an experiment that the paper draws as a figure
+// on each dataset, and with --out also writes its CSV and SVG.
+func runFigureExperiment(ctx context.Context, name, specs string, opt experiment.Options, stdout io.Writer, dir string, asJSON bool) error {
+	var sources []*dataset.Source
+	for _, spec := range strings.Split(specs, ",") {
+		src, err := dataset.Parse(strings.TrimSpace(spec))
+		if err != nil {
+			return err
+		}
+		sources = append(sources, src)
+	}
+	var (
+		report  any
+		table   func(io.Writer) error
+		csv     func(io.Writer) error
+		figures map[string]func(io.Writer) error
+	)
+	if name == "fidelity" {
+		var reps []*experiment.FidelityReport
+		for _, src := range sources {
+			rep, err := experiment.Fidelity(ctx, src, opt, 4)
+			if err != nil {
+				return err
+			}
+			reps = append(reps, rep)
+		}
+		report = reps
+		table = func(w io.Writer) error { return experiment.WriteFidelityTable(w, reps) }
+		csv = func(w io.Writer) error { return experiment.WriteFidelityCSV(w, reps) }
+		figures = map[string]func(io.Writer) error{name: experiment.FidelityFigure(reps).WriteSVG}
+	} else {
+		var reps []*experiment.SweepReport
+		for _, src := range sources {
+			if name == "ablation" {
+				rep, err := experiment.Ablation(ctx, src, opt)
+				if err != nil {
+					return err
+				}
+				reps = append(reps, rep)
+				continue
+			}
+			two, err := experiment.Sensitivity(ctx, src, opt)
+			if err != nil {
+				return err
+			}
+			reps = append(reps, two...)
+		}
+		report = reps
+		table = func(w io.Writer) error { return experiment.WriteSweepTable(w, reps) }
+		csv = func(w io.Writer) error { return experiment.WriteSweepCSV(w, reps) }
+		figures = experiment.SweepFigures(reps)
+	}
+	if err := emit(stdout, dir, name, asJSON, report, table); err != nil {
+		return err
+	}
+	if dir == "" {
+		return nil
+	}
+	if err := writeFile(filepath.Join(dir, name+".csv"), csv); err != nil {
+		return err
+	}
+	for stem, draw := range figures {
+		if err := writeFile(filepath.Join(dir, stem+".svg"), draw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes what fill produces to path.
+func writeFile(path string, fill func(io.Writer) error) error {
+	var b strings.Builder
+	if err := fill(&b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 // emit prints a report as JSON or as its markdown table, and with an output

@@ -1,0 +1,339 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/plot"
+	"ilpgnn/core/train"
+)
+
+// Run is one seed of a trained variant.
+type Run struct {
+	Seed    uint64  `json:"seed"`
+	AUC     float64 `json:"auc"`
+	ValAUC  float64 `json:"val_auc"`
+	Epochs  int     `json:"epochs"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Point is one setting of a sweep, over seeds.
+type Point struct {
+	Label      string  `json:"label"`
+	Value      float64 `json:"value,omitempty"` // the swept parameter's value, for sensitivity
+	AUCMean    float64 `json:"auc_mean"`
+	AUCStd     float64 `json:"auc_std"`
+	ValAUCMean float64 `json:"val_auc_mean"`
+	Runs       []Run   `json:"runs"`
+}
+
+// SweepReport is an ablation or a sensitivity sweep on one dataset.
+type SweepReport struct {
+	Experiment string  `json:"experiment"`
+	Dataset    string  `json:"dataset"`
+	Parameter  string  `json:"parameter,omitempty"`
+	Points     []Point `json:"points"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// variant is one configuration of a sweep.
+type variant struct {
+	label  string
+	value  float64
+	mutate func(*train.Config)
+}
+
+// sweep trains every variant on every seed.
+func sweep(ctx context.Context, src *dataset.Source, opt Options, experiment, parameter string, vs []variant) (*SweepReport, error) {
+	start := time.Now()
+	rep := &SweepReport{Experiment: experiment, Dataset: src.String(), Parameter: parameter}
+	for _, v := range vs {
+		cfg := opt.Train
+		v.mutate(&cfg)
+		if err := cfg.Validate(); err != nil {
+			return nil, fmt.Errorf("experiment %s, %s: %w", experiment, v.label, err)
+		}
+		pt := Point{Label: v.label, Value: v.value}
+		for _, seed := range opt.Seeds {
+			t0 := time.Now()
+			f, err := fit(ctx, src, &opt, cfg, seed)
+			if err != nil {
+				return nil, err
+			}
+			r := Run{Seed: seed, AUC: f.res.TestAUC, ValAUC: f.res.ValAUC, Epochs: f.res.Epochs, Seconds: since(t0)}
+			pt.Runs = append(pt.Runs, r)
+			opt.logf("%s %s %s seed %d: AUC %.4f (val %.4f), %d epochs, %.1fs", experiment, src, v.label, seed, r.AUC, r.ValAUC, r.Epochs, r.Seconds)
+		}
+		pt.AUCMean, pt.AUCStd = meanStd(len(pt.Runs), func(k int) float64 { return pt.Runs[k].AUC })
+		pt.ValAUCMean, _ = meanStd(len(pt.Runs), func(k int) float64 { return pt.Runs[k].ValAUC })
+		rep.Points = append(rep.Points, pt)
+	}
+	rep.Seconds = since(start)
+	return rep, nil
+}
+
+// Ablation trains the paper's ablations (sec. 5.4, figure 7) beside the
+// full model: without the structure score (α = 0), without the feature
+// score (α = 1), without both (every neighbour aggregated with equal
+// weight: a GCN-style mean, no selection, no explanation loss), and without
+// the explanation enhancement (λ = 0).
+func Ablation(ctx context.Context, src *dataset.Source, opt Options) (*SweepReport, error) {
+	return sweep(ctx, src, opt, "ablation", "", []variant{
+		{"ILP-GNN", 0, func(*train.Config) {}},
+		{`ILP-GNN\E (α = 0)`, 0, func(c *train.Config) { c.Model.Alpha = 0 }},
+		{`ILP-GNN\F (α = 1)`, 0, func(c *train.Config) { c.Model.Alpha = 1 }},
+		{`ILP-GNN\F,E (all neighbours, equal weights)`, 0, func(c *train.Config) {
+			c.Model.K = math.MaxInt32
+			c.Model.Tau = 1e9 // softmax over any scores is uniform
+			c.Objective.Lambda = 0
+		}},
+		{"λ = 0", 0, func(c *train.Config) { c.Objective.Lambda = 0 }},
+	})
+}
+
+// Sensitivity sweeps K over {1, 2, 4, 6} and λ over {0.1, 0.3, 0.5, 0.7}
+// (sec. 5.5, figure 5), one parameter at a time from opt.Train.
+func Sensitivity(ctx context.Context, src *dataset.Source, opt Options) ([]*SweepReport, error) {
+	var ks, lambdas []variant
+	for _, k := range []int{1, 2, 4, 6} {
+		ks = append(ks, variant{"K = " + strconv.Itoa(k), float64(k), func(c *train.Config) { c.Model.K = k }})
+	}
+	for _, l := range []float64{0.1, 0.3, 0.5, 0.7} {
+		lambdas = append(lambdas, variant{fmt.Sprintf("λ = %g", l), l, func(c *train.Config) { c.Objective.Lambda = l }})
+	}
+	a, err := sweep(ctx, src, opt, "sensitivity", "K", ks)
+	if err != nil {
+		return nil, err
+	}
+	b, err := sweep(ctx, src, opt, "sensitivity", "lambda", lambdas)
+	if err != nil {
+		return nil, err
+	}
+	return []*SweepReport{a, b}, nil
+}
+
+// WriteSweepTable writes sweeps as a markdown table: a row per setting,
+// a column per dataset (test AUC %, mean ± std; validation in brackets).
+func WriteSweepTable(w io.Writer, reps []*SweepReport) error {
+	var b strings.Builder
+	for _, group := range groupByParameter(reps) {
+		head := "setting"
+		if group[0].Parameter != "" {
+			head = group[0].Parameter
+		}
+		b.WriteString("| " + head)
+		for _, r := range group {
+			b.WriteString(" | " + r.Dataset)
+		}
+		b.WriteString(" |\n|---" + strings.Repeat("|---", len(group)) + "|\n")
+		for p := range group[0].Points {
+			b.WriteString("| " + group[0].Points[p].Label)
+			for _, r := range group {
+				pt := r.Points[p]
+				fmt.Fprintf(&b, " | %.2f ± %.2f (val %.2f)", 100*pt.AUCMean, 100*pt.AUCStd, 100*pt.ValAUCMean)
+			}
+			b.WriteString(" |\n")
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// groupByParameter groups reports of the same parameter (datasets side by
+// side), keeping first-seen order.
+func groupByParameter(reps []*SweepReport) [][]*SweepReport {
+	var order []string
+	groups := map[string][]*SweepReport{}
+	for _, r := range reps {
+		if _, ok := groups[r.Parameter]; !ok {
+			order = append(order, r.Parameter)
+		}
+		groups[r.Parameter] = append(groups[r.Parameter], r)
+	}
+	out := make([][]*SweepReport, len(order))
+	for k, p := range order {
+		out[k] = groups[p]
+	}
+	return out
+}
+
+// WriteSweepCSV writes one line per (dataset, setting).
+func WriteSweepCSV(w io.Writer, reps []*SweepReport) error {
+	var b strings.Builder
+	b.WriteString("experiment,dataset,parameter,setting,value,auc_mean,auc_std,val_auc_mean,seeds\n")
+	for _, r := range reps {
+		for _, pt := range r.Points {
+			fmt.Fprintf(&b, "%s,%s,%s,%s,%g,%.6f,%.6f,%.6f,%d\n", r.Experiment, csvField(r.Dataset), r.Parameter,
+				csvField(pt.Label), pt.Value, pt.AUCMean, pt.AUCStd, pt.ValAUCMean, len(pt.Runs))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// csvField quotes a field that holds a comma or a quote.
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+// SweepFigures returns the figures of sweeps by file stem: a bar chart of
+// the ablation, a line chart per swept parameter (the paper's figures 7
+// and 5), test AUC % with the standard deviation as error bars.
+func SweepFigures(reps []*SweepReport) map[string]func(io.Writer) error {
+	figs := map[string]func(io.Writer) error{}
+	for _, group := range groupByParameter(reps) {
+		if group[0].Parameter == "" {
+			chart := &plot.BarChart{Title: "Ablation (test AUC, mean ± std over seeds)", YLabel: "AUC %"}
+			for _, pt := range group[0].Points {
+				chart.Categories = append(chart.Categories, pt.Label)
+			}
+			for _, r := range group {
+				chart.Series = append(chart.Series, pointSeries(r, false))
+			}
+			figs[group[0].Experiment] = chart.WriteSVG
+			continue
+		}
+		chart := &plot.LineChart{Title: "Sensitivity to " + group[0].Parameter + " (test AUC, mean ± std)",
+			XLabel: group[0].Parameter, YLabel: "AUC %"}
+		for _, r := range group {
+			chart.Series = append(chart.Series, pointSeries(r, true))
+		}
+		figs[group[0].Experiment+"_"+group[0].Parameter] = chart.WriteSVG
+	}
+	return figs
+}
+
+func pointSeries(r *SweepReport, withX bool) plot.Series {
+	s := plot.Series{Name: r.Dataset}
+	for _, pt := range r.Points {
+		if withX {
+			s.X = append(s.X, pt.Value)
+		}
+		s.Y = append(s.Y, 100*pt.AUCMean)
+		s.Err = append(s.Err, 100*pt.AUCStd)
+	}
+	return s
+}
+
+// FidelityPoint is ΔAUC for one M over seeds.
+type FidelityPoint struct {
+	M         int       `json:"m"`
+	DeltaMean float64   `json:"delta_auc_mean"`
+	DeltaStd  float64   `json:"delta_auc_std"`
+	Deltas    []float64 `json:"delta_auc"` // per seed, in Seeds order
+}
+
+// FidelityReport is the fidelity experiment on one dataset (sec. 5.3,
+// figure 3).
+type FidelityReport struct {
+	Dataset string          `json:"dataset"`
+	Seeds   []uint64        `json:"seeds"`
+	AUC     []float64       `json:"auc"` // per seed, nothing removed
+	Points  []FidelityPoint `json:"points"`
+	Seconds float64         `json:"seconds"`
+}
+
+// Fidelity trains one model per seed and measures, for M = 1..maxM, how
+// much test AUC drops when the top-M neighbours of both ends of every test
+// pair (by the model's own score) are removed and the model predicts again
+// on what remains (SPEC §7). Larger drops mean the explanations name the
+// neighbours the prediction rests on.
+func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (*FidelityReport, error) {
+	start := time.Now()
+	rep := &FidelityReport{Dataset: src.String(), Seeds: opt.Seeds}
+	for m := 1; m <= maxM; m++ {
+		rep.Points = append(rep.Points, FidelityPoint{M: m})
+	}
+	for _, seed := range opt.Seeds {
+		t0 := time.Now()
+		f, err := fit(ctx, src, &opt, opt.Train, seed)
+		if err != nil {
+			return nil, err
+		}
+		pairs := append(append([]graph.Edge{}, f.split.TestPos...), f.split.TestNeg...)
+		nPos := len(f.split.TestPos)
+		full := f.pred.Logits(pairs)
+		auc := eval.AUC(full[:nPos], full[nPos:])
+		rep.AUC = append(rep.AUC, auc)
+		line := fmt.Sprintf("fidelity %s seed %d: AUC %.4f; ΔAUC", src, seed, auc)
+		for k := range rep.Points {
+			cut := f.pred.LogitsWithout(pairs, rep.Points[k].M)
+			d := auc - eval.AUC(cut[:nPos], cut[nPos:])
+			rep.Points[k].Deltas = append(rep.Points[k].Deltas, d)
+			line += fmt.Sprintf(" M=%d %.4f", rep.Points[k].M, d)
+		}
+		opt.logf("%s, %.1fs", line, since(t0))
+	}
+	for k := range rep.Points {
+		rep.Points[k].DeltaMean, rep.Points[k].DeltaStd = eval.MeanStd(rep.Points[k].Deltas)
+	}
+	rep.Seconds = since(start)
+	return rep, nil
+}
+
+// WriteFidelityTable writes ΔAUC (percentage points) per M, a column per
+// dataset.
+func WriteFidelityTable(w io.Writer, reps []*FidelityReport) error {
+	var b strings.Builder
+	b.WriteString("| M")
+	for _, r := range reps {
+		b.WriteString(" | " + r.Dataset + " ΔAUC")
+	}
+	b.WriteString(" |\n|---" + strings.Repeat("|---", len(reps)) + "|\n")
+	b.WriteString("| 0 (test AUC)")
+	for _, r := range reps {
+		m, s := eval.MeanStd(r.AUC)
+		fmt.Fprintf(&b, " | %.2f ± %.2f", 100*m, 100*s)
+	}
+	b.WriteString(" |\n")
+	for k := range reps[0].Points {
+		fmt.Fprintf(&b, "| %d", reps[0].Points[k].M)
+		for _, r := range reps {
+			fmt.Fprintf(&b, " | %.2f ± %.2f", 100*r.Points[k].DeltaMean, 100*r.Points[k].DeltaStd)
+		}
+		b.WriteString(" |\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteFidelityCSV writes one line per (dataset, M).
+func WriteFidelityCSV(w io.Writer, reps []*FidelityReport) error {
+	var b strings.Builder
+	b.WriteString("dataset,m,delta_auc_mean,delta_auc_std,seeds\n")
+	for _, r := range reps {
+		for _, pt := range r.Points {
+			fmt.Fprintf(&b, "%s,%d,%.6f,%.6f,%d\n", csvField(r.Dataset), pt.M, pt.DeltaMean, pt.DeltaStd, len(pt.Deltas))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// FidelityFigure draws ΔAUC against M, a line per dataset (figure 3).
+func FidelityFigure(reps []*FidelityReport) *plot.LineChart {
+	chart := &plot.LineChart{Title: "Fidelity: AUC drop when the top-M neighbours are removed",
+		XLabel: "M (neighbours removed per end)", YLabel: "ΔAUC (points)"}
+	for _, r := range reps {
+		s := plot.Series{Name: r.Dataset}
+		for _, pt := range r.Points {
+			s.X = append(s.X, float64(pt.M))
+			s.Y = append(s.Y, 100*pt.DeltaMean)
+			s.Err = append(s.Err, 100*pt.DeltaStd)
+		}
+		chart.Series = append(chart.Series, s)
+	}
+	return chart
+}
