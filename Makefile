@@ -3,7 +3,7 @@
 # fetches the modules on first use.
 
 GO       ?= go
-DATA     ?= ../shared/datasets/cora
+DATA     ?= synth:medium
 SEEDS    ?= 0,1,2,3,4
 FUZZTIME ?= 10s
 

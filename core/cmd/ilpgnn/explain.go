@@ -16,14 +16,17 @@ import (
 // the model on the whole graph: explanations speak of every edge the user
 // has, with the pair's own edge masked as in training.
 func openModel(data, ckPath string) (*graph.Graph, *ilpgnn.Predictor, error) {
-	g, err := loadGraph(data)
-	if err != nil {
-		return nil, nil, err
-	}
 	ck, err := checkpoint.ReadFile(ckPath)
 	if err != nil {
 		return nil, nil, err
 	}
+	// A synthetic spec without a seed means the graph of the run that
+	// trained the checkpoint.
+	_, d, err := openData(data, ck.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := d.Graph
 	m, cfg, err := train.LoadModel(ck, g)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ckPath, err)
@@ -173,7 +176,7 @@ func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
 
 func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("inspect", "--data PATH [--json]", stderr)
-	data := fs.String("data", "", "dataset: LINQS folder, .npz file or edge list (required)")
+	data := fs.String("data", "", dataHelp)
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -181,10 +184,11 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	if err := required(fs, "data"); err != nil {
 		return err
 	}
-	g, err := loadGraph(*data)
+	_, d, err := openData(*data, 0)
 	if err != nil {
 		return err
 	}
+	g := d.Graph
 	st := g.Stats()
 	if *asJSON {
 		return writeJSON(stdout, st)

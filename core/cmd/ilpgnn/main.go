@@ -5,9 +5,12 @@
 //	ilpgnn explain --checkpoint FILE --data PATH --pair A,B [--json]
 //	ilpgnn suggest --checkpoint FILE --data PATH --node A [--top 10] [--json]
 //	ilpgnn inspect --data PATH [--json]
+//	ilpgnn synth   --preset NAME [--seed S] --out DIR
+//	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
 //
-// PATH is a LINQS folder (*.content + *.cites), a gnn-benchmark .npz, or an
-// edge list; node ids are the dataset's own.
+// PATH is a LINQS folder (*.content + *.cites), a gnn-benchmark .npz, an
+// edge list, a folder written by synth, or synth:PRESET[:seed=S] to
+// generate one in memory; node ids are the dataset's own.
 package main
 
 import (
@@ -33,6 +36,7 @@ commands:
   explain  explain the predicted link between two nodes
   suggest  suggest new links for a node, with explanations
   inspect  describe a graph
+  synth    generate a synthetic graph with groundtruth explanations
   experiment  reproduce the paper's explanation experiments
 
 Run "ilpgnn <command> -h" for a command's flags.
@@ -59,6 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdInspect(args[1:], stdout, stderr)
 	case "experiment":
 		err = cmdExperiment(ctx, args[1:], stdout, stderr)
+	case "synth":
+		err = cmdSynth(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -141,3 +141,48 @@ func TestTrainExplainSuggest(t *testing.T) {
 		t.Errorf("corrupt checkpoint: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSynthAndExperiment: synth writes a dataset that train and the
+// precision experiment read back with its groundtruth, and a synth: spec
+// generates the preset in memory.
+func TestSynthAndExperiment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates the sparse preset")
+	}
+	dir := filepath.Join(t.TempDir(), "sparse")
+	code, out, stderr := cli(t, "synth", "--preset", "sparse", "--seed", "2", "--out", dir)
+	if code != 0 || !strings.Contains(out, "4243 edges") {
+		t.Fatalf("synth: exit %d, %q, %q", code, out, stderr)
+	}
+	code, out, stderr = cli(t, "inspect", "--data", "synth:sparse:seed=2")
+	if code != 0 || !strings.Contains(out, "nodes: 1000") || !strings.Contains(out, "edges: 4243") {
+		t.Fatalf("inspect synth:sparse:seed=2: exit %d, %q, %q", code, out, stderr)
+	}
+	code, out, stderr = cli(t, "experiment", "precision", "--data", dir, "--seeds", "0", "--epochs", "3",
+		"--hidden", "16", "--json", "--quiet", "--out", filepath.Join(dir, "report"))
+	if code != 0 {
+		t.Fatalf("experiment precision: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Preset string  `json:"preset"`
+		P1     float64 `json:"p_at_1_mean"`
+		Random float64 `json:"random_p_at_1_mean"`
+		Runs   []any   `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Preset != dir || len(rep.Runs) != 1 || !(rep.P1 >= 0 && rep.P1 <= 1) {
+		t.Fatalf("precision JSON %q: %+v, %v", out, rep, err)
+	}
+	for _, f := range []string{"precision.md", "precision.json"} {
+		if _, err := os.Stat(filepath.Join(dir, "report", f)); err != nil {
+			t.Errorf("--out: %v", err)
+		}
+	}
+	code, _, stderr = cli(t, "experiment", "precision", "--data", small, "--seeds", "0", "--epochs", "2", "--quiet")
+	if code != 1 || !strings.Contains(stderr, "groundtruth") {
+		t.Errorf("precision on a graph without groundtruth: exit %d, %q", code, stderr)
+	}
+	code, _, _ = cli(t, "experiment", "nonsense")
+	if code != 2 {
+		t.Errorf("unknown experiment: exit %d, want 2", code)
+	}
+}

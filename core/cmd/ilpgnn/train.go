@@ -12,12 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"ilpgnn/core/dataset"
 	"ilpgnn/core/diffusion"
 	"ilpgnn/core/eval"
-	"ilpgnn/core/graph"
-	"ilpgnn/core/load"
 	"ilpgnn/core/train"
 )
+
+// dataHelp documents every --data flag.
+const dataHelp = "dataset: LINQS folder, .npz file, edge list, a folder written by synth, or synth:PRESET[:seed=S] (PRESET sparse, medium or dense; without a seed, each run's seed)"
 
 // hyperFlags binds every hyperparameter of SPEC to a flag with its default.
 func hyperFlags(fs *flag.FlagSet, c *train.Config) {
@@ -58,14 +60,17 @@ func hyperFlags(fs *flag.FlagSet, c *train.Config) {
 	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
 }
 
-// loadGraph reads a dataset and gives featureless graphs their fallback
-// features, the same way for training and for explaining.
-func loadGraph(path string) (*graph.Graph, error) {
-	g, err := load.Path(path)
+// openData parses a --data value and loads it for the run with seed.
+func openData(spec string, seed uint64) (*dataset.Source, *dataset.Dataset, error) {
+	src, err := dataset.Parse(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return graph.WithFallbackFeatures(g, 0), nil
+	d, err := src.Load(seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return src, d, nil
 }
 
 func parseSeeds(s string) ([]uint64, error) {
@@ -103,8 +108,8 @@ type trainJSON struct {
 
 func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "--data PATH [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
-	data := fs.String("data", "", "dataset: LINQS folder, .npz file or edge list (required)")
-	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation")
+	data := fs.String("data", "", dataHelp)
+	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation (and its own graph for synth:PRESET)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	save := fs.String("save", "", "write the checkpoint here (with several seeds, FILE gets .seedN before its extension)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -123,10 +128,11 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	g, err := loadGraph(*data)
+	src, first, err := openData(*data, seeds[0])
 	if err != nil {
 		return err
 	}
+	g := first.Graph
 	showProgress := !*quiet && isTerminal(stderr)
 	out := trainJSON{Dataset: g.Name}
 	var tests, vals []float64
@@ -145,7 +151,15 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 					p.Elapsed.Round(100*time.Millisecond))
 			}
 		}
-		res, err := train.Run(ctx, g, c, progress)
+		d, err := src.Load(seed)
+		if err != nil {
+			return err
+		}
+		sp, err := d.Split(seed, c.ValFrac, c.TestFrac)
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", seed, err)
+		}
+		res, err := train.RunSplit(ctx, sp, c, progress)
 		if showProgress {
 			fmt.Fprint(stderr, "\r\033[K")
 		}
@@ -168,7 +182,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				ext := filepath.Ext(path)
 				path = fmt.Sprintf("%s.seed%d%s", strings.TrimSuffix(path, ext), seed, ext)
 			}
-			ck, err := res.Checkpoint(g)
+			ck, err := res.Checkpoint(d.Graph)
 			if err != nil {
 				return err
 			}
