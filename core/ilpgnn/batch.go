@@ -166,6 +166,7 @@ func (m *Model) Build(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, la
 		go func() {
 			defer wg.Done()
 			sc := m.newScorer(in, hr)
+			sc.lazy = true
 			alpha := float32(m.Config.Alpha)
 			var spare []Candidate
 			for p := lo; p < hi; p++ {

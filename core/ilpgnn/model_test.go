@@ -441,3 +441,42 @@ func TestRankedAndDeletion(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyScoring: training and prediction skip the feature score of
+// neighbours that cannot be selected (K common neighbours fill the
+// selection); the logits must equal those of full scoring, as Explain does.
+func TestLazyScoring(t *testing.T) {
+	g := testGraph(t, 25, 7, 5, 6) // dense enough for K = 3 common neighbours
+	cfg := smallConfig()
+	m, in := testModel(t, g, cfg)
+	p := NewPredictor(m, in)
+	var pairs []graph.Edge
+	rich := 0
+	for i := 0; i < 25; i++ {
+		for j := i + 1; j < 25; j++ {
+			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
+			common := 0
+			for _, c := range g.Neighbors(i) {
+				if int(c) != j && g.HasEdge(int(c), j) {
+					common++
+				}
+			}
+			if common >= cfg.K {
+				rich++
+			}
+		}
+	}
+	if rich < 10 {
+		t.Fatalf("only %d pairs with %d common neighbours: the test graph is too sparse", rich, cfg.K)
+	}
+	lazy := p.Logits(pairs)
+	for k, e := range pairs {
+		ex, err := p.Explain(int(e.U), int(e.V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := float64(sigmoid(lazy[k])); ex.Prob != want {
+			t.Fatalf("%v: lazy logit gives p = %v, full scoring %v", e, want, ex.Prob)
+		}
+	}
+}

@@ -43,6 +43,7 @@ func (p *Predictor) Logits(pairs []graph.Edge) []float32 {
 		go func() {
 			defer wg.Done()
 			sc := p.Model.newScorer(p.Inputs, p.Hr)
+			sc.lazy = true
 			for k := lo; k < hi; k++ {
 				out[k] = sc.pairLogit(int(pairs[k].U), int(pairs[k].V))
 			}

@@ -55,6 +55,9 @@ type scorer struct {
 	hi    []float32
 	hj    []float32
 	w     []float32 // softmax weights of one side
+	// lazy skips the feature score of candidates that cannot be selected
+	// (training and prediction); explanations and rankings need them all.
+	lazy bool
 }
 
 func (m *Model) newScorer(in *Inputs, hr []float32) *scorer {
@@ -106,13 +109,29 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 	nj := g.Neighbors(j)
 	cands := sc.cands[slot][:0]
 	p := 0 // merge pointer into N(j), both sorted
+	commons := 0
 	for k, c := range nodes {
 		for p < len(nj) && nj[p] < c {
 			p++
 		}
 		common := p < len(nj) && nj[p] == c && !slices.Contains(removeJ, c) && !(masked && int(c) == i)
-		no := sigmoid(f32.Dot(hj, sc.row(c)))
-		cands = append(cands, Candidate{Node: c, ST: st[k], NO: no, S: alpha*st[k] + (1-alpha)*no, Common: common})
+		if common {
+			commons++
+		}
+		cands = append(cands, Candidate{Node: c, ST: st[k], Common: common})
+	}
+	// With K common neighbours, the others cannot be selected: a lazy
+	// scorer leaves their feature score unset (0) instead of paying a dot
+	// product and an exp each.
+	skip := sc.lazy && commons >= sc.m.Config.K
+	for n := range cands {
+		c := &cands[n]
+		if skip && !c.Common {
+			c.S = alpha * c.ST
+			continue
+		}
+		c.NO = sigmoid(f32.Dot(hj, sc.row(c.Node)))
+		c.S = alpha*c.ST + (1-alpha)*c.NO
 	}
 	sc.cands[slot] = cands
 	k := min(sc.m.Config.K, len(cands))
