@@ -330,3 +330,38 @@ func ExampleNew() {
 	fmt.Println(len(s.TrainPos), len(s.ValPos), len(s.TestPos), len(s.ValNeg), len(s.TestNeg), s.Train.NumEdges())
 	// Output: 6 1 1 1 1 6
 }
+
+// TestFixed: a split with given positives keeps them (reversed pairs
+// normalised) and draws valid negatives; pairs that are not a partition of
+// the graph's edges are refused.
+func TestFixed(t *testing.T) {
+	g := randomGraph(t, 60, 200, 3)
+	edges := g.Edges()
+	test, val, tr := edges[:20], edges[20:30], edges[30:]
+	rev := slices.Clone(test)
+	for k := range rev {
+		rev[k] = graph.Edge{U: rev[k].V, V: rev[k].U}
+	}
+	s, err := Fixed(g, 4, tr, val, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSplit(t, g, s, float64(len(val))/float64(len(edges)), float64(len(test))/float64(len(edges)))
+	if !slices.Equal(s.TestPos, test) || !slices.Equal(s.ValPos, val) {
+		t.Error("given positives not kept in order")
+	}
+	s2, _ := Fixed(g, 4, tr, val, test)
+	if !slices.Equal(s.TestNeg, s2.TestNeg) {
+		t.Error("same seed, different negatives")
+	}
+	for name, c := range map[string][3][]graph.Edge{
+		"missing edge": {tr[1:], val, test},
+		"duplicate":    {tr, val, append(slices.Clone(test), val[0])},
+		"non-edge":     {tr, val, append(slices.Clone(test[1:]), s.TestNeg[0])},
+		"no training":  {nil, val, append(slices.Clone(test), tr...)},
+	} {
+		if _, err := Fixed(g, 4, c[0], c[1], c[2]); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
