@@ -480,3 +480,34 @@ func TestLazyScoring(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectFirst: the first k candidates after selectFirst are the first k
+// of a full sort in selection order, and the rest is a permutation of the
+// others, for lists with tied scores, on both the one-pass and the sorting
+// path.
+func TestSelectFirst(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for trial := 0; trial < 500; trial++ {
+		n := r.IntN(40)
+		cands := make([]Candidate, n)
+		for k := range cands {
+			cands[k] = Candidate{Node: int32(r.IntN(1000)), S: float32(r.IntN(5)) / 4, Common: r.IntN(4) == 0}
+			for slices.ContainsFunc(cands[:k], func(c Candidate) bool { return c.Node == cands[k].Node }) {
+				cands[k].Node = int32(r.IntN(1000)) // node ids are distinct in a neighbourhood
+			}
+		}
+		want := slices.Clone(cands)
+		slices.SortFunc(want, selectionOrder)
+		k := min(r.IntN(20), n)
+		got := slices.Clone(cands)
+		selectFirst(got, k)
+		if !slices.Equal(got[:k], want[:k]) {
+			t.Fatalf("n=%d k=%d: first %v, want %v", n, k, got[:k], want[:k])
+		}
+		rest, wantRest := slices.Clone(got[k:]), slices.Clone(want[k:])
+		slices.SortFunc(rest, selectionOrder)
+		if !slices.Equal(rest, wantRest) {
+			t.Fatalf("n=%d k=%d: the others are not the remaining candidates", n, k)
+		}
+	}
+}

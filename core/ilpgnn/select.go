@@ -140,11 +140,16 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 }
 
 // selectFirst moves the first k candidates in selection order to the front,
-// in that order; the others keep a deterministic but unspecified order. It
-// costs O(k·n) instead of a sort's O(n log n): on Amazon Photo, whose hubs
-// have a thousand neighbours, sorting every candidate list took a third of
-// an epoch.
+// in that order; the others keep a deterministic but unspecified order. For
+// small k it costs O(k·n) instead of a sort's O(n log n): on Amazon Photo,
+// whose hubs have a thousand neighbours, sorting every candidate list took
+// a third of an epoch. A large k (every neighbour, as in the ablation
+// without selection) sorts instead.
 func selectFirst(cands []Candidate, k int) {
+	if k > 16 {
+		slices.SortFunc(cands, selectionOrder) // a total order: ties end at node ids
+		return
+	}
 	for t := 0; t < k; t++ {
 		best := t
 		for u := t + 1; u < len(cands); u++ {
