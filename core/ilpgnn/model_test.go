@@ -55,6 +55,26 @@ func testModel(t testing.TB, g *graph.Graph, cfg Config) (*Model, *Inputs) {
 	return m, in
 }
 
+// wantST returns s_ST(i, c, j) for every candidate c of i (all of N(i)
+// but j when masked), computed from S̃ entry by entry with cfg's scaling.
+func wantST(cfg Config, in *Inputs, i, j int, masked bool) map[int32]float64 {
+	st := map[int32]float64{}
+	hi := 0.0
+	for _, c := range in.Graph.Neighbors(i) {
+		if masked && int(c) == j {
+			continue
+		}
+		st[c] = float64(in.Sim.At(int(c), j))
+		hi = max(hi, st[c])
+	}
+	if cfg.Structure == ScaleMax && hi > 0 {
+		for c := range st {
+			st[c] /= hi
+		}
+	}
+	return st
+}
+
 func smallConfig() Config {
 	c := DefaultConfig()
 	c.Hidden = 6
@@ -90,9 +110,13 @@ func TestGCNAdjacency(t *testing.T) {
 // by descending score, then the rest, K in all, ties by id, target masked.
 func TestSelection(t *testing.T) {
 	g := testGraph(t, 20, 3, 4, 2)
-	for _, mask := range []bool{true, false} {
+	for _, c := range []struct {
+		mask  bool
+		scale StructureScale
+	}{{true, ScaleMax}, {false, ScaleMax}, {true, ScalePaper}} {
+		mask := c.mask
 		cfg := smallConfig()
-		cfg.MaskTarget = mask
+		cfg.MaskTarget, cfg.Structure = mask, c.scale
 		m, in := testModel(t, g, cfg)
 		p := NewPredictor(m, in)
 		d := cfg.Hidden
@@ -112,6 +136,7 @@ func TestSelection(t *testing.T) {
 				}
 				var cs []cand
 				linked := g.HasEdge(i, j)
+				st := wantST(cfg, in, i, j, mask && linked)
 				for _, c := range g.Neighbors(i) {
 					if mask && linked && int(c) == j {
 						continue
@@ -121,7 +146,7 @@ func TestSelection(t *testing.T) {
 						dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
 					}
 					no := 1 / (1 + math.Exp(-dot))
-					s := cfg.Alpha*float64(in.Sim.At(int(c), j)) + (1-cfg.Alpha)*no
+					s := cfg.Alpha*st[c] + (1-cfg.Alpha)*no
 					cs = append(cs, cand{int(c), s, g.HasEdge(int(c), j)})
 				}
 				if len(cs) != len(e.I.Neighbors) {
@@ -184,9 +209,13 @@ func TestMasking(t *testing.T) {
 	g := testGraph(t, 20, 3, 4, 3)
 	e0 := g.Edges()[0]
 	i, j := int(e0.U), int(e0.V)
-	for _, mask := range []bool{true, false} {
+	for _, c := range []struct {
+		mask  bool
+		scale StructureScale
+	}{{true, ScaleMax}, {false, ScaleMax}, {true, ScalePaper}} {
+		mask := c.mask
 		cfg := smallConfig()
-		cfg.MaskTarget = mask
+		cfg.MaskTarget, cfg.Structure = mask, c.scale
 		m, in := testModel(t, g, cfg)
 		e, err := NewPredictor(m, in).Explain(i, j)
 		if err != nil {
@@ -405,6 +434,7 @@ func TestRankedAndDeletion(t *testing.T) {
 			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 			ranked := p.Ranked(i, j)
 			want := map[int32]float64{}
+			st := wantST(cfg, in, i, j, g.HasEdge(i, j))
 			for _, c := range g.Neighbors(i) {
 				if g.HasEdge(i, j) && int(c) == j {
 					continue // masked
@@ -413,7 +443,7 @@ func TestRankedAndDeletion(t *testing.T) {
 				for k := range d {
 					dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
 				}
-				want[c] = cfg.Alpha*float64(in.Sim.At(int(c), j)) + (1-cfg.Alpha)/(1+math.Exp(-dot))
+				want[c] = cfg.Alpha*st[c] + (1-cfg.Alpha)/(1+math.Exp(-dot))
 			}
 			if len(ranked) != len(want) {
 				t.Fatalf("(%d,%d): %d ranked, want %d", i, j, len(ranked), len(want))
