@@ -74,8 +74,8 @@ type Config struct {
 // behind them.
 func DefaultConfig() Config {
 	return Config{
-		Hidden:            128,
-		K:                 3,
+		Hidden: 128,
+		K:      3,
 		// α 0.1 with s_ST rescaled per candidate set (ScaleMax) instead of
 		// SPEC's α 0.3 on S̃ as it is: Cora's validation AUC ties (95.05 vs
 		// 95.09, 5 seeds) and explanation Precision@1 on the synthetic
