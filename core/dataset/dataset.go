@@ -104,13 +104,10 @@ func (s *Source) Load(runSeed uint64) (*Dataset, error) {
 	return d, nil
 }
 
-// GroundtruthFile is the file that marks a folder as a synthetic dataset
-// written by `ilpgnn synth`.
-const GroundtruthFile = "groundtruth.csv"
-
 func loadPath(p string) (*Dataset, error) {
+	// A groundtruth file marks a folder written by `ilpgnn synth`.
 	if info, err := os.Stat(p); err == nil && info.IsDir() {
-		if _, err := os.Stat(filepath.Join(p, GroundtruthFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(p, synth.GroundtruthFile)); err == nil {
 			t, err := synth.ReadDir(p)
 			if err != nil {
 				return nil, err

@@ -74,7 +74,7 @@ func TestFolders(t *testing.T) {
 	if got.Truth == nil || len(got.Truth.Links) != len(d.Links) || got.Graph.NumEdges() != d.Graph.NumEdges() {
 		t.Fatalf("read back %d links on %d edges, want %d on %d", len(got.Truth.Links), got.Graph.NumEdges(), len(d.Links), d.Graph.NumEdges())
 	}
-	if err := os.Remove(filepath.Join(dir, GroundtruthFile)); err != nil {
+	if err := os.Remove(filepath.Join(dir, synth.GroundtruthFile)); err != nil {
 		t.Fatal(err)
 	}
 	src, _ = Parse(dir)
