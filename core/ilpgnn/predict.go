@@ -35,22 +35,27 @@ func PredictorFrom(m *Model, in *Inputs, hr []float32) *Predictor {
 // parallel; the result does not depend on the number of CPUs.
 func (p *Predictor) Logits(pairs []graph.Edge) []float32 {
 	out := make([]float32, len(pairs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/256))
+	p.eachPair(len(pairs), 256, func(sc *scorer, k int) {
+		sc.lazy = true
+		out[k] = sc.pairLogit(int(pairs[k].U), int(pairs[k].V))
+	})
+	return out
+}
+
+// eachPair calls fn for k in [0, n) on contiguous chunks of at least
+// minChunk, one goroutine and one scorer per chunk.
+func (p *Predictor) eachPair(n, minChunk int, fn func(sc *scorer, k int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/minChunk))
 	var wg sync.WaitGroup
 	for w := range workers {
-		lo, hi := w*len(pairs)/workers, (w+1)*len(pairs)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			sc := p.Model.newScorer(p.Inputs, p.Hr)
-			sc.lazy = true
-			for k := lo; k < hi; k++ {
-				out[k] = sc.pairLogit(int(pairs[k].U), int(pairs[k].V))
+			for k := w * n / workers; k < (w+1)*n/workers; k++ {
+				fn(sc, k)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	return out
 }
 
 // Prob returns p_ij (eq 8).
@@ -85,34 +90,22 @@ func (p *Predictor) Ranked(i, j int) []Candidate {
 // depend on the number of CPUs.
 func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
 	out := make([]float32, len(pairs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/64))
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*len(pairs)/workers, (w+1)*len(pairs)/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := p.Model.newScorer(p.Inputs, p.Hr)
-			var remI, remJ []int32
-			for k := lo; k < hi; k++ {
-				i, j := int(pairs[k].U), int(pairs[k].V)
-				mask := p.Model.masked(p.Inputs, i, j)
-				remI = topNodes(remI[:0], sc, 0, i, j, mask, m)
-				remJ = topNodes(remJ[:0], sc, 0, j, i, mask, m)
-				ci, ki := sc.side(0, i, j, mask, remI, remJ)
-				cj, kj := sc.side(1, j, i, mask, remJ, remI)
-				out[k] = sc.logit(i, j, ci[:ki], cj[:kj])
-			}
-		}()
-	}
-	wg.Wait()
+	p.eachPair(len(pairs), 64, func(sc *scorer, k int) {
+		i, j := int(pairs[k].U), int(pairs[k].V)
+		mask := p.Model.masked(p.Inputs, i, j)
+		remI := topNodes(nil, sc, i, j, mask, m)
+		remJ := topNodes(nil, sc, j, i, mask, m)
+		ci, ki := sc.side(0, i, j, mask, remI, remJ)
+		cj, kj := sc.side(1, j, i, mask, remJ, remI)
+		out[k] = sc.logit(i, j, ci[:ki], cj[:kj])
+	})
 	return out
 }
 
 // topNodes appends to dst the m best-scored neighbours of i against j,
 // sorted by node id (the form side's removal lists take).
-func topNodes(dst []int32, sc *scorer, slot, i, j int, mask bool, m int) []int32 {
-	cands, _ := sc.side(slot, i, j, mask, nil, nil)
+func topNodes(dst []int32, sc *scorer, i, j int, mask bool, m int) []int32 {
+	cands, _ := sc.side(0, i, j, mask, nil, nil)
 	slices.SortFunc(cands, scoreOrder)
 	for _, c := range cands[:min(m, len(cands))] {
 		dst = append(dst, c.Node)
