@@ -68,6 +68,17 @@ func Parse(spec string) (*Source, error) {
 // String returns the spec as given.
 func (s *Source) String() string { return s.spec }
 
+// Name is a short name for tables and legends: the spec of a synthetic
+// source, the last element of a path without its extension ("cora" for
+// ../shared/datasets/cora, "photo" for photo.npz).
+func (s *Source) Name() string {
+	if s.Synthetic() {
+		return s.spec
+	}
+	base := filepath.Base(filepath.Clean(s.path))
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
 // Synthetic reports whether the source is generated in memory.
 func (s *Source) Synthetic() bool { return s.path == "" }
 

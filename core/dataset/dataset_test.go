@@ -94,3 +94,20 @@ func TestFolders(t *testing.T) {
 		t.Errorf("missing path: %v", err)
 	}
 }
+
+func TestName(t *testing.T) {
+	for spec, want := range map[string]string{
+		"synth:medium:seed=3":         "synth:medium:seed=3",
+		"../shared/datasets/cora":     "cora",
+		"../shared/datasets/cora/":    "cora",
+		"data/amazon_photo/photo.npz": "photo",
+	} {
+		s, err := Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Name(); got != want {
+			t.Errorf("Name(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}

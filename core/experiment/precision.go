@@ -80,7 +80,7 @@ func explainedLinks(t *synth.Dataset, r synth.Role) []eval.Explained {
 // test links, beside the Random and raw-feature-cosine explainers.
 func Precision(ctx context.Context, src *dataset.Source, opt Options) (*PrecisionReport, error) {
 	start := time.Now()
-	rep := &PrecisionReport{Preset: src.String()}
+	rep := &PrecisionReport{Preset: src.Name()}
 	for _, seed := range opt.Seeds {
 		t0 := time.Now()
 		f, err := fit(ctx, src, &opt, opt.Train, seed)
@@ -114,7 +114,9 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 	rep.CosineP2Mean, _ = meanStd(n, func(k int) float64 { return r[k].CosineP2 })
 	rep.ValP1Mean, _ = meanStd(n, func(k int) float64 { return r[k].ValP1 })
 	rep.ValP2Mean, _ = meanStd(n, func(k int) float64 { return r[k].ValP2 })
-	if paper, ok := paperPrecision[presetOf(src.String())]; ok {
+	// The paper's numbers go beside generated presets only: a folder named
+	// "dense" may hold anything.
+	if paper, ok := paperPrecision[presetOf(src.String())]; ok && src.Synthetic() {
 		rep.PaperP1, rep.PaperP2, rep.PaperAUC, rep.PaperRandomP1, rep.PaperRandomP2 = paper[0], paper[1], paper[2], paper[3], paper[4]
 	}
 	rep.Seconds = since(start)

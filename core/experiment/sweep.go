@@ -54,7 +54,7 @@ type variant struct {
 // sweep trains every variant on every seed.
 func sweep(ctx context.Context, src *dataset.Source, opt Options, experiment, parameter string, vs []variant) (*SweepReport, error) {
 	start := time.Now()
-	rep := &SweepReport{Experiment: experiment, Dataset: src.String(), Parameter: parameter}
+	rep := &SweepReport{Experiment: experiment, Dataset: src.Name(), Parameter: parameter}
 	for _, v := range vs {
 		cfg := opt.Train
 		v.mutate(&cfg)
@@ -252,7 +252,7 @@ type FidelityReport struct {
 // neighbours the prediction rests on.
 func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (*FidelityReport, error) {
 	start := time.Now()
-	rep := &FidelityReport{Dataset: src.String(), Seeds: opt.Seeds}
+	rep := &FidelityReport{Dataset: src.Name(), Seeds: opt.Seeds}
 	for m := 1; m <= maxM; m++ {
 		rep.Points = append(rep.Points, FidelityPoint{M: m})
 	}

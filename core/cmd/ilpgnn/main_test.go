@@ -169,7 +169,7 @@ func TestSynthAndExperiment(t *testing.T) {
 		Random float64 `json:"random_p_at_1_mean"`
 		Runs   []any   `json:"runs"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Preset != dir || len(rep.Runs) != 1 || !(rep.P1 >= 0 && rep.P1 <= 1) {
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Preset != "sparse" || len(rep.Runs) != 1 || !(rep.P1 >= 0 && rep.P1 <= 1) {
 		t.Fatalf("precision JSON %q: %+v, %v", out, rep, err)
 	}
 	for _, f := range []string{"precision.md", "precision.json"} {
