@@ -56,9 +56,9 @@ func fit(ctx context.Context, src *dataset.Source, opt *Options, cfg train.Confi
 	}
 	var crit train.Criterion
 	if opt.SelectOnPrecision && d.Truth != nil {
-		val := explainedLinks(d.Truth, synth.Validation)
+		val := ExplainedLinks(d.Truth, synth.Validation)
 		crit = func(p *ilpgnn.Predictor) float64 {
-			v := eval.PrecisionAt(modelRanker(p), val, 1, 2)
+			v := eval.PrecisionAt(p.RankedNodes, val, 1, 2)
 			return v[0] + v[1]
 		}
 	}
@@ -87,15 +87,3 @@ func meanStd(runs int, get func(int) float64) (mean, std float64) {
 
 // since returns the seconds elapsed since t.
 func since(t time.Time) float64 { return time.Since(t).Seconds() }
-
-// modelRanker ranks neighbours by the model's score s (SPEC §7).
-func modelRanker(p *ilpgnn.Predictor) eval.Ranker {
-	return func(i, j int) []int32 {
-		ranked := p.Ranked(i, j)
-		out := make([]int32, len(ranked))
-		for k, c := range ranked {
-			out[k] = c.Node
-		}
-		return out
-	}
-}

@@ -54,7 +54,7 @@ func TestPrecisionReport(t *testing.T) {
 	}
 	d, _ := src.Load(0)
 	sp, _ := d.Split(1, 0, 0)
-	direct := eval.PrecisionAt(eval.CosineRanker(sp.Train), explainedLinks(d.Truth, synth.Test), 1, 2)
+	direct := eval.PrecisionAt(eval.CosineRanker(sp.Train), ExplainedLinks(d.Truth, synth.Test), 1, 2)
 	if r := rep.Runs[1]; r.CosineP1 != direct[0] || r.CosineP2 != direct[1] {
 		t.Errorf("cosine floor %v/%v, measured directly %v", r.CosineP1, r.CosineP2, direct)
 	}

@@ -63,9 +63,9 @@ var paperPrecision = map[string][5]float64{
 	"dense":  {0.7910, 0.8222, 0.8485, 0.1275, 0.1315},
 }
 
-// explainedLinks returns the links of role r of a synthetic dataset in
+// ExplainedLinks returns the links of role r of a synthetic dataset in
 // the form eval.PrecisionAt takes.
-func explainedLinks(t *synth.Dataset, r synth.Role) []eval.Explained {
+func ExplainedLinks(t *synth.Dataset, r synth.Role) []eval.Explained {
 	var out []eval.Explained
 	for _, l := range t.Links {
 		if l.Role == r {
@@ -91,8 +91,8 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 		if truth == nil {
 			return nil, fmt.Errorf("experiment: %s has no groundtruth explanations (use synth:PRESET or a folder written by `ilpgnn synth`)", src)
 		}
-		test, val := explainedLinks(truth, synth.Test), explainedLinks(truth, synth.Validation)
-		model := modelRanker(f.pred)
+		test, val := ExplainedLinks(truth, synth.Test), ExplainedLinks(truth, synth.Validation)
+		model := f.pred.RankedNodes
 		p := eval.PrecisionAt(model, test, 1, 2)
 		vp := eval.PrecisionAt(model, val, 1, 2)
 		rp := eval.PrecisionAt(eval.RandomRanker(f.split.Train, seed), test, 1, 2)

@@ -195,7 +195,7 @@ func SweepFigures(reps []*SweepReport) map[string]func(io.Writer) error {
 	figs := map[string]func(io.Writer) error{}
 	for _, group := range groupByParameter(reps) {
 		if group[0].Parameter == "" {
-			chart := &plot.BarChart{Title: "Ablation (test AUC, mean ± std over seeds)", YLabel: "AUC %"}
+			chart := &plot.BarChart{Title: "Ablation (test AUC, mean ± std over seeds)", YLabel: "AUC %", Dots: true}
 			for _, pt := range group[0].Points {
 				chart.Categories = append(chart.Categories, pt.Label)
 			}

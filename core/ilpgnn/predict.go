@@ -82,6 +82,17 @@ func (p *Predictor) Ranked(i, j int) []Candidate {
 	return out
 }
 
+// RankedNodes returns the nodes of Ranked(i, j), best first: the form
+// eval.PrecisionAt takes.
+func (p *Predictor) RankedNodes(i, j int) []int32 {
+	ranked := p.Ranked(i, j)
+	out := make([]int32, len(ranked))
+	for k, c := range ranked {
+		out[k] = c.Node
+	}
+	return out
+}
+
 // LogitsWithout returns, for every pair (i, j), the logit after the top m
 // neighbours of i (ranked against j as Ranked does) are removed from N(i)
 // and the top m of j from N(j), the model selecting and aggregating again

@@ -38,9 +38,13 @@ type axis struct {
 	p0, p1 float64
 }
 
-// newAxis chooses the ticks of an axis that covers [lo, hi].
-func newAxis(lo, hi float64, name string) (axis, error) {
+// newAxis chooses the ticks of an axis that covers [lo, hi]; integer
+// restricts them to whole numbers, for data that holds only whole numbers.
+func newAxis(lo, hi float64, name string, integer bool) (axis, error) {
 	ticks := NiceTicks(lo, hi)
+	if integer {
+		ticks = integerTicks(lo, hi)
+	}
 	if ticks == nil {
 		return axis{}, fmt.Errorf("plot: %s range [%g, %g] is too wide to draw", name, lo, hi)
 	}

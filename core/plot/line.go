@@ -10,7 +10,8 @@ import (
 // LineChart plots each series as a polyline with markers (and error bars
 // when Err is set) against numeric X. Points are joined in the order
 // given, so X is normally increasing. Both axes are fitted to the data,
-// error bars included, and need not include 0.
+// error bars included, and need not include 0. When every X is a whole
+// number (epochs, layers), the x axis gets whole-number ticks only.
 type LineChart struct {
 	// Title, XLabel and YLabel are drawn above the chart and along its
 	// axes; empty ones are left out along with their space.
@@ -91,7 +92,8 @@ func (c *LineChart) validate() error {
 	return nil
 }
 
-// axes fits both axes to the data.
+// axes fits both axes to the data. When every X is a whole number, the x
+// ticks are too: X = 1, 2, 3, 4 gets no tick at 1.5.
 func (c *LineChart) axes() (xa, ya axis, err error) {
 	xlo, xhi := math.Inf(1), math.Inf(-1)
 	for _, s := range c.Series {
@@ -99,12 +101,25 @@ func (c *LineChart) axes() (xa, ya axis, err error) {
 			xlo, xhi = min(xlo, x), max(xhi, x)
 		}
 	}
-	if xa, err = newAxis(xlo, xhi, "x"); err != nil {
+	if xa, err = newAxis(xlo, xhi, "x", integerX(c.Series)); err != nil {
 		return xa, ya, err
 	}
 	ylo, yhi := yExtent(c.Series)
-	ya, err = newAxis(ylo, yhi, "y")
+	ya, err = newAxis(ylo, yhi, "y", false)
 	return xa, ya, err
+}
+
+// integerX reports whether every X of every series is a whole number, in
+// which case the x axis gets only whole-number ticks.
+func integerX(series []Series) bool {
+	for _, s := range series {
+		for _, x := range s.X {
+			if math.Trunc(x) != x {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // drawXAxis draws the numeric x axis with its ticks and labels.

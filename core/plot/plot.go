@@ -1,6 +1,6 @@
 // Package plot writes small, self-contained SVG figures for experiment
 // reports: line charts of a metric against a parameter, with error bars, and
-// grouped bar charts that compare model variants.
+// grouped bar (or dot) charts that compare model variants.
 //
 // The output is a standalone SVG 1.1 document that references nothing
 // outside itself (no fonts, images, scripts or style sheets), so a figure

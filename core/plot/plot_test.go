@@ -247,7 +247,7 @@ func TestNum(t *testing.T) {
 }
 
 func TestDocument(t *testing.T) {
-	for _, c := range []chart{sampleLine(), sampleBar(), &LineChart{Series: sampleLine().Series, Width: 800, Height: 500}} {
+	for _, c := range []chart{sampleLine(), sampleBar(), sampleDots(), &LineChart{Series: sampleLine().Series, Width: 800, Height: 500}} {
 		out := render(t, c)
 		root := parseSVG(t, out)
 		if root.name != "svg" || root.attr["xmlns"] != "http://www.w3.org/2000/svg" || root.attr["version"] != "1.1" {
@@ -276,7 +276,7 @@ func TestDocument(t *testing.T) {
 // TestNoExternalReferences checks that nothing in the output could make a
 // viewer fetch anything: the only URI is the SVG namespace name.
 func TestNoExternalReferences(t *testing.T) {
-	for _, c := range []chart{sampleLine(), sampleBar()} {
+	for _, c := range []chart{sampleLine(), sampleBar(), sampleDots()} {
 		out := string(render(t, c))
 		rest := strings.Replace(out, `xmlns="http://www.w3.org/2000/svg"`, "", 1)
 		for _, bad := range []string{"http", "href", "<script", "url(", "@import", "<image", "<style", "<foreignObject"} {
@@ -291,7 +291,7 @@ func TestLegendNames(t *testing.T) {
 	for _, tc := range []struct {
 		c      chart
 		series []Series
-	}{{sampleLine(), sampleLine().Series}, {sampleBar(), sampleBar().Series}} {
+	}{{sampleLine(), sampleLine().Series}, {sampleBar(), sampleBar().Series}, {sampleDots(), sampleDots().Series}} {
 		out := render(t, tc.c)
 		legend := find(parseSVG(t, out), "legend")
 		if len(legend) != 1 {
@@ -460,6 +460,9 @@ func TestDegenerateRanges(t *testing.T) {
 		"huge values":   &LineChart{Series: []Series{{Name: "p", X: []float64{-1e300, 1e300}, Y: []float64{1e-300, 2e-300}}}},
 		"all zero bars": &BarChart{Categories: []string{"a"}, Series: []Series{{Name: "z", Y: []float64{0}}}},
 		"negative bars": &BarChart{Categories: []string{"a", "b"}, Series: []Series{{Name: "z", Y: []float64{-3, -3}, Err: []float64{0, 1}}}},
+		"equal dots":    &BarChart{Dots: true, Categories: []string{"a", "b"}, Series: []Series{{Name: "d", Y: []float64{94, 94}}, {Name: "e", Y: []float64{94, 94}, Err: []float64{0, 0}}}},
+		"zero dots":     &BarChart{Dots: true, Categories: []string{"a"}, Series: []Series{{Name: "z", Y: []float64{0}, Err: []float64{0}}}},
+		"tiny dots":     &BarChart{Dots: true, Categories: []string{"a", "b"}, Series: []Series{{Name: "t", Y: []float64{1e9, 1e9 + 1e-7}}}},
 	}
 	for name, c := range charts {
 		t.Run(name, func(t *testing.T) {
@@ -479,6 +482,7 @@ func TestDegenerateRanges(t *testing.T) {
 func TestCoordinates(t *testing.T) {
 	checkNumbers(t, parseSVG(t, render(t, sampleLine())))
 	checkNumbers(t, parseSVG(t, render(t, sampleBar())))
+	checkNumbers(t, parseSVG(t, render(t, sampleDots())))
 }
 
 func TestValidation(t *testing.T) {
@@ -522,6 +526,12 @@ func TestValidation(t *testing.T) {
 		{"bar: negative width", &BarChart{Categories: a, Series: one([]float64{1}, nil), Width: -5}, "negative chart size"},
 		{"bar: negative height", &BarChart{Categories: a, Series: one([]float64{1}, nil), Height: -5}, "negative chart size"},
 		{"bar: too small", &BarChart{Categories: a, Series: one([]float64{1}, nil), Width: 30, Height: 30}, "no room"},
+		{"dots: no series", &BarChart{Categories: a, Dots: true}, "no series"},
+		{"dots: Y too short", &BarChart{Categories: []string{"a", "b"}, Series: one([]float64{1}, nil), Dots: true}, "len(Y) = 1, want 2"},
+		{"dots: NaN Y", &BarChart{Categories: a, Series: one([]float64{math.NaN()}, nil), Dots: true}, "Y[0] is NaN"},
+		{"dots: negative Err", &BarChart{Categories: a, Series: one([]float64{1}, []float64{-1}), Dots: true}, "is negative"},
+		{"dots: too small", &BarChart{Categories: a, Series: one([]float64{1}, nil), Width: 30, Height: 30, Dots: true}, "no room"},
+		{"dots: range too wide", &BarChart{Categories: []string{"a", "b"}, Series: one([]float64{-1.7e308, 1.7e308}, nil), Dots: true}, "too wide"},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer
@@ -541,6 +551,7 @@ func TestDeterministic(t *testing.T) {
 	for _, mk := range []func() chart{
 		func() chart { return sampleLine() },
 		func() chart { return sampleBar() },
+		func() chart { return sampleDots() },
 	} {
 		c := mk()
 		a, b, other := render(t, c), render(t, c), render(t, mk())
@@ -560,6 +571,9 @@ func TestWriterError(t *testing.T) {
 	}
 	if err := sampleBar().WriteSVG(failWriter{}); err == nil || err.Error() != "disk full" {
 		t.Errorf("BarChart.WriteSVG to a failing writer = %v, want its error", err)
+	}
+	if err := sampleDots().WriteSVG(failWriter{}); err == nil || err.Error() != "disk full" {
+		t.Errorf("BarChart.WriteSVG with Dots to a failing writer = %v, want its error", err)
 	}
 }
 
@@ -615,5 +629,317 @@ func TestSlantedCategories(t *testing.T) {
 	c.Categories = []string{"a", "b", "c", "d"}
 	if find(parseSVG(t, render(t, c)), "x-ticks")[0].attr["text-anchor"] != "middle" {
 		t.Errorf("short category labels are slanted")
+	}
+}
+
+func sampleDots() *BarChart {
+	return &BarChart{
+		Title:      "AUC by dataset",
+		YLabel:     "AUC (%)",
+		Categories: []string{"Cora", "CiteSeer", "PubMed", "Photo", "Computers"},
+		Series: []Series{
+			{Name: "ILP-GNN", Y: []float64{94.3, 93.8, 94.1, 94.0, 93.9}, Err: []float64{0.2, 0.3, 0.25, 0.3, 0.2}},
+			{Name: "GCN <base>", Y: []float64{93.9, 93.7, 94.4, 93.6, 94.2}},
+		},
+		Dots: true,
+	}
+}
+
+// elements returns the elements named name under n, in document order.
+func elements(n *node, name string) []*node {
+	var out []*node
+	for _, k := range n.kids {
+		if k.name == name {
+			out = append(out, k)
+		}
+		out = append(out, elements(k, name)...)
+	}
+	return out
+}
+
+// yTicks returns the y tick values and the pixel row of each, read back
+// from the tick labels, which sit 0.35 em below their tick.
+func yTicks(t *testing.T, root *node) (vals, rows []float64) {
+	t.Helper()
+	for _, l := range find(root, "y-ticks")[0].kids {
+		v, err := strconv.ParseFloat(l.text, 64)
+		if err != nil {
+			t.Fatalf("y tick label %q: %v", l.text, err)
+		}
+		vals = append(vals, v)
+		rows = append(rows, attrNum(t, l, "y")-0.35*tickSize)
+	}
+	return vals, rows
+}
+
+// markerCentre returns the centre of a marker drawn by svgDoc.marker.
+func markerCentre(t *testing.T, m *node) (x, y float64) {
+	t.Helper()
+	switch m.name {
+	case "circle":
+		return attrNum(t, m, "cx"), attrNum(t, m, "cy")
+	case "rect":
+		return attrNum(t, m, "x") + 3.5, attrNum(t, m, "y") + 3.5
+	}
+	t.Fatalf("marker <%s> is not a circle or a square", m.name)
+	return 0, 0
+}
+
+var errorBarPath = regexp.MustCompile(`^M(-?[\d.]+) (-?[\d.]+)V(-?[\d.]+)M`)
+
+// TestDots checks dot mode: markers instead of bars, each centred in its
+// slot at its value, error bars in the series colour only where Err is set,
+// a y axis fitted to the data, and markers as legend swatches.
+func TestDots(t *testing.T) {
+	c := sampleDots()
+	nCat := len(c.Categories)
+	root := parseSVG(t, render(t, c))
+
+	// Bars are rects of class "bar"; the same chart without Dots has them.
+	bars := &BarChart{Categories: c.Categories, Series: c.Series}
+	if got := len(find(parseSVG(t, render(t, bars)), "bar")); got != nCat*len(c.Series) {
+		t.Fatalf("without Dots: %d bars, want %d", got, nCat*len(c.Series))
+	}
+	if got := find(root, "bar"); len(got) != 0 {
+		t.Errorf("dot mode drew %d bars", len(got))
+	}
+	// The only rects left are the background and the square markers of
+	// series 1, one per category and one in the legend.
+	rects := elements(root, "rect")
+	if len(rects) != 1+nCat+1 {
+		t.Errorf("dot mode has %d rects, want the background and %d square markers", len(rects), nCat+1)
+	}
+	for i, r := range rects {
+		if i == 0 {
+			if r != root.kids[1] || r.attr["fill"] != "#ffffff" || r.attr["width"] != root.attr["width"] {
+				t.Errorf("first rect %v is not the background", r.attr)
+			}
+			continue
+		}
+		if r.attr["width"] != "7" || r.attr["height"] != "7" || r.attr["fill"] != colour(1) {
+			t.Errorf("rect %v is not a marker of series 1", r.attr)
+		}
+	}
+
+	// The y axis fits the data and error bars, [93.5, 94.6], not 0.
+	vals, rows := yTicks(t, root)
+	if len(vals) < 4 || vals[0] > 93.5 || vals[len(vals)-1] < 94.6 || vals[0] < 93 || vals[len(vals)-1] > 95 {
+		t.Errorf("y ticks %v: want them to cover [93.5, 94.6] within [93, 95]", vals)
+	}
+	if slices.Contains(textsOf(find(root, "y-ticks")[0]), "0") {
+		t.Errorf("y ticks %v include 0", vals)
+	}
+	if z := find(root, "zero"); len(z) != 0 {
+		t.Errorf("drew %d zero lines for data far from 0", len(z))
+	}
+	if g := find(root, "grid"); len(g) != 1 || len(g[0].kids) != len(vals) {
+		t.Errorf("want one grid group with a line per y tick")
+	}
+	pos := func(v float64) float64 { // pixel row of value v
+		n := len(vals) - 1
+		return rows[0] + (v-vals[0])/(vals[n]-vals[0])*(rows[n]-rows[0])
+	}
+
+	// Category label i is centred on its group; series 0's dot is left of
+	// it and series 1's right of it, each in the middle of its bar slot.
+	labels := find(root, "x-ticks")[0].kids
+	if len(labels) != nCat {
+		t.Fatalf("%d category labels, want %d", len(labels), nCat)
+	}
+	groupW := attrNum(t, labels[1], "x") - attrNum(t, labels[0], "x")
+	series := find(root, "series")
+	if len(series) != len(c.Series) {
+		t.Fatalf("found %d series groups, want %d", len(series), len(c.Series))
+	}
+	for k, g := range series {
+		s := c.Series[k]
+		markers := find(g, "marker")
+		if len(markers) != nCat {
+			t.Fatalf("series %d: %d markers, want %d", k, len(markers), nCat)
+		}
+		wantShape := []string{"circle", "rect"}[k]
+		for i, m := range markers {
+			if m.name != wantShape || m.attr["fill"] != colour(k) {
+				t.Errorf("series %d: marker <%s fill=%q>, want <%s fill=%q>", k, m.name, m.attr["fill"], wantShape, colour(k))
+			}
+			x, y := markerCentre(t, m)
+			// Slots are 0.4 of the group wide, from 0.1 to 0.5 and 0.5 to 0.9.
+			wantX := attrNum(t, labels[i], "x") + []float64{-0.2, 0.2}[k]*groupW
+			if math.Abs(x-wantX) > 0.05 || math.Abs(y-pos(s.Y[i])) > 0.05 {
+				t.Errorf("series %d, category %d: marker at (%v, %v), want (%v, %v)", k, i, x, y, wantX, pos(s.Y[i]))
+			}
+		}
+		errBars := find(g, "errorbar")
+		if s.Err == nil {
+			if len(errBars) != 0 {
+				t.Errorf("series %d has no Err but %d error bars", k, len(errBars))
+			}
+			continue
+		}
+		if len(errBars) != nCat {
+			t.Fatalf("series %d: %d error bars, want %d", k, len(errBars), nCat)
+		}
+		for i, e := range errBars {
+			if e.attr["stroke"] != colour(k) {
+				t.Errorf("series %d: error bar stroke %q, want the series colour %q", k, e.attr["stroke"], colour(k))
+			}
+			m := errorBarPath.FindStringSubmatch(e.attr["d"])
+			if m == nil {
+				t.Fatalf("error bar path %q", e.attr["d"])
+			}
+			x, _ := markerCentre(t, markers[i])
+			ex, _ := strconv.ParseFloat(m[1], 64)
+			y1, _ := strconv.ParseFloat(m[2], 64)
+			y2, _ := strconv.ParseFloat(m[3], 64)
+			lo, hi := pos(s.Y[i]-s.Err[i]), pos(s.Y[i]+s.Err[i])
+			if math.Abs(ex-x) > 0.011 || math.Abs(y1-lo) > 0.05 || math.Abs(y2-hi) > 0.05 {
+				t.Errorf("series %d, category %d: error bar %q, want x=%v from y=%v to %v", k, i, e.attr["d"], x, lo, hi)
+			}
+		}
+	}
+
+	// The legend swatches are the markers, without a line.
+	legend := find(root, "legend")[0]
+	var swatches []string
+	for _, k := range legend.kids {
+		if k.name != "text" {
+			swatches = append(swatches, k.name+" "+k.attr["fill"])
+		}
+	}
+	if want := []string{"circle " + colour(0), "rect " + colour(1)}; !slices.Equal(swatches, want) {
+		t.Errorf("legend swatches %q, want %q", swatches, want)
+	}
+}
+
+// TestDotsZeroLine checks that dot mode draws a line at 0 only when 0 lies
+// inside the y axis, not at its end, while bars keep theirs.
+func TestDotsZeroLine(t *testing.T) {
+	tests := []struct {
+		y     []float64
+		dots  bool
+		lines int
+	}{
+		{[]float64{-1, 1.5}, true, 1},
+		{[]float64{-3, -2}, true, 0},
+		{[]float64{-1, 0}, true, 0}, // 0 is the top tick
+		{[]float64{0, 2}, true, 0},  // 0 is the bottom tick
+		{[]float64{-1, 0}, false, 1},
+	}
+	for _, tt := range tests {
+		c := &BarChart{Categories: []string{"a", "b"}, Series: []Series{{Name: "s", Y: tt.y}}, Dots: tt.dots}
+		root := parseSVG(t, render(t, c))
+		if got := len(find(root, "zero")); got != tt.lines {
+			t.Errorf("Y = %v, Dots = %v: %d zero lines, want %d", tt.y, tt.dots, got, tt.lines)
+		}
+		if tt.dots && len(find(root, "marker")) != 2 {
+			t.Errorf("Y = %v: want 2 markers", tt.y)
+		}
+	}
+}
+
+// xTickLabels returns the x tick labels of c.
+func xTickLabels(t *testing.T, c *LineChart) []string {
+	t.Helper()
+	return textsOf(find(parseSVG(t, render(t, c)), "x-ticks")[0])
+}
+
+// TestIntegerXTicks checks that a line chart whose X are all whole numbers
+// gets whole-number x ticks only.
+func TestIntegerXTicks(t *testing.T) {
+	line := func(xs ...float64) *LineChart {
+		ys := make([]float64, len(xs))
+		for i := range ys {
+			ys[i] = 0.8 + 0.01*float64(i%7)
+		}
+		return &LineChart{Series: []Series{{Name: "s", X: xs, Y: ys}}}
+	}
+	if got, want := xTickLabels(t, line(1, 2, 3, 4)), []string{"1", "2", "3", "4"}; !slices.Equal(got, want) {
+		t.Errorf("X = 1..4: x tick labels = %q, want %q", got, want)
+	}
+	// Whole numbers in a second series too, in any order.
+	c := line(2, 4)
+	c.Series = append(c.Series, Series{Name: "t", X: []float64{3, 1}, Y: []float64{1, 2}})
+	if got, want := xTickLabels(t, c), []string{"1", "2", "3", "4"}; !slices.Equal(got, want) {
+		t.Errorf("two series over 1..4: x tick labels = %q, want %q", got, want)
+	}
+	// One fractional X anywhere allows fractional ticks.
+	c.Series[1].X[0] = 2.5
+	if got := xTickLabels(t, c); !slices.Contains(got, "1.5") {
+		t.Errorf("with X = 2.5: x tick labels = %q, want NiceTicks' 0.5 steps", got)
+	}
+	if got, want := xTickLabels(t, line(0.5, 1.0, 1.5)), formatTicks(NiceTicks(0.5, 1.5)); !slices.Equal(got, want) {
+		t.Errorf("X = 0.5, 1, 1.5: x tick labels = %q, want %q", got, want)
+	}
+	var tenths, thousand []float64
+	for x := 0; x <= 100; x += 10 {
+		tenths = append(tenths, float64(x))
+	}
+	for x := 1; x <= 1000; x++ {
+		thousand = append(thousand, float64(x))
+	}
+	if got, want := xTickLabels(t, line(tenths...)), []string{"0", "20", "40", "60", "80", "100"}; !slices.Equal(got, want) {
+		t.Errorf("X = 0..100 step 10: x tick labels = %q, want %q", got, want)
+	}
+	if got, want := xTickLabels(t, line(thousand...)), []string{"0", "200", "400", "600", "800", "1000"}; !slices.Equal(got, want) {
+		t.Errorf("X = 1..1000: x tick labels = %q, want %q", got, want)
+	}
+	// A single whole X gets whole ticks around it.
+	if got, want := xTickLabels(t, line(3)), []string{"2", "3", "4"}; !slices.Equal(got, want) {
+		t.Errorf("X = 3: x tick labels = %q, want %q", got, want)
+	}
+}
+
+func TestIntegerTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		want   []float64
+	}{
+		{1, 4, []float64{1, 2, 3, 4}},
+		{4, 1, []float64{1, 2, 3, 4}},
+		{1, 2, []float64{1, 2}},
+		{-2, 1, []float64{-2, -1, 0, 1}},
+		{3, 3, []float64{2, 3, 4}},
+		{0, 0, []float64{-1, 0, 1}},
+		{-1, -1, []float64{-2, -1, 0}},
+		{0, 100, []float64{0, 20, 40, 60, 80, 100}},
+		{1, 1000, []float64{0, 200, 400, 600, 800, 1000}},
+		{1, 9, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{100, 100, NiceTicks(100, 100)}, // padded by 10 and stepped by 5
+		{1e300, 1e300, NiceTicks(1e300, 1e300)},
+	}
+	for _, tt := range tests {
+		got := integerTicks(tt.lo, tt.hi)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("integerTicks(%v, %v) = %v, want %v", tt.lo, tt.hi, got, tt.want)
+		}
+		for _, v := range got {
+			if v == 0 && math.Signbit(v) {
+				t.Errorf("integerTicks(%v, %v) has a tick at -0", tt.lo, tt.hi)
+			}
+		}
+	}
+	if got := integerTicks(math.NaN(), 1); got != nil {
+		t.Errorf("integerTicks(NaN, 1) = %v, want nil", got)
+	}
+	// Random whole ranges of many magnitudes: whole, evenly spaced ticks
+	// that cover the range, by a step of at least 1.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		lo := math.Round((rng.Float64()*2 - 1) * math.Pow(10, float64(rng.IntN(16))))
+		hi := lo + math.Round(rng.Float64()*math.Pow(10, float64(rng.IntN(8))))
+		ticks := integerTicks(lo, hi)
+		if n := len(ticks); n < 2 || n > maxTicks {
+			t.Fatalf("integerTicks(%v, %v) gave %d ticks: %v", lo, hi, n, ticks)
+		}
+		step := ticks[1] - ticks[0]
+		// NiceTicks lets a bound pass the end tick by up to its tickSlack.
+		if ticks[0] > lo+1e-4*step || ticks[len(ticks)-1] < hi-1e-4*step {
+			t.Fatalf("integerTicks(%v, %v) = %v does not cover the range", lo, hi, ticks)
+		}
+		for i, v := range ticks {
+			if math.Trunc(v) != v || step < 1 || (i > 0 && ticks[i]-ticks[i-1] != step) {
+				t.Fatalf("integerTicks(%v, %v) = %v: want whole ticks evenly spaced by at least 1", lo, hi, ticks)
+			}
+		}
 	}
 }

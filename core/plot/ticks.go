@@ -51,6 +51,47 @@ func NiceTicks(lo, hi float64) []float64 {
 	return nil // unreachable for finite input; kept so odd floats cannot loop
 }
 
+// maxExactInt is 2^52: below it in magnitude, float64 holds every integer
+// and its successor exactly, so integerTicks can count through them.
+const maxExactInt = 1 << 52
+
+// integerTicks returns NiceTicks(lo, hi) with a step of at least 1, for an
+// axis whose data are all whole numbers (epochs, layers, seeds) and which
+// must not get ticks such as 1.5 between them. Where NiceTicks would step
+// by less than 1, it returns every integer from the floor of the lower bound
+// to the ceiling of the upper one, widened by 1 each side if that is a
+// single number. Steps of 1 or more are left alone: they are multiples of 1,
+// 2 or 5 times a power of ten, so their ticks are whole numbers already. It
+// returns nil when NiceTicks does.
+func integerTicks(lo, hi float64) []float64 {
+	ticks := NiceTicks(lo, hi)
+	if len(ticks) < 2 || ticks[1]-ticks[0] >= 1 {
+		return ticks
+	}
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	first, last := math.Floor(lo), math.Ceil(hi)
+	if first == last {
+		first, last = first-1, last+1
+	}
+	if max(-first, last) >= maxExactInt {
+		// Unreachable: at this magnitude a span under 5 is degenerate, and
+		// NiceTicks pads it to one it steps through by far more than 1.
+		return ticks
+	}
+	// NiceTicks stepped by less than 1, so by at most 0.5 over at most
+	// maxTicks ticks: the span is under 5 and this gives at most 7 ticks.
+	out := make([]float64, 0, int(last-first)+1)
+	for v := first; v <= last; v++ {
+		if v == 0 {
+			v = 0 // turn -0 into 0
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // padRange widens a degenerate range so that an axis can still be drawn
 // around it.
 func padRange(lo, hi float64) (float64, float64) {

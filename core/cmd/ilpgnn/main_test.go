@@ -154,6 +154,12 @@ func TestSynthAndExperiment(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "4243 edges") {
 		t.Fatalf("synth: exit %d, %q, %q", code, out, stderr)
 	}
+	code, out, stderr = cli(t, "train", "--data", dir, "--seeds", "0", "--epochs", "2", "--hidden", "8", "--json")
+	var tr trainJSON
+	if err := json.Unmarshal([]byte(out), &tr); code != 0 || err != nil || len(tr.Runs) != 1 || tr.Runs[0].P1 == nil ||
+		!(*tr.Runs[0].P1 >= 0 && *tr.Runs[0].P1 <= 1) {
+		t.Fatalf("train on a synthetic folder: exit %d, %v, %q, %s", code, err, out, stderr)
+	}
 	code, out, stderr = cli(t, "inspect", "--data", "synth:sparse:seed=2")
 	if code != 0 || !strings.Contains(out, "nodes: 1000") || !strings.Contains(out, "edges: 4243") {
 		t.Fatalf("inspect synth:sparse:seed=2: exit %d, %q, %q", code, out, stderr)
