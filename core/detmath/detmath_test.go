@@ -133,5 +133,5 @@ func Example_digest() {
 		h.Write(b[:])
 	}
 	fmt.Printf("%x\n", h.Sum(nil)[:8])
-	// Output: 1e73289e98eff2cb
+	// Output: c9216519e12daddf
 }
