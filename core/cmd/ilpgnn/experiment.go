@@ -27,7 +27,9 @@ experiments (the paper's sec. 5.3-5.5):
   ablation     the model without structure score, feature score, both, or
                the explanation losses (figure 7)
   sensitivity  test AUC for K in {1, 2, 4, 6} and λ in {0.1, 0.3, 0.5, 0.7}
-               (figure 5)`
+               (figure 5)
+
+Run "ilpgnn experiment NAME -h" for the flags.`
 
 // precisionPatience is the precision experiment's default patience.
 const precisionPatience = 30

@@ -32,11 +32,11 @@ func main() {
 const usage = `usage: ilpgnn <command> [flags]
 
 commands:
-  train    train one model per seed and report test AUC
-  explain  explain the predicted link between two nodes
-  suggest  suggest new links for a node, with explanations
-  inspect  describe a graph
-  synth    generate a synthetic graph with groundtruth explanations
+  train       train one model per seed and report test AUC
+  explain     explain the predicted link between two nodes
+  suggest     suggest new links for a node, with explanations
+  inspect     describe a graph
+  synth       generate a synthetic graph with groundtruth explanations
   experiment  reproduce the paper's explanation experiments
 
 Run "ilpgnn <command> -h" for a command's flags.
