@@ -217,6 +217,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
+	if len(seeds) == 1 {
+		fmt.Fprintf(stdout, "test AUC %.4f (validation %.4f)\n", out.TestAUCMean, out.ValAUCMean)
+		return nil
+	}
 	fmt.Fprintf(stdout, "test AUC %.4f ± %.4f over %d seeds (validation %.4f)\n", out.TestAUCMean, out.TestAUCStd, len(seeds), out.ValAUCMean)
 	return nil
 }
