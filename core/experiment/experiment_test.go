@@ -83,8 +83,8 @@ func TestPrecisionReport(t *testing.T) {
 	if err := WritePrecisionTable(&md, []*PrecisionReport{rep}); err != nil || strings.Count(md.String(), "\n") != 3 {
 		t.Errorf("table:\n%s%v", md.String(), err)
 	}
-	// Selecting on validation precision runs too, and a graph without
-	// groundtruth is refused with a message.
+	// Selecting on validation precision runs too (the refusal of a graph
+	// without groundtruth is tested on the command line).
 	opt.SelectOnPrecision = true
 	if _, err := Precision(context.Background(), src, opt); err != nil {
 		t.Fatal(err)

@@ -55,24 +55,32 @@ func testModel(t testing.TB, g *graph.Graph, cfg Config) (*Model, *Inputs) {
 	return m, in
 }
 
-// wantST returns s_ST(i, c, j) for every candidate c of i (all of N(i)
-// but j when masked), computed from S̃ entry by entry with cfg's scaling.
-func wantST(cfg Config, in *Inputs, i, j int, masked bool) map[int32]float64 {
+// wantScores returns s(i, c, j) = α s_ST + (1-α) s_NO (eq 5) for every
+// candidate c of i (all of N(i) but j when masked), computed in float64
+// from S̃ entry by entry, with cfg's scaling, and from p's embeddings.
+func wantScores(cfg Config, p *Predictor, i, j int, masked bool) map[int32]float64 {
 	st := map[int32]float64{}
 	hi := 0.0
-	for _, c := range in.Graph.Neighbors(i) {
+	for _, c := range p.Inputs.Graph.Neighbors(i) {
 		if masked && int(c) == j {
 			continue
 		}
-		st[c] = float64(in.Sim.At(int(c), j))
+		st[c] = float64(p.Inputs.Sim.At(int(c), j))
 		hi = max(hi, st[c])
 	}
-	if cfg.Structure == ScaleMax && hi > 0 {
-		for c := range st {
-			st[c] /= hi
+	d := cfg.Hidden
+	score := map[int32]float64{}
+	for c, v := range st {
+		if cfg.Structure == ScaleMax && hi > 0 {
+			v /= hi
 		}
+		var dot float64
+		for k := range d {
+			dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
+		}
+		score[c] = cfg.Alpha*v + (1-cfg.Alpha)/(1+math.Exp(-dot))
 	}
-	return st
+	return score
 }
 
 func smallConfig() Config {
@@ -119,7 +127,6 @@ func TestSelection(t *testing.T) {
 		cfg.MaskTarget, cfg.Structure = mask, c.scale
 		m, in := testModel(t, g, cfg)
 		p := NewPredictor(m, in)
-		d := cfg.Hidden
 		for i := 0; i < 20; i++ {
 			for j := 0; j < 20; j++ {
 				if i == j {
@@ -136,18 +143,12 @@ func TestSelection(t *testing.T) {
 				}
 				var cs []cand
 				linked := g.HasEdge(i, j)
-				st := wantST(cfg, in, i, j, mask && linked)
+				score := wantScores(cfg, p, i, j, mask && linked)
 				for _, c := range g.Neighbors(i) {
 					if mask && linked && int(c) == j {
 						continue
 					}
-					var dot float64
-					for k := 0; k < d; k++ {
-						dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
-					}
-					no := 1 / (1 + math.Exp(-dot))
-					s := cfg.Alpha*st[c] + (1-cfg.Alpha)*no
-					cs = append(cs, cand{int(c), s, g.HasEdge(int(c), j)})
+					cs = append(cs, cand{int(c), score[c], g.HasEdge(int(c), j)})
 				}
 				if len(cs) != len(e.I.Neighbors) {
 					t.Fatalf("mask=%v (%d,%d): %d candidates, want %d", mask, i, j, len(e.I.Neighbors), len(cs))
@@ -433,18 +434,7 @@ func TestRankedAndDeletion(t *testing.T) {
 		for j := i + 1; j < 30; j += 3 {
 			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 			ranked := p.Ranked(i, j)
-			want := map[int32]float64{}
-			st := wantST(cfg, in, i, j, g.HasEdge(i, j))
-			for _, c := range g.Neighbors(i) {
-				if g.HasEdge(i, j) && int(c) == j {
-					continue // masked
-				}
-				var dot float64
-				for k := range d {
-					dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
-				}
-				want[c] = cfg.Alpha*st[c] + (1-cfg.Alpha)/(1+math.Exp(-dot))
-			}
+			want := wantScores(cfg, p, i, j, g.HasEdge(i, j))
 			if len(ranked) != len(want) {
 				t.Fatalf("(%d,%d): %d ranked, want %d", i, j, len(ranked), len(want))
 			}

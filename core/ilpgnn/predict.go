@@ -104,8 +104,9 @@ func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
 	p.eachPair(len(pairs), 64, func(sc *scorer, k int) {
 		i, j := int(pairs[k].U), int(pairs[k].V)
 		mask := p.Model.masked(p.Inputs, i, j)
-		remI := topNodes(nil, sc, i, j, mask, m)
-		remJ := topNodes(nil, sc, j, i, mask, m)
+		sc.remove[0] = topNodes(sc.remove[0][:0], sc, i, j, mask, m)
+		sc.remove[1] = topNodes(sc.remove[1][:0], sc, j, i, mask, m)
+		remI, remJ := sc.remove[0], sc.remove[1]
 		ci, ki := sc.side(0, i, j, mask, remI, remJ)
 		cj, kj := sc.side(1, j, i, mask, remJ, remI)
 		out[k] = sc.logit(i, j, ci[:ki], cj[:kj])

@@ -55,6 +55,8 @@ type scorer struct {
 	hi    []float32
 	hj    []float32
 	w     []float32 // softmax weights of one side
+	// remove holds the neighbours LogitsWithout takes out of each side.
+	remove [2][]int32
 	// lazy skips the feature score of candidates that cannot be selected
 	// (training and prediction); explanations and rankings need them all.
 	lazy bool

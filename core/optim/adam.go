@@ -57,26 +57,29 @@ func (a *Adam) Step() {
 
 // update applies one step to a parameter's weights w, each of which depends
 // on its own gradient and moments only: large parameters are split over
-// goroutines without changing any result.
+// goroutines without changing any result. The closure is built only when
+// the work is split, so small parameters allocate nothing.
 func (a *Adam) update(w, grad []float32, m, v []float64, c1, c2 float64) {
 	const piece = 1 << 15
-	step := func(lo, hi int) {
-		for n := lo; n < hi; n++ {
-			g := float64(grad[n]) + a.WeightDecay*float64(w[n])
-			m[n] = a.Beta1*m[n] + (1-a.Beta1)*g
-			v[n] = a.Beta2*v[n] + (1-a.Beta2)*g*g
-			w[n] -= float32(a.LR * (m[n] / c1) / (math.Sqrt(v[n]/c2) + a.Eps))
-		}
-	}
 	p := min(runtime.GOMAXPROCS(0), len(w)/piece)
 	if p <= 1 {
-		step(0, len(w))
+		a.updateRange(w, grad, m, v, c1, c2, 0, len(w))
 		return
 	}
 	var wg sync.WaitGroup
 	for g := 1; g < p; g++ {
-		wg.Go(func() { step(g*len(w)/p, (g+1)*len(w)/p) })
+		wg.Go(func() { a.updateRange(w, grad, m, v, c1, c2, g*len(w)/p, (g+1)*len(w)/p) })
 	}
-	step(0, len(w)/p)
+	a.updateRange(w, grad, m, v, c1, c2, 0, len(w)/p)
 	wg.Wait()
+}
+
+// updateRange is update on the weights [lo, hi).
+func (a *Adam) updateRange(w, grad []float32, m, v []float64, c1, c2 float64, lo, hi int) {
+	for n := lo; n < hi; n++ {
+		g := float64(grad[n]) + a.WeightDecay*float64(w[n])
+		m[n] = a.Beta1*m[n] + (1-a.Beta1)*g
+		v[n] = a.Beta2*v[n] + (1-a.Beta2)*g*g
+		w[n] -= float32(a.LR * (m[n] / c1) / (math.Sqrt(v[n]/c2) + a.Eps))
+	}
 }

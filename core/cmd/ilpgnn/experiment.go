@@ -56,11 +56,8 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
-	seeds, err := parseSeeds(*seedsFlag)
+	seeds, err := seedsAndConfig(*seedsFlag, cfg)
 	if err != nil {
-		return err
-	}
-	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	set := map[string]bool{}
@@ -94,12 +91,12 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 			}
 			specs = strings.Join(all, ",")
 		}
+		sources, err := parseSources(specs)
+		if err != nil {
+			return err
+		}
 		var reps []*experiment.PrecisionReport
-		for _, spec := range strings.Split(specs, ",") {
-			src, err := dataset.Parse(strings.TrimSpace(spec))
-			if err != nil {
-				return err
-			}
+		for _, src := range sources {
 			rep, err := experiment.Precision(ctx, src, opt)
 			if err != nil {
 				return err
@@ -128,13 +125,9 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 // runFigureExperiment runs an experiment that the paper draws as a figure
 // on each dataset, and with --out also writes its CSV and SVG.
 func runFigureExperiment(ctx context.Context, name, specs string, opt experiment.Options, stdout io.Writer, dir string, asJSON bool) error {
-	var sources []*dataset.Source
-	for _, spec := range strings.Split(specs, ",") {
-		src, err := dataset.Parse(strings.TrimSpace(spec))
-		if err != nil {
-			return err
-		}
-		sources = append(sources, src)
+	sources, err := parseSources(specs)
+	if err != nil {
+		return err
 	}
 	var (
 		report  any
@@ -194,6 +187,19 @@ func runFigureExperiment(ctx context.Context, name, specs string, opt experiment
 	return nil
 }
 
+// parseSources parses a comma-separated list of --data values.
+func parseSources(specs string) ([]*dataset.Source, error) {
+	var out []*dataset.Source
+	for _, spec := range strings.Split(specs, ",") {
+		src, err := dataset.Parse(strings.TrimSpace(spec))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}
+
 // writeFile writes what fill produces to path.
 func writeFile(path string, fill func(io.Writer) error) error {
 	var b strings.Builder
@@ -206,11 +212,12 @@ func writeFile(path string, fill func(io.Writer) error) error {
 // emit prints a report as JSON or as its markdown table, and with an output
 // folder also writes NAME.md and NAME.json there.
 func emit(stdout io.Writer, dir, name string, asJSON bool, report any, table func(io.Writer) error) error {
+	asReport := func(w io.Writer) error { return writeJSON(w, report) }
+	show := table
 	if asJSON {
-		if err := writeJSON(stdout, report); err != nil {
-			return err
-		}
-	} else if err := table(stdout); err != nil {
+		show = asReport
+	}
+	if err := show(stdout); err != nil {
 		return err
 	}
 	if dir == "" {
@@ -219,16 +226,8 @@ func emit(stdout io.Writer, dir, name string, asJSON bool, report any, table fun
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var md strings.Builder
-	if err := table(&md); err != nil {
+	if err := writeFile(filepath.Join(dir, name+".md"), table); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(md.String()), 0o644); err != nil {
-		return err
-	}
-	var js strings.Builder
-	if err := writeJSON(&js, report); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, name+".json"), []byte(js.String()), 0o644)
+	return writeFile(filepath.Join(dir, name+".json"), asReport)
 }

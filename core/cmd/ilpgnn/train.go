@@ -88,6 +88,16 @@ func parseSeeds(s string) ([]uint64, error) {
 	return out, nil
 }
 
+// seedsAndConfig parses --seeds and checks the hyperparameters, the two
+// things every training command validates before it loads data.
+func seedsAndConfig(seeds string, cfg train.Config) ([]uint64, error) {
+	out, err := parseSeeds(seeds)
+	if err != nil {
+		return nil, err
+	}
+	return out, cfg.Validate()
+}
+
 type runJSON struct {
 	Seed         uint64  `json:"seed"`
 	TestAUC      float64 `json:"test_auc"`
@@ -128,11 +138,8 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := required(fs, "data"); err != nil {
 		return err
 	}
-	seeds, err := parseSeeds(*seedsFlag)
+	seeds, err := seedsAndConfig(*seedsFlag, cfg)
 	if err != nil {
-		return err
-	}
-	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	src, first, err := openData(*data, seeds[0])
