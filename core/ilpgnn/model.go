@@ -54,13 +54,98 @@ func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
 		Wh:         autograd.NewParam(d, d),
 		Wx:         autograd.NewParam(featureDim, d),
 	}
-	glorot(m.W1, rng)
-	glorot(m.W2, rng)
 	// Wh and Wx are the two blocks of one (d+d0) x d matrix W (eq 3).
-	limit := math.Sqrt(6 / float64(d+featureDim+d))
-	uniform(m.Wh.Value, limit, rng)
-	uniform(m.Wx.Value, limit, rng)
+	branch := math.Sqrt(6 / float64(d+featureDim+d))
+	switch cfg.Init {
+	case InitIsometric:
+		isometric(m, rng)
+		branch *= cfg.IsometricBranch
+	default:
+		glorot(m.W1, rng)
+		glorot(m.W2, rng)
+	}
+	uniform(m.Wh.Value, branch, rng)
+	uniform(m.Wx.Value, branch, rng)
 	return m, nil
+}
+
+// isometric sets the MLP so that H^m = X W1 at the start, with W1 a
+// d0 x d matrix whose rows (d ≥ d0) or columns (d < d0, then scaled by
+// √(d0/d) to keep norms on average) are orthonormal. Every entry of x W1
+// for a unit-norm row x lies in [-r, r] with r the largest column norm of
+// W1, so b1 = r keeps the ReLU linear and b2 = -b1 (W2 = I) removes the
+// shift again.
+func isometric(m *Model, rng *rand.Rand) {
+	d0, d := m.W1.Rows, m.W1.Cols
+	w := make([]float64, d0*d)
+	for i := range w {
+		w[i] = rng.NormFloat64()
+	}
+	if d >= d0 {
+		orthonormalize(w, d0, d) // rows
+	} else {
+		t := transpose(w, d0, d)
+		orthonormalize(t, d, d0) // columns of w
+		w = transpose(t, d, d0)
+		s := math.Sqrt(float64(d0) / float64(d))
+		for i := range w {
+			w[i] *= s
+		}
+	}
+	r := 0.0
+	for c := range d {
+		var n float64
+		for i := range d0 {
+			n += w[i*d+c] * w[i*d+c]
+		}
+		r = max(r, math.Sqrt(n))
+	}
+	for i, v := range w {
+		m.W1.Value[i] = float32(v)
+	}
+	bias := float32(r * (1 + 1e-3)) // a margin for float32 rounding
+	for c := range d {
+		m.B1.Value[c] = bias
+		m.B2.Value[c] = -bias
+		m.W2.Value[c*d+c] = 1
+	}
+}
+
+// orthonormalize makes the rows of the rows x cols matrix a orthonormal by
+// modified Gram-Schmidt (rows ≤ cols). Plain loops keep it bit-identical
+// on every platform, which a BLAS with assembly kernels would not promise.
+func orthonormalize(a []float64, rows, cols int) {
+	for i := range rows {
+		ri := a[i*cols : (i+1)*cols]
+		for k := range i {
+			rk := a[k*cols : (k+1)*cols]
+			var dot float64
+			for c := range cols {
+				dot += ri[c] * rk[c]
+			}
+			for c := range cols {
+				ri[c] -= dot * rk[c]
+			}
+		}
+		var n float64
+		for _, v := range ri {
+			n += v * v
+		}
+		n = math.Sqrt(n)
+		for c := range ri {
+			ri[c] /= n
+		}
+	}
+}
+
+func transpose(a []float64, rows, cols int) []float64 {
+	t := make([]float64, len(a))
+	for i := range rows {
+		for c := range cols {
+			t[c*rows+i] = a[i*cols+c]
+		}
+	}
+	return t
 }
 
 func glorot(v *autograd.Var, rng *rand.Rand) {

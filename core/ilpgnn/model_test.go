@@ -531,3 +531,95 @@ func TestSelectFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestIsometricInit checks that an isometric start makes H^m·H^m the cosine
+// of the raw features when d ≥ d0, computed in float64 from the features,
+// and a scaled orthonormal projection with a linear ReLU when d < d0.
+func TestIsometricInit(t *testing.T) {
+	rows := func(g *graph.Graph) [][]float64 {
+		x := make([][]float64, g.NumNodes())
+		for i := range x {
+			x[i] = make([]float64, g.FeatureDim())
+			for p := g.Features.Indptr[i]; p < g.Features.Indptr[i+1]; p++ {
+				x[i][g.Features.Indices[p]] = float64(g.Features.Values[p])
+			}
+		}
+		return x
+	}
+	dot := func(a, b []float64) float64 {
+		var s float64
+		for k := range a {
+			s += a[k] * b[k]
+		}
+		return s
+	}
+	t.Run("wide", func(t *testing.T) {
+		g := testGraph(t, 30, 3, 8, 1)
+		cfg := smallConfig()
+		cfg.Hidden, cfg.Init, cfg.IsometricBranch = 12, InitIsometric, 0
+		m, in := testModel(t, g, cfg)
+		hr := m.Encode(nil, in, 0, nil)
+		x := rows(g)
+		d := cfg.Hidden
+		for i := range x {
+			for j := range i {
+				ni, nj := math.Sqrt(dot(x[i], x[i])), math.Sqrt(dot(x[j], x[j]))
+				if ni == 0 || nj == 0 {
+					continue
+				}
+				var got float64
+				for k := range d {
+					got += float64(hr.Value[i*d+k]) * float64(hr.Value[j*d+k])
+				}
+				if want := dot(x[i], x[j]) / (ni * nj); math.Abs(got-want) > 1e-5 {
+					t.Fatalf("h%d·h%d = %g, cosine of the features %g", i, j, got, want)
+				}
+			}
+		}
+	})
+	t.Run("narrow", func(t *testing.T) {
+		g := testGraph(t, 30, 3, 20, 2)
+		cfg := smallConfig()
+		cfg.Hidden, cfg.Init, cfg.IsometricBranch = 6, InitIsometric, 0.5
+		m, in := testModel(t, g, cfg)
+		d0, d := 20, 6
+		for a := range d {
+			for b := range d {
+				var s float64
+				for i := range d0 {
+					s += float64(m.W1.Value[i*d+a]) * float64(m.W1.Value[i*d+b])
+				}
+				want := 0.0
+				if a == b {
+					want = float64(d0) / float64(d)
+				}
+				if math.Abs(s-want) > 1e-5 {
+					t.Fatalf("(W1ᵀW1)[%d,%d] = %g, want %g", a, b, s, want)
+				}
+			}
+		}
+		limit := 0.5 * math.Sqrt(6/float64(d+d0+d))
+		for _, w := range [][]float32{m.Wh.Value, m.Wx.Value} {
+			for _, v := range w {
+				if math.Abs(float64(v)) > limit {
+					t.Fatalf("GCN branch weight %g beyond the scaled Glorot limit %g", v, limit)
+				}
+			}
+		}
+		// H^m = X̂ W1: the ReLU is linear at the start.
+		h1 := autograd.ReLU(nil, autograd.AddBias(nil, autograd.SpMM(nil, in.Features, m.W1), m.B1))
+		hm := autograd.AddBias(nil, autograd.MatMul(nil, h1, m.W2), m.B2)
+		x := in.Features.A
+		for i := range g.NumNodes() {
+			for c := range d {
+				var want float64
+				for p := x.Indptr[i]; p < x.Indptr[i+1]; p++ {
+					want += float64(x.Values[p]) * float64(m.W1.Value[int(x.Indices[p])*d+c])
+				}
+				if got := float64(hm.Value[i*d+c]); math.Abs(got-want) > 1e-5 {
+					t.Fatalf("H^m[%d,%d] = %g, X̂W1 gives %g", i, c, got, want)
+				}
+			}
+		}
+	})
+}

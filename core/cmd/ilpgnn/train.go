@@ -40,6 +40,8 @@ func hyperFlags(fs *flag.FlagSet, c *train.Config) {
 	fs.BoolVar(&m.MaskTarget, "mask-target", m.MaskTarget, "hide a training pair's own edge from its neighbourhoods")
 	fs.BoolVar(&m.NormalizeFeatures, "normalize-features", m.NormalizeFeatures, "L2-normalise each feature row")
 	fs.TextVar(&m.Structure, "structure", m.Structure, "structure score scaling: paper or max")
+	fs.TextVar(&m.Init, "init", m.Init, "weight initialisation: glorot or isometric (the MLP starts as a map keeping feature cosines)")
+	fs.Float64Var(&m.IsometricBranch, "init-branch", m.IsometricBranch, "scale of the GCN branch's Glorot weights under --init isometric")
 	fs.Float64Var(&m.Diffusion.Gamma, "gamma", m.Diffusion.Gamma, "PPR teleport probability (eq 1)")
 	fs.Float64Var(&m.Diffusion.Epsilon, "ppr-eps", m.Diffusion.Epsilon, "PPR push residual tolerance")
 	fs.IntVar(&m.Diffusion.TopK, "ppr-topk", m.Diffusion.TopK, "PPR entries kept per column")
