@@ -77,9 +77,12 @@ func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
 // shift again.
 func isometric(m *Model, rng *rand.Rand) {
 	d0, d := m.W1.Rows, m.W1.Cols
+	// Uniform draws, not NormFloat64: its rejection test calls math.Exp,
+	// whose last bit differs between amd64 and WebAssembly. Any full-rank
+	// start gives an orthonormal result; it need not be Haar-distributed.
 	w := make([]float64, d0*d)
 	for i := range w {
-		w[i] = rng.NormFloat64()
+		w[i] = 2*rng.Float64() - 1
 	}
 	if d >= d0 {
 		orthonormalize(w, d0, d) // rows
