@@ -34,8 +34,9 @@ func (m *Model) Params() []*autograd.Var {
 	return []*autograd.Var{m.W1, m.B1, m.W2, m.B2, m.Wh, m.Wx}
 }
 
-// New returns a model for features of dimension featureDim with Glorot
-// (Xavier) uniform weights and zero biases drawn from rng.
+// New returns a model for features of dimension featureDim with weights
+// drawn from rng as cfg.Init says: Glorot (Xavier) uniform with zero
+// biases, or an isometric MLP beside a scaled Glorot GCN branch.
 func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
