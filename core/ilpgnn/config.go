@@ -60,9 +60,10 @@ const (
 	// the features: W1 has orthonormal rows or columns, b1 keeps the ReLU
 	// in its linear range for every unit-norm feature row, and W2 = I with
 	// b2 cancelling b1, so H^m·H^m is the cosine of the raw features
-	// (exactly when d ≥ d0, a random projection otherwise). The guarantee
-	// needs unit-norm rows (NormalizeFeatures); longer rows may leave the
-	// linear range. The GCN branch stays Glorot, scaled by IsometricBranch.
+	// (exactly when d ≥ d0, a random projection otherwise). New's b1
+	// holds for any unit-norm row (NormalizeFeatures); training lowers it
+	// to what the graph's rows need (Model.FitIsometricBias). The GCN
+	// branch stays Glorot, scaled by IsometricBranch.
 	InitIsometric
 )
 

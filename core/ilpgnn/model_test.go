@@ -281,9 +281,17 @@ func TestBatchMatchesPredictor(t *testing.T) {
 // missing factor or a transposed product would exceed.
 func TestLossGradient(t *testing.T) {
 	g := testGraph(t, 14, 4, 5, 6)
+	// Both starts; the isometric one with a full-size GCN branch, because
+	// a shrunken branch puts pre-activations within the finite-difference
+	// step of the ReLU's kink.
 	for _, relaxed := range []bool{false, true} {
 		cfg := smallConfig()
 		cfg.Tau = 0.5
+		if relaxed {
+			cfg.Init = InitGlorot
+		} else {
+			cfg.IsometricBranch = 1
+		}
 		m, in := testModel(t, g, cfg)
 		obj := Objective{Lambda: 0.7, Delta: 0.5, Relaxed: relaxed, NegMean: relaxed}
 		hr0 := m.Encode(nil, in, 0, nil)
@@ -606,20 +614,47 @@ func TestIsometricInit(t *testing.T) {
 				}
 			}
 		}
-		// H^m = X̂ W1: the ReLU is linear at the start.
-		h1 := autograd.ReLU(nil, autograd.AddBias(nil, autograd.SpMM(nil, in.Features, m.W1), m.B1))
-		hm := autograd.AddBias(nil, autograd.MatMul(nil, h1, m.W2), m.B2)
-		x := in.Features.A
-		for i := range g.NumNodes() {
-			for c := range d {
-				var want float64
-				for p := x.Indptr[i]; p < x.Indptr[i+1]; p++ {
-					want += float64(x.Values[p]) * float64(m.W1.Value[int(x.Indices[p])*d+c])
-				}
-				if got := float64(hm.Value[i*d+c]); math.Abs(got-want) > 1e-5 {
-					t.Fatalf("H^m[%d,%d] = %g, X̂W1 gives %g", i, c, got, want)
+		linear := func(stage string) (lowest float64) {
+			// H^m = X̂ W1: the ReLU is linear at the start.
+			h1 := autograd.ReLU(nil, autograd.AddBias(nil, autograd.SpMM(nil, in.Features, m.W1), m.B1))
+			hm := autograd.AddBias(nil, autograd.MatMul(nil, h1, m.W2), m.B2)
+			x := in.Features.A
+			lowest = math.Inf(1)
+			for i := range g.NumNodes() {
+				for c := range d {
+					var want float64
+					for p := x.Indptr[i]; p < x.Indptr[i+1]; p++ {
+						want += float64(x.Values[p]) * float64(m.W1.Value[int(x.Indices[p])*d+c])
+					}
+					if got := float64(hm.Value[i*d+c]); math.Abs(got-want) > 1e-5 {
+						t.Fatalf("%s: H^m[%d,%d] = %g, X̂W1 gives %g", stage, i, c, got, want)
+					}
+					lowest = min(lowest, want+float64(m.B1.Value[c]))
 				}
 			}
+			return lowest
+		}
+		linear("as drawn")
+		worst := m.B1.Value[0]
+		m.FitIsometricBias(in)
+		// Fitted, the shift is as small as the features allow: the lowest
+		// pre-activation sits at zero (up to the rounding margin).
+		if lowest := linear("fitted"); lowest < 0 || lowest > 1e-3*float64(worst) {
+			t.Fatalf("lowest pre-activation after fitting %g, want just above 0", lowest)
+		}
+		if b := m.B1.Value[0]; !(b < worst) || m.B2.Value[0] != -b {
+			t.Fatalf("fitted b1 %g (worst case %g), b2 %g", b, worst, m.B2.Value[0])
+		}
+	})
+	t.Run("glorot untouched", func(t *testing.T) {
+		g := testGraph(t, 20, 3, 8, 3)
+		cfg := smallConfig()
+		cfg.Init = InitGlorot
+		m, in := testModel(t, g, cfg)
+		before := slices.Clone(m.B1.Value)
+		m.FitIsometricBias(in)
+		if !slices.Equal(before, m.B1.Value) {
+			t.Fatal("FitIsometricBias changed a Glorot model")
 		}
 	})
 }

