@@ -183,6 +183,24 @@ func TestSynthAndExperiment(t *testing.T) {
 			t.Errorf("--out: %v", err)
 		}
 	}
+	// train keeps the weights that explain best on a graph with
+	// groundtruth, as the precision experiment does: same run, same P@1.
+	code, out, stderr = cli(t, "train", "--data", dir, "--seeds", "0", "--epochs", "3", "--hidden", "16", "--json")
+	var sel trainJSON
+	if err := json.Unmarshal([]byte(out), &sel); code != 0 || err != nil || len(sel.Runs) != 1 || sel.Runs[0].P1 == nil {
+		t.Fatalf("train --select auto: exit %d, %v, %s", code, err, stderr)
+	}
+	if *sel.Runs[0].P1 != rep.P1 {
+		t.Errorf("train kept weights with P@1 %v, the precision experiment %v", *sel.Runs[0].P1, rep.P1)
+	}
+	code, _, stderr = cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "2", "--select", "precision", "--quiet")
+	if code != 1 || !strings.Contains(stderr, "groundtruth") {
+		t.Errorf("train --select precision without groundtruth: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = cli(t, "train", "--data", dir, "--select", "best")
+	if code == 0 || !strings.Contains(stderr, "auto, auc or precision") {
+		t.Errorf("train --select best: exit %d, %q", code, stderr)
+	}
 	code, _, stderr = cli(t, "experiment", "precision", "--data", small, "--seeds", "0", "--epochs", "2", "--quiet")
 	if code != 1 || !strings.Contains(stderr, "groundtruth") {
 		t.Errorf("precision on a graph without groundtruth: exit %d, %q", code, stderr)

@@ -133,6 +133,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	save := fs.String("save", "", "write the checkpoint here (with several seeds, FILE gets .seedN before its extension)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	selectOn := fs.String("select", "auto", "keep the weights with the best validation auc, or precision (P@1 + P@2, graphs with groundtruth only); auto is precision where groundtruth exists, with patience 30 unless --patience is given")
 	cfg := train.DefaultConfig()
 	hyperFlags(fs, &cfg)
 	if err := parse(fs, args); err != nil {
@@ -141,6 +142,11 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := required(fs, "data"); err != nil {
 		return err
 	}
+	if *selectOn != "auto" && *selectOn != "auc" && *selectOn != "precision" {
+		return fmt.Errorf("--select: want auto, auc or precision (got %q)", *selectOn)
+	}
+	patienceSet := false
+	fs.Visit(func(f *flag.Flag) { patienceSet = patienceSet || f.Name == "patience" })
 	seeds, err := seedsAndConfig(*seedsFlag, cfg)
 	if err != nil {
 		return err
@@ -176,7 +182,19 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
-		res, err := train.RunSplit(ctx, sp, c, progress)
+		var crit train.Criterion
+		if d.Truth != nil && *selectOn != "auc" {
+			// Explanations are best early and erode while AUC creeps up
+			// (README), so a graph with groundtruth keeps the weights that
+			// explain its validation links best.
+			crit = experiment.PrecisionCriterion(d.Truth)
+			if !patienceSet {
+				c.Patience = precisionPatience
+			}
+		} else if *selectOn == "precision" {
+			return fmt.Errorf("--select precision: %s has no groundtruth explanations (use synth:PRESET or a folder written by `ilpgnn synth`)", *data)
+		}
+		res, err := train.RunSplitSelect(ctx, sp, c, crit, progress)
 		if showProgress {
 			fmt.Fprint(stderr, "\r\033[K")
 		}
