@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,8 +59,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	set := given(fs)
 	if name == "precision" {
 		// Explanation precision peaks early (epochs 10-60 on every preset)
 		// and then drifts down while AUC still creeps up, so this

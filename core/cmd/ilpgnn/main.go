@@ -115,6 +115,14 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 // required reports a missing required flag the way flag reports bad ones.
+// given returns the names of the flags set on the command line, so that a
+// default can depend on whether the user chose a value.
+func given(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, n := range names {
 		if fs.Lookup(n).Value.String() == "" {

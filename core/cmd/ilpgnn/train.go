@@ -28,7 +28,7 @@ const dataHelp = "dataset: LINQS folder, .npz file, edge list, a folder written 
 func hyperFlags(fs *flag.FlagSet, c *train.Config) {
 	m := &c.Model
 	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
-	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation AUC")
+	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation score (AUC, or precision when selecting on it)")
 	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
 	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
 	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
@@ -145,8 +145,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *selectOn != "auto" && *selectOn != "auc" && *selectOn != "precision" {
 		return fmt.Errorf("--select: want auto, auc or precision (got %q)", *selectOn)
 	}
-	patienceSet := false
-	fs.Visit(func(f *flag.Flag) { patienceSet = patienceSet || f.Name == "patience" })
+	patienceSet := given(fs)["patience"]
 	seeds, err := seedsAndConfig(*seedsFlag, cfg)
 	if err != nil {
 		return err
