@@ -35,6 +35,7 @@ unit:
 WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-unit:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/detmath
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/train
 
 # Short runs of every fuzzer (the seed corpora also run in `make unit`).
 fuzz:

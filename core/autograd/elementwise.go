@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 )
 
@@ -169,7 +170,7 @@ func sigmoidGrad(g, s, dc []float32) {
 // sigmoid returns 1/(1+e^{-x}), evaluating e^{-|x|} only, so it never
 // overflows.
 func sigmoid(x float32) float32 {
-	e := math.Exp(-math.Abs(float64(x)))
+	e := detmath.Exp(-math.Abs(float64(x)))
 	if x >= 0 {
 		return float32(1 / (1 + e))
 	}

@@ -3,6 +3,8 @@ package autograd
 import (
 	"fmt"
 	"math"
+
+	"ilpgnn/core/detmath"
 )
 
 // Sum returns the 1×1 sum of all elements of a (accumulated in float64).
@@ -66,7 +68,7 @@ func BCEWithLogits(t *Tape, logits *Var, labels []float32) *Var {
 	var s float64
 	for i, z := range logits.Value {
 		z, y := float64(z), float64(labels[i])
-		s += max(z, 0) - z*y + math.Log1p(math.Exp(-math.Abs(z)))
+		s += max(z, 0) - z*y + math.Log1p(detmath.Exp(-math.Abs(z)))
 	}
 	if n := len(labels); n > 0 {
 		s /= float64(n)

@@ -2,9 +2,9 @@ package autograd
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
+	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 )
 
@@ -124,7 +124,7 @@ func SegmentSoftmax(t *Tape, x *Var, offsets []int32) *Var {
 		}
 		var sum float64
 		for k, v := range xs {
-			e := math.Exp(float64(v - m))
+			e := detmath.Exp(float64(v - m))
 			ys[k] = float32(e)
 			sum += e
 		}

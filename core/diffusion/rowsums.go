@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"ilpgnn/core/detmath"
 	"ilpgnn/core/graph"
 )
 
@@ -36,7 +37,7 @@ func RowSums(g *graph.Graph, gamma float64) []float64 {
 		inv[c] = 1 / float64(g.Degree(c)+1)
 		f[c] = inv[c]
 	}
-	sweeps := int(math.Ceil(math.Log(rowSumsTol) / math.Log1p(-gamma)))
+	sweeps := int(math.Ceil(detmath.Log(rowSumsTol) / math.Log1p(-gamma)))
 	for range sweeps {
 		delta := 0.0
 		for c := range next {

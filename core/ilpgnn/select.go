@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 )
 
@@ -203,7 +204,7 @@ func softmaxWeights(buf []float32, sel []Candidate, tau float64) []float32 {
 	}
 	var sum float64
 	for k, c := range sel {
-		e := math.Exp(float64(c.S)/tau - hi)
+		e := detmath.Exp(float64(c.S)/tau - hi)
 		w[k] = float32(e)
 		sum += e
 	}
@@ -213,4 +214,4 @@ func softmaxWeights(buf []float32, sel []Candidate, tau float64) []float32 {
 	return w
 }
 
-func sigmoid(x float32) float32 { return float32(1 / (1 + math.Exp(-float64(x)))) }
+func sigmoid(x float32) float32 { return float32(1 / (1 + detmath.Exp(-float64(x)))) }

@@ -1,0 +1,91 @@
+package train
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"ilpgnn/core/dataset"
+)
+
+var updatePortable = flag.Bool("update-portable", false, "rewrite testdata/portable.sha256 after a deliberate change to the training arithmetic")
+
+// portableGolden holds the SHA-256 of the checkpoint portableRun writes.
+// The same test runs natively and under js/wasm (make wasm-unit), so both
+// platforms must produce these exact bytes.
+const portableGolden = "testdata/portable.sha256"
+
+// portableRun trains synth:sparse (seed 3) for a few epochs with the
+// default configuration and returns the checkpoint's bytes.
+func portableRun(t *testing.T) []byte {
+	t.Helper()
+	src, err := dataset.Parse("synth:sparse:seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := src.Load(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Seed = 3
+	cfg.Epochs = 6
+	cfg.Dropout = 0.1 // exercise the dropout stream too
+	sp, err := d.Split(cfg.Seed, cfg.ValFrac, cfg.TestFrac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunSplit(context.Background(), sp, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := res.Checkpoint(d.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ck.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestCheckpointPortable checks that training is a pure function of the
+// seed: the checkpoint's bytes do not depend on the number of threads and
+// match the recorded hash on every platform (the browser must reproduce
+// the command line's models bit for bit).
+func TestCheckpointPortable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	sum := sha256.Sum256(portableRun(t))
+	got := hex.EncodeToString(sum[:])
+
+	if runtime.GOARCH != "wasm" {
+		prev := runtime.GOMAXPROCS(1)
+		one := sha256.Sum256(portableRun(t))
+		runtime.GOMAXPROCS(prev)
+		if h := hex.EncodeToString(one[:]); h != got {
+			t.Fatalf("checkpoint differs with one thread (%s) and %d (%s)", h, prev, got)
+		}
+	}
+	if *updatePortable {
+		if err := os.WriteFile(portableGolden, []byte(got+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(filepath.FromSlash(portableGolden))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.TrimSpace(string(want)); got != w {
+		t.Errorf("%s/%s checkpoint hash %s, recorded %s (if the training arithmetic changed on purpose, rerun natively with -update-portable)",
+			runtime.GOOS, runtime.GOARCH, got, w)
+	}
+}
