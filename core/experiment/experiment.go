@@ -65,6 +65,11 @@ func fit(ctx context.Context, src *dataset.Source, opt *Options, cfg train.Confi
 	return &fitted{data: d, split: sp, res: res, pred: ilpgnn.NewPredictor(res.Model, res.Inputs)}, nil
 }
 
+// PrecisionPatience is the early-stopping patience that goes with
+// PrecisionCriterion: explanations peak early (README), so a shorter wait
+// than AUC's loses nothing.
+const PrecisionPatience = 30
+
 // PrecisionCriterion scores weights by Precision@1 + Precision@2 of their
 // explanations of t's validation links, the selection criterion SPEC §8
 // asks for on graphs with groundtruth.

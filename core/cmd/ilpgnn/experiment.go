@@ -30,8 +30,6 @@ experiments (the paper's sec. 5.3-5.5):
 
 Run "ilpgnn experiment NAME -h" for the flags.`
 
-// precisionPatience is the precision experiment's default patience.
-const precisionPatience = 30
 
 // cmdExperiment runs one of the paper's experiments.
 func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -51,7 +49,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2); precision defaults to precision")
 	cfg := train.DefaultConfig()
-	hyperFlags(fs, &cfg)
+	cfg.RegisterFlags(fs)
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
@@ -69,7 +67,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 			*selectOn = "precision"
 		}
 		if !set["patience"] {
-			cfg.Patience = precisionPatience
+			cfg.Patience = experiment.PrecisionPatience
 		}
 	}
 	if *selectOn != "auc" && *selectOn != "precision" {

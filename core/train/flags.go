@@ -1,0 +1,52 @@
+package train
+
+import (
+	"flag"
+	"fmt"
+
+	"ilpgnn/core/diffusion"
+)
+
+// RegisterFlags binds every hyperparameter of c to a flag of fs, named as
+// the command line and the browser engine call it, with c's values as
+// defaults and a one-line help each.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	m := &c.Model
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
+	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation score (AUC, or precision when selecting on it)")
+	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
+	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
+	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
+	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
+	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
+	fs.IntVar(&m.K, "k", m.K, "neighbours selected per side, |N^r(i|j)|")
+	fs.Float64Var(&m.Alpha, "alpha", m.Alpha, "weight of structure similarity in the neighbour score (eq 5)")
+	fs.Float64Var(&m.Beta, "beta", m.Beta, "weight of the aggregated neighbours (eq 7)")
+	fs.Float64Var(&m.Tau, "tau", m.Tau, "softmax temperature of the neighbour weights (eq 6)")
+	fs.BoolVar(&m.MaskTarget, "mask-target", m.MaskTarget, "hide a training pair's own edge from its neighbourhoods")
+	fs.BoolVar(&m.NormalizeFeatures, "normalize-features", m.NormalizeFeatures, "L2-normalise each feature row")
+	fs.TextVar(&m.Structure, "structure", m.Structure, "structure score scaling: paper or max")
+	fs.TextVar(&m.Init, "init", m.Init, "weight initialisation: glorot or isometric (the MLP starts as a map keeping feature cosines)")
+	fs.Float64Var(&m.IsometricBranch, "init-branch", m.IsometricBranch, "scale of the GCN branch's Glorot weights under --init isometric")
+	fs.Float64Var(&m.Diffusion.Gamma, "gamma", m.Diffusion.Gamma, "PPR teleport probability (eq 1)")
+	fs.Float64Var(&m.Diffusion.Epsilon, "ppr-eps", m.Diffusion.Epsilon, "PPR push residual tolerance")
+	fs.IntVar(&m.Diffusion.TopK, "ppr-topk", m.Diffusion.TopK, "PPR entries kept per column")
+	fs.Func("ppr-norm", "row sums normalising S̃: full (of the whole PPR matrix, the default) or sparsified (of its top-k part)",
+		func(v string) error {
+			switch v {
+			case "full":
+				m.Diffusion.Normalization = diffusion.FullRowSums
+			case "sparsified":
+				m.Diffusion.Normalization = diffusion.SparsifiedRowSums
+			default:
+				return fmt.Errorf("want full or sparsified (got %q)", v)
+			}
+			return nil
+		})
+	fs.Float64Var(&c.Objective.Lambda, "lambda", c.Objective.Lambda, "weight of the explanation-enhancement losses (eq 13)")
+	fs.Float64Var(&c.Objective.Delta, "delta", c.Objective.Delta, "margin of the positive explanation loss (eq 10)")
+	fs.BoolVar(&c.Objective.Relaxed, "relaxed", c.Objective.Relaxed, "draw min(K, spare) random neighbours in eq 10 instead of skipping")
+	fs.BoolVar(&c.Objective.NegMean, "neg-mean", c.Objective.NegMean, "take the negative explanation loss (eq 12) as a mean over selected neighbours, not a sum")
+	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
+	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
+}

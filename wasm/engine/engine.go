@@ -1,0 +1,805 @@
+// Package engine is the browser's ILP-GNN engine: it answers the page's
+// requests (wasm/PROTOCOL.md) with the core packages — loading graphs,
+// training, explaining — and keeps checkpoints in a store.Store. It is pure
+// Go, so it is tested natively; package main of wasm/worker connects it to
+// the Web Worker's messages.
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/experiment"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/load"
+	"ilpgnn/core/synth"
+	"ilpgnn/core/train"
+	"ilpgnn/wasm/store"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Post sends a reply to the page. It is called from the goroutine that
+	// handles the request, or from the training goroutine.
+	Post func(Reply)
+	// Store keeps checkpoints; nil means an in-memory store (lost with the
+	// worker), with StorageMessage saying why.
+	Store          store.Store
+	StorageMessage string
+	// Yield, if set, is called after every training epoch so the host can
+	// deliver pending messages (a cancel) before the next one. Under
+	// WebAssembly the training goroutine otherwise never gives the event
+	// loop a turn.
+	Yield func()
+	// Now is the clock for checkpoint dates; nil means time.Now.
+	Now func() time.Time
+	// Version names the build in the ready message.
+	Version string
+}
+
+// Engine holds one graph and at most one model. Handle serves requests in
+// order; a training run proceeds in its own goroutine.
+type Engine struct {
+	opt        Options
+	persistent bool
+
+	mu       sync.Mutex
+	data     *loaded
+	model    *model
+	training *run
+}
+
+type loaded struct {
+	d         *dataset.Dataset
+	info      GraphInfo
+	synthetic *Synthetic
+}
+
+type model struct {
+	meta store.Meta
+	ck   *checkpoint.Checkpoint
+	data []byte // ck's encoding
+	cfg  train.Config
+	m    *ilpgnn.Model
+	pred *ilpgnn.Predictor // on the whole graph, as the command line explains
+}
+
+type run struct {
+	id     int64
+	cancel context.CancelFunc
+}
+
+// New returns an engine and posts its ready message.
+func New(opt Options) *Engine {
+	e := &Engine{opt: opt, persistent: opt.Store != nil}
+	if e.opt.Store == nil {
+		e.opt.Store = &store.Memory{}
+	}
+	if e.opt.Now == nil {
+		e.opt.Now = time.Now
+	}
+	if e.opt.Yield == nil {
+		e.opt.Yield = func() {}
+	}
+	info := e.info()
+	e.opt.Post(Reply{V: Protocol, Type: "ready", Engine: &info})
+	return e
+}
+
+func (e *Engine) info() Info {
+	return Info{Protocol: Protocol, Version: e.opt.Version,
+		Storage: StorageInfo{Available: e.persistent, Message: e.opt.StorageMessage}}
+}
+
+// Handle serves one request: it posts exactly one result or error reply for
+// it (for train, when the run ends).
+func (e *Engine) Handle(ctx context.Context, req Request) {
+	id := req.ID
+	if req.V != Protocol {
+		e.fail(id, errorf(CodeVersion, "protocol version %d is not supported (this engine speaks %d)", req.V, Protocol))
+		return
+	}
+	if req.Op == "train" {
+		if err := e.startTraining(ctx, req); err != nil {
+			e.fail(id, err)
+		}
+		return
+	}
+	res, bytes, err := e.serve(ctx, req)
+	if err != nil {
+		e.fail(id, err)
+		return
+	}
+	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: res, Bytes: bytes})
+}
+
+func (e *Engine) fail(id int64, err error) {
+	var pe *Error
+	if !errors.As(err, &pe) {
+		pe = &Error{Code: CodeInternal, Message: err.Error()}
+	}
+	e.opt.Post(Reply{V: Protocol, Type: "error", ID: &id, Error: pe})
+}
+
+// serve runs every operation but train.
+func (e *Engine) serve(ctx context.Context, req Request) (any, []byte, error) {
+	switch req.Op {
+	case "info":
+		return e.info(), nil, nil
+	case "defaults":
+		return map[string]any{"hyperparameters": hyperparameters(train.DefaultConfig())}, nil, nil
+	case "cancel":
+		var a struct {
+			Target *int64 `json:"target"`
+		}
+		if err := decode(req, &a); err != nil {
+			return nil, nil, err
+		}
+		if a.Target == nil {
+			return nil, nil, errorf(CodeBadRequest, "cancel: args.target (the id of a train request) is required")
+		}
+		return map[string]bool{"cancelled": e.cancel(*a.Target)}, nil, nil
+	case "describe":
+		d, err := e.graph()
+		if err != nil {
+			return nil, nil, err
+		}
+		return describe(d), nil, nil
+	case "checkpoints.list":
+		return e.list(ctx)
+	case "checkpoints.delete":
+		key, err := keyArg(req)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := e.opt.Store.Delete(ctx, key); err != nil {
+			return nil, nil, storageError("deleting", err)
+		}
+		return map[string]bool{"deleted": true}, nil, nil
+	case "checkpoints.export":
+		return e.export(ctx, req)
+	}
+	// Everything below reads or replaces the graph or the model.
+	if id, busy := e.busy(); busy {
+		return nil, nil, errorf(CodeBusy, "%s: training (request %d) is in progress; cancel it or wait", req.Op, id)
+	}
+	switch req.Op {
+	case "load":
+		return e.load(req)
+	case "generate":
+		return e.generate(req)
+	case "evaluate":
+		return e.evaluate()
+	case "explain":
+		return e.explain(req)
+	case "suggest":
+		return e.suggest(req)
+	case "checkpoints.save":
+		mo, err := e.current()
+		if err != nil {
+			return nil, nil, err
+		}
+		return e.save(ctx, mo), nil, nil
+	case "checkpoints.load":
+		return e.loadStored(ctx, req)
+	case "checkpoints.import":
+		return e.importFile(ctx, req)
+	}
+	return nil, nil, errorf(CodeBadRequest, "unknown operation %q", req.Op)
+}
+
+func decode(req Request, v any) error {
+	if len(req.Args) == 0 || string(req.Args) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(req.Args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(CodeBadRequest, "%s: bad args: %v", req.Op, err)
+	}
+	return nil
+}
+
+func keyArg(req Request) (string, error) {
+	var a struct {
+		Key string `json:"key"`
+	}
+	if err := decode(req, &a); err != nil {
+		return "", err
+	}
+	if a.Key == "" {
+		return "", errorf(CodeBadRequest, "%s: args.key is required", req.Op)
+	}
+	return a.Key, nil
+}
+
+func (e *Engine) busy() (int64, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.training == nil {
+		return 0, false
+	}
+	return e.training.id, true
+}
+
+func (e *Engine) cancel(target int64) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.training == nil || e.training.id != target {
+		return false
+	}
+	e.training.cancel()
+	return true
+}
+
+func (e *Engine) graph() (*loaded, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.data == nil {
+		return nil, errorf(CodeNoGraph, "no graph is loaded: load a file or generate a synthetic graph first")
+	}
+	return e.data, nil
+}
+
+func (e *Engine) current() (*model, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.model == nil {
+		return nil, errorf(CodeNoModel, "no model: train one or load a checkpoint first")
+	}
+	return e.model, nil
+}
+
+// setGraph replaces the graph; a model of another graph goes with it.
+func (e *Engine) setGraph(l *loaded) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.model != nil && e.model.meta.Fingerprint != l.info.Fingerprint {
+		e.model = nil
+	}
+	e.data = l
+}
+
+func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
+	g := d.Graph
+	st := g.Stats()
+	fp := g.Fingerprint()
+	return &loaded{d: d, synthetic: syn, info: GraphInfo{
+		Name: g.Name, Fingerprint: hex.EncodeToString(fp[:]),
+		Nodes: st.Nodes, Edges: st.Edges, FeatureDim: st.FeatureDim,
+		Stats: GraphStats{Density: st.Density, MinDegree: st.MinDegree, MaxDegree: st.MaxDegree,
+			MeanDegree: st.MeanDegree, MedianDegree: st.MedianDegree, Isolated: st.Isolated,
+			Components: st.Components, LargestComponent: st.LargestComponent},
+		HasLabels: g.Labels != nil, HasGroundtruth: d.Truth != nil, Synthetic: syn,
+	}}
+}
+
+func (e *Engine) load(req Request) (any, []byte, error) {
+	var a struct {
+		Name string `json:"name"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if len(req.Files) == 0 {
+		return nil, nil, errorf(CodeBadRequest, "load: no files were given")
+	}
+	g, err := load.Bytes(req.Files)
+	if err != nil {
+		return nil, nil, inputError(err)
+	}
+	if a.Name != "" {
+		g.Name = a.Name
+	}
+	// Featureless graphs get the command line's fallback features, so a
+	// checkpoint trained here explains the same there.
+	l := newLoaded(&dataset.Dataset{Graph: graph.WithFallbackFeatures(g, 0)}, nil)
+	e.setGraph(l)
+	return l.info, nil, nil
+}
+
+// inputError turns a loader's error into a bad_input reply naming the file
+// and line.
+func inputError(err error) *Error {
+	out := &Error{Code: CodeBadInput, Message: err.Error()}
+	var le *load.Error
+	if errors.As(err, &le) {
+		out.File, out.Line = le.File, le.Line
+	}
+	return out
+}
+
+func (e *Engine) generate(req Request) (any, []byte, error) {
+	var a struct {
+		Preset string  `json:"preset"`
+		Seed   *uint64 `json:"seed"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if a.Seed == nil {
+		return nil, nil, errorf(CodeBadRequest, "generate: args.seed is required")
+	}
+	src, err := dataset.Parse(fmt.Sprintf("synth:%s:seed=%d", a.Preset, *a.Seed))
+	if err != nil {
+		return nil, nil, errorf(CodeBadRequest, "generate: %v", err)
+	}
+	d, err := src.Load(*a.Seed)
+	if err != nil {
+		return nil, nil, errorf(CodeBadRequest, "generate: %v", err)
+	}
+	l := newLoaded(d, &Synthetic{Preset: a.Preset, Seed: *a.Seed})
+	e.setGraph(l)
+	return l.info, nil, nil
+}
+
+func describe(l *loaded) Description {
+	g := l.d.Graph
+	n := g.NumNodes()
+	out := Description{GraphInfo: l.info, IDs: g.IDs, Degrees: make([]int, n), Labels: g.Labels,
+		ClassNames: g.ClassNames, Edges: make([]int32, 0, 2*g.NumEdges())}
+	for i := range n {
+		out.Degrees[i] = g.Degree(i)
+		for _, j := range g.Neighbors(i) {
+			if int(j) > i {
+				out.Edges = append(out.Edges, int32(i), j)
+			}
+		}
+	}
+	return out
+}
+
+// hyperparameters lists every setting of c by its command-line name.
+func hyperparameters(c train.Config) []Hyperparameter {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	c.RegisterFlags(fs)
+	var out []Hyperparameter
+	fs.VisitAll(func(f *flag.Flag) {
+		out = append(out, Hyperparameter{Name: f.Name, Value: f.Value.String(), Help: f.Usage})
+	})
+	return out
+}
+
+// configOf applies overrides, by command-line name, to the defaults. It
+// reports which names were given.
+func configOf(overrides map[string]any) (train.Config, map[string]bool, error) {
+	c := train.DefaultConfig()
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c.RegisterFlags(fs)
+	names := make([]string, 0, len(overrides))
+	for name := range overrides {
+		names = append(names, name)
+	}
+	sort.Strings(names) // deterministic error messages
+	given := map[string]bool{}
+	for _, name := range names {
+		var s string
+		switch v := overrides[name].(type) {
+		case string:
+			s = v
+		case bool:
+			s = strconv.FormatBool(v)
+		case float64:
+			s = strconv.FormatFloat(v, 'g', -1, 64)
+		default:
+			return c, nil, errorf(CodeBadRequest, "train: config.%s: want a string, number or boolean", name)
+		}
+		if fs.Lookup(name) == nil {
+			return c, nil, errorf(CodeBadRequest, "train: unknown hyperparameter %q (the defaults operation lists them)", name)
+		}
+		if err := fs.Set(name, s); err != nil {
+			return c, nil, errorf(CodeBadRequest, "train: config.%s: %v", name, err)
+		}
+		given[name] = true
+	}
+	if err := c.Validate(); err != nil {
+		return c, nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	return c, given, nil
+}
+
+func configMap(c train.Config) map[string]string {
+	out := map[string]string{}
+	for _, h := range hyperparameters(c) {
+		out[h.Name] = h.Value
+	}
+	return out
+}
+
+func (e *Engine) startTraining(ctx context.Context, req Request) error {
+	var a struct {
+		Config       map[string]any `json:"config"`
+		Seed         *uint64        `json:"seed"`
+		Save         *bool          `json:"save"`
+		SaveOnCancel bool           `json:"saveOnCancel"`
+	}
+	if err := decode(req, &a); err != nil {
+		return err
+	}
+	cfg, given, err := configOf(a.Config)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.training != nil {
+		return errorf(CodeBusy, "train: training (request %d) is already in progress", e.training.id)
+	}
+	if e.data == nil {
+		return errorf(CodeNoGraph, "train: no graph is loaded")
+	}
+	l := e.data
+	// A synthetic graph trains with its generator's seed unless told
+	// otherwise, as `ilpgnn train --data synth:PRESET` does.
+	switch {
+	case a.Seed != nil:
+		cfg.Seed = *a.Seed
+	case l.synthetic != nil:
+		cfg.Seed = l.synthetic.Seed
+	}
+	save := a.Save == nil || *a.Save
+	runCtx, cancel := context.WithCancel(ctx)
+	e.training = &run{id: req.ID, cancel: cancel}
+	go e.train(runCtx, req.ID, l, cfg, given["patience"], save, a.SaveOnCancel)
+	return nil
+}
+
+func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Config, patienceGiven, save, saveOnCancel bool) {
+	defer func() {
+		e.mu.Lock()
+		e.training.cancel()
+		e.training = nil
+		e.mu.Unlock()
+	}()
+	res, err := e.runTraining(ctx, id, l, cfg, patienceGiven)
+	cancelled := errors.Is(err, context.Canceled)
+	if err != nil && !cancelled {
+		e.fail(id, errorf(CodeBadRequest, "train: %v", err))
+		return
+	}
+	mo, err := e.adopt(res, l)
+	if err != nil {
+		e.fail(id, err)
+		return
+	}
+	out := TrainResult{ModelInfo: modelInfo(mo), Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds}
+	switch {
+	case save && (!cancelled || saveOnCancel):
+		out.Saved = e.save(context.WithoutCancel(ctx), mo)
+	case cancelled:
+		out.Saved = SaveStatus{Message: "not saved: training was cancelled"}
+	default:
+		out.Saved = SaveStatus{Message: "not saved: saving was not requested"}
+	}
+	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
+}
+
+func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train.Config, patienceGiven bool) (*train.Result, error) {
+	sp, err := l.d.Split(cfg.Seed, cfg.ValFrac, cfg.TestFrac)
+	if err != nil {
+		return nil, err
+	}
+	var crit train.Criterion
+	if l.d.Truth != nil {
+		// As `ilpgnn train --select auto`: a graph with groundtruth keeps
+		// the weights that explain its validation links best.
+		crit = experiment.PrecisionCriterion(l.d.Truth)
+		if !patienceGiven {
+			cfg.Patience = experiment.PrecisionPatience
+		}
+	}
+	progress := func(p train.Progress) {
+		elapsed := p.Elapsed.Seconds() * 1000
+		// At most MaxEpochs remain; early stopping may end the run sooner.
+		remaining := elapsed / float64(p.Epoch) * float64(p.MaxEpochs-p.Epoch)
+		if left := cfg.Patience - (p.Epoch - p.BestEpoch); left >= 0 && left < p.MaxEpochs-p.Epoch {
+			remaining = elapsed / float64(p.Epoch) * float64(left)
+		}
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &Progress{
+			Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
+			ValAUC: p.ValAUC, BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, Score: p.Score, BestScore: p.BestScore,
+			ElapsedMs: elapsed, RemainingMs: remaining,
+		}})
+		e.opt.Yield()
+	}
+	return train.RunSplitSelect(ctx, sp, cfg, crit, progress)
+}
+
+// adopt makes a finished run the current model. It goes through the
+// checkpoint's bytes, exactly as loading a stored checkpoint does, so a
+// model explains the same before and after a reload.
+func (e *Engine) adopt(res *train.Result, l *loaded) (*model, error) {
+	ck, err := res.Checkpoint(l.d.Graph)
+	if err != nil {
+		return nil, errorf(CodeInternal, "packing the checkpoint: %v", err)
+	}
+	ck.Created = e.opt.Now().Unix()
+	if l.d.Truth != nil {
+		pred := ilpgnn.NewPredictor(res.Model, res.Inputs)
+		p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: p[0]}, checkpoint.Metric{Name: "p_at_2", Value: p[1]})
+	}
+	data, err := ck.MarshalBinary()
+	if err != nil {
+		return nil, errorf(CodeInternal, "encoding the checkpoint: %v", err)
+	}
+	return e.open(data, l)
+}
+
+// open builds the model of an encoded checkpoint on l's graph and makes it
+// current.
+func (e *Engine) open(data []byte, l *loaded) (*model, error) {
+	meta, err := store.MetaOf(data)
+	if err != nil {
+		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
+	}
+	if meta.Fingerprint != l.info.Fingerprint {
+		return nil, errorf(CodeMismatch, "checkpoint %q was trained on another graph (dataset %q) than the loaded %q; load that graph first",
+			meta.Key, meta.Dataset, l.info.Name)
+	}
+	ck, err := checkpoint.Unmarshal(data)
+	if err != nil {
+		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
+	}
+	m, cfg, err := train.LoadModel(ck, l.d.Graph)
+	if err != nil {
+		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
+	}
+	in, err := ilpgnn.Prepare(l.d.Graph, cfg.Model)
+	if err != nil {
+		return nil, errorf(CodeInternal, "preparing the graph: %v", err)
+	}
+	pred := ilpgnn.NewPredictor(m, in)
+	pred.Seed = cfg.Seed
+	mo := &model{meta: meta, ck: ck, data: data, cfg: cfg, m: m, pred: pred}
+	e.mu.Lock()
+	e.model = mo
+	e.mu.Unlock()
+	return mo, nil
+}
+
+func modelInfo(mo *model) ModelInfo {
+	h := mo.meta
+	out := ModelInfo{Key: h.Key, Dataset: h.Dataset, Seed: h.Seed, Created: h.Created,
+		TestAUC: h.Metrics["test_auc"], ValAUC: h.Metrics["val_auc"], BestEpoch: int(h.Metrics["best_epoch"]),
+		Config: configMap(mo.cfg)}
+	if v, ok := h.Metrics["p_at_1"]; ok {
+		out.P1 = &v
+	}
+	if v, ok := h.Metrics["p_at_2"]; ok {
+		out.P2 = &v
+	}
+	return out
+}
+
+// save stores mo's checkpoint. Failure is a status, not an error: the model
+// stays usable, only not kept.
+func (e *Engine) save(ctx context.Context, mo *model) SaveStatus {
+	return e.put(ctx, mo.meta, mo.data)
+}
+
+func (e *Engine) put(ctx context.Context, m store.Meta, data []byte) SaveStatus {
+	if err := e.opt.Store.Put(ctx, m, data); err != nil {
+		return SaveStatus{Message: "not saved: " + err.Error()}
+	}
+	st := SaveStatus{Saved: true, Key: m.Key}
+	if !e.persistent {
+		st.Message = "kept until the page closes: " + e.opt.StorageMessage
+	}
+	return st
+}
+
+func storageError(doing string, err error) *Error {
+	if errors.Is(err, store.ErrNotFound) {
+		return errorf(CodeNotFound, "%s: %v", doing, err)
+	}
+	return errorf(CodeStorage, "%s: %v", doing, err)
+}
+
+func (e *Engine) list(ctx context.Context) (any, []byte, error) {
+	metas, err := e.opt.Store.List(ctx)
+	if err != nil {
+		return nil, nil, storageError("listing checkpoints", err)
+	}
+	fp := ""
+	if l, err := e.graph(); err == nil {
+		fp = l.info.Fingerprint
+	}
+	out := CheckpointList{Available: e.persistent, Checkpoints: make([]CheckpointEntry, 0, len(metas))}
+	if !e.persistent {
+		out.Message = e.opt.StorageMessage
+	}
+	for _, m := range metas {
+		out.Checkpoints = append(out.Checkpoints, CheckpointEntry{Meta: m, Matches: m.Fingerprint == fp})
+	}
+	return out, nil, nil
+}
+
+func (e *Engine) loadStored(ctx context.Context, req Request) (any, []byte, error) {
+	key, err := keyArg(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := e.opt.Store.Get(ctx, key)
+	if err != nil {
+		return nil, nil, storageError("loading checkpoint "+key, err)
+	}
+	mo, err := e.open(data, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	return modelInfo(mo), nil, nil
+}
+
+func (e *Engine) export(ctx context.Context, req Request) (any, []byte, error) {
+	var a struct {
+		Key string `json:"key"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	var data []byte
+	if a.Key == "" {
+		mo, err := e.current()
+		if err != nil {
+			return nil, nil, err
+		}
+		data = mo.data
+	} else {
+		var err error
+		if data, err = e.opt.Store.Get(ctx, a.Key); err != nil {
+			return nil, nil, storageError("exporting checkpoint "+a.Key, err)
+		}
+	}
+	meta, err := store.MetaOf(data)
+	if err != nil {
+		return nil, nil, errorf(CodeInternal, "stored checkpoint is damaged: %v", err)
+	}
+	name := fmt.Sprintf("%s-seed%d-%s.ckpt", meta.Dataset, meta.Seed, meta.Key[len(meta.Key)-16:])
+	return map[string]string{"filename": name}, data, nil
+}
+
+func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, error) {
+	if len(req.Files) != 1 {
+		return nil, nil, errorf(CodeBadRequest, "checkpoints.import: want exactly one file, got %d", len(req.Files))
+	}
+	for name, data := range req.Files {
+		meta, err := store.MetaOf(data)
+		if err != nil {
+			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("%s: %v", name, err), File: name}
+		}
+		st := e.put(ctx, meta, data)
+		fp := ""
+		if l, err := e.graph(); err == nil {
+			fp = l.info.Fingerprint
+		}
+		return map[string]any{"meta": CheckpointEntry{Meta: meta, Matches: meta.Fingerprint == fp}, "status": st}, nil, nil
+	}
+	panic("unreachable")
+}
+
+func (e *Engine) evaluate() (any, []byte, error) {
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	mo, err := e.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := l.d.Split(mo.cfg.Seed, mo.cfg.ValFrac, mo.cfg.TestFrac)
+	if err != nil {
+		return nil, nil, errorf(CodeInternal, "splitting: %v", err)
+	}
+	in, err := ilpgnn.Prepare(sp.Train, mo.cfg.Model)
+	if err != nil {
+		return nil, nil, errorf(CodeInternal, "preparing the training graph: %v", err)
+	}
+	pred := ilpgnn.NewPredictor(mo.m, in)
+	auc := func(pos, neg []graph.Edge) float64 {
+		s := pred.Logits(append(append([]graph.Edge{}, pos...), neg...))
+		return eval.AUC(s[:len(pos)], s[len(pos):])
+	}
+	out := Evaluation{TestAUC: auc(sp.TestPos, sp.TestNeg), ValAUC: auc(sp.ValPos, sp.ValNeg)}
+	if l.d.Truth != nil {
+		p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+		out.P1, out.P2 = &p[0], &p[1]
+	}
+	return out, nil, nil
+}
+
+func (e *Engine) node(l *loaded, op, name string, v int) error {
+	if n := l.d.Graph.NumNodes(); v < 0 || v >= n {
+		return errorf(CodeNotFound, "%s: %s %d is not a node (the graph has nodes 0 to %d)", op, name, v, n-1)
+	}
+	return nil
+}
+
+func (e *Engine) explain(req Request) (any, []byte, error) {
+	var a struct {
+		I *int `json:"i"`
+		J *int `json:"j"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if a.I == nil || a.J == nil {
+		return nil, nil, errorf(CodeBadRequest, "explain: args.i and args.j (node indices) are required")
+	}
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	mo, err := e.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"i", *a.I}, {"j", *a.J}} {
+		if err := e.node(l, "explain", x.name, x.v); err != nil {
+			return nil, nil, err
+		}
+	}
+	ex, err := mo.pred.Explain(*a.I, *a.J)
+	if err != nil {
+		return nil, nil, errorf(CodeBadRequest, "explain: %v", err)
+	}
+	return ex, nil, nil
+}
+
+func (e *Engine) suggest(req Request) (any, []byte, error) {
+	var a struct {
+		Node *int `json:"node"`
+		Top  *int `json:"top"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if a.Node == nil {
+		return nil, nil, errorf(CodeBadRequest, "suggest: args.node (a node index) is required")
+	}
+	top := 10
+	if a.Top != nil {
+		top = *a.Top
+	}
+	if top < 1 {
+		return nil, nil, errorf(CodeBadRequest, "suggest: args.top must be at least 1 (got %d)", top)
+	}
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	mo, err := e.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.node(l, "suggest", "node", *a.Node); err != nil {
+		return nil, nil, err
+	}
+	s, err := mo.pred.Suggest(*a.Node, top)
+	if err != nil {
+		return nil, nil, errorf(CodeBadRequest, "suggest: %v", err)
+	}
+	return s, nil, nil
+}

@@ -1,0 +1,419 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/wasm/store"
+)
+
+// page plays the web page: it sends requests and collects replies by id.
+type page struct {
+	t *testing.T
+	e *Engine
+
+	mu      sync.Mutex
+	next    int64
+	replies map[int64]chan Reply
+	events  map[int64][]Progress
+	ready   *Info
+	// onProgress, if set, runs on every progress event (from the training
+	// goroutine), as a page reacting to it would.
+	onProgress func(id int64, p Progress)
+}
+
+func newPage(t *testing.T, st store.Store) *page {
+	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}}
+	var opt Options
+	if st != nil {
+		opt.Store = st
+	} else {
+		opt.StorageMessage = "no IndexedDB in this test"
+	}
+	opt.Post = p.post
+	opt.Now = func() time.Time { return time.Unix(1_790_000_000, 0) }
+	opt.Version = "test"
+	p.e = New(opt)
+	if p.ready == nil {
+		t.Fatal("no ready message")
+	}
+	return p
+}
+
+func (p *page) post(r Reply) {
+	// Replies cross the worker boundary as JSON; make sure they encode.
+	if _, err := json.Marshal(r); err != nil {
+		p.t.Errorf("reply does not encode: %v", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch r.Type {
+	case "ready":
+		p.ready = r.Engine
+	case "progress":
+		p.events[*r.ID] = append(p.events[*r.ID], *r.Progress)
+		if p.onProgress != nil {
+			go p.onProgress(*r.ID, *r.Progress)
+		}
+	default:
+		p.chanFor(*r.ID) <- r
+	}
+}
+
+func (p *page) chanFor(id int64) chan Reply {
+	c, ok := p.replies[id]
+	if !ok {
+		c = make(chan Reply, 1)
+		p.replies[id] = c
+	}
+	return c
+}
+
+// send issues a request and returns its id without waiting.
+func (p *page) send(op string, args any, files map[string][]byte) int64 {
+	p.mu.Lock()
+	p.next++
+	id := p.next
+	p.chanFor(id)
+	p.mu.Unlock()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.e.Handle(context.Background(), Request{V: Protocol, ID: id, Op: op, Args: raw, Files: files})
+	return id
+}
+
+func (p *page) wait(id int64) Reply {
+	p.mu.Lock()
+	c := p.chanFor(id)
+	p.mu.Unlock()
+	select {
+	case r := <-c:
+		return r
+	case <-time.After(2 * time.Minute):
+		p.t.Fatalf("no reply to request %d", id)
+		return Reply{}
+	}
+}
+
+// call sends a request, waits, and decodes a result into out (when non-nil).
+func (p *page) call(op string, args any, out any) Reply {
+	p.t.Helper()
+	r := p.wait(p.send(op, args, nil))
+	if r.Type != "result" {
+		p.t.Fatalf("%s: %s reply: %+v", op, r.Type, r.Error)
+	}
+	if out != nil {
+		roundTrip(p.t, r.Result, out)
+	}
+	return r
+}
+
+func (p *page) callErr(op string, args any, files map[string][]byte) *Error {
+	p.t.Helper()
+	r := p.wait(p.send(op, args, files))
+	if r.Type != "error" {
+		p.t.Fatalf("%s: want an error reply, got %s %+v", op, r.Type, r.Result)
+	}
+	return r.Error
+}
+
+// roundTrip re-decodes v as the page would see it.
+func roundTrip(t *testing.T, v, out any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func trainArgs(epochs int) map[string]any {
+	return map[string]any{"config": map[string]any{"epochs": epochs}}
+}
+
+func TestTrainExplainReload(t *testing.T) {
+	st := &store.Memory{}
+	p := newPage(t, st)
+	if !p.ready.Storage.Available || p.ready.Protocol != Protocol {
+		t.Fatalf("ready: %+v", p.ready)
+	}
+	var gi GraphInfo
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 1}, &gi)
+	if !gi.HasGroundtruth || gi.Synthetic == nil || gi.Nodes == 0 || len(gi.Fingerprint) != 64 {
+		t.Fatalf("graph info: %+v", gi)
+	}
+
+	id := p.send("train", trainArgs(4), nil)
+	r := p.wait(id)
+	if r.Type != "result" {
+		t.Fatalf("train: %+v", r.Error)
+	}
+	var tr TrainResult
+	roundTrip(t, r.Result, &tr)
+	if tr.Cancelled || !tr.Saved.Saved || tr.Epochs != 4 || tr.Seed != 1 || tr.P1 == nil {
+		t.Fatalf("train result: %+v", tr)
+	}
+	ev := p.events[id]
+	if len(ev) != 4 {
+		t.Fatalf("%d progress events, want one per epoch (4)", len(ev))
+	}
+	for k, e := range ev {
+		if e.Epoch != k+1 || e.MaxEpochs != 4 || e.ElapsedMs <= 0 || e.ValAUC <= 0 || e.Loss <= 0 {
+			t.Errorf("progress %d: %+v", k, e)
+		}
+	}
+	if ev[3].RemainingMs != 0 {
+		t.Errorf("last epoch leaves %v ms", ev[3].RemainingMs)
+	}
+
+	// The engine's evaluation of the adopted model reproduces the
+	// training run's own numbers.
+	var evl Evaluation
+	p.call("evaluate", nil, &evl)
+	if evl.TestAUC != tr.TestAUC || evl.ValAUC != tr.ValAUC || *evl.P1 != *tr.P1 || *evl.P2 != *tr.P2 {
+		t.Errorf("evaluate %+v, trained %+v", evl, tr)
+	}
+
+	var before ilpgnn.Explanation
+	p.call("explain", map[string]any{"i": 3, "j": 40}, &before)
+	if before.Prob <= 0 || before.Prob >= 1 || before.I.Node != 3 || before.J.Node != 40 || before.Reading == "" {
+		t.Fatalf("explanation: %+v", before)
+	}
+	var sugg []ilpgnn.Suggestion
+	p.call("suggest", map[string]any{"node": 3, "top": 5}, &sugg)
+	if len(sugg) != 5 || sugg[0].Prob < sugg[4].Prob {
+		t.Fatalf("suggestions: %+v", sugg)
+	}
+
+	// A new engine (a reloaded page) over the same store.
+	q := newPage(t, st)
+	q.call("generate", map[string]any{"preset": "sparse", "seed": 1}, nil)
+	var list CheckpointList
+	q.call("checkpoints.list", nil, &list)
+	if len(list.Checkpoints) != 1 || !list.Checkpoints[0].Matches || list.Checkpoints[0].Key != tr.Key ||
+		list.Checkpoints[0].Created != 1_790_000_000 || list.Checkpoints[0].Metrics["test_auc"] != tr.TestAUC {
+		t.Fatalf("listing: %+v", list)
+	}
+	var mi ModelInfo
+	q.call("checkpoints.load", map[string]any{"key": tr.Key}, &mi)
+	if !reflect.DeepEqual(mi, tr.ModelInfo) {
+		t.Errorf("loaded %+v, trained %+v", mi, tr.ModelInfo)
+	}
+	var after ilpgnn.Explanation
+	q.call("explain", map[string]any{"i": 3, "j": 40}, &after)
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("explanation changed across a reload:\n%+v\n%+v", before, after)
+	}
+
+	// Export gives the stored bytes; import into a fresh store lists it.
+	ex := q.call("checkpoints.export", map[string]any{"key": tr.Key}, nil)
+	stored, err := st.Get(context.Background(), tr.Key)
+	if err != nil || string(ex.Bytes) != string(stored) {
+		t.Fatalf("export: %d bytes, stored %d (%v)", len(ex.Bytes), len(stored), err)
+	}
+	if name := ex.Result.(map[string]string)["filename"]; !strings.HasSuffix(name, ".ckpt") || !strings.Contains(name, "seed1") {
+		t.Errorf("export filename %q", name)
+	}
+	other := newPage(t, nil)
+	var imp struct {
+		Meta   CheckpointEntry `json:"meta"`
+		Status SaveStatus      `json:"status"`
+	}
+	r = other.wait(other.send("checkpoints.import", nil, map[string][]byte{"model.ckpt": ex.Bytes}))
+	roundTrip(t, r.Result, &imp)
+	if imp.Meta.Key != tr.Key || !imp.Status.Saved || !strings.Contains(imp.Status.Message, "no IndexedDB") {
+		t.Fatalf("import: %+v", imp)
+	}
+
+	// Delete.
+	q.call("checkpoints.delete", map[string]any{"key": tr.Key}, nil)
+	q.call("checkpoints.list", nil, &list)
+	if len(list.Checkpoints) != 0 {
+		t.Fatalf("after delete: %+v", list)
+	}
+	if e := q.callErr("checkpoints.load", map[string]any{"key": tr.Key}, nil); e.Code != CodeNotFound {
+		t.Errorf("load of a deleted key: %+v", e)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	p := newPage(t, nil)
+	r := p.wait(p.send("load", map[string]any{"name": "tiny"}, map[string][]byte{"edges.csv": []byte("a,b\nb,c\nc,a\nc,d\n")}))
+	if r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	var gi GraphInfo
+	roundTrip(t, r.Result, &gi)
+	if gi.Name != "tiny" || gi.Nodes != 4 || gi.Edges != 4 || gi.FeatureDim == 0 {
+		t.Fatalf("graph: %+v", gi)
+	}
+	e := p.callErr("load", nil, map[string][]byte{"edges.csv": []byte("a,b\nb\n")})
+	if e.Code != CodeBadInput || e.File != "edges.csv" || e.Line != 2 || !strings.Contains(e.Message, "edges.csv") {
+		t.Fatalf("bad file: %+v", e)
+	}
+	e = p.callErr("load", nil, map[string][]byte{"x.npz": []byte("PK\x03\x04 not a zip")})
+	if e.Code != CodeBadInput || e.File != "x.npz" {
+		t.Fatalf("bad npz: %+v", e)
+	}
+	// The previous graph is still loaded and the engine still serves.
+	var d Description
+	p.call("describe", nil, &d)
+	if d.Name != "tiny" || len(d.IDs) != 4 || len(d.Edges) != 8 || d.Degrees[2] != 3 {
+		t.Fatalf("describe after bad files: %+v", d)
+	}
+	for k := 0; k < len(d.Edges); k += 2 {
+		if d.Edges[k] >= d.Edges[k+1] {
+			t.Errorf("edge %d,%d not listed once with i < j", d.Edges[k], d.Edges[k+1])
+		}
+	}
+}
+
+func TestRequestErrors(t *testing.T) {
+	p := newPage(t, nil)
+	cases := []struct {
+		op   string
+		args any
+		code string
+	}{
+		{"explain", map[string]any{"i": 0, "j": 1}, CodeNoGraph},
+		{"describe", nil, CodeNoGraph},
+		{"train", nil, CodeNoGraph},
+		{"frobnicate", nil, CodeBadRequest},
+		{"generate", map[string]any{"preset": "huge", "seed": 0}, CodeBadRequest},
+		{"generate", map[string]any{"preset": "sparse"}, CodeBadRequest},
+		{"generate", map[string]any{"preset": "sparse", "seed": 0, "extra": 1}, CodeBadRequest},
+		{"train", map[string]any{"config": map[string]any{"learning-rate": 1}}, CodeBadRequest},
+		{"train", map[string]any{"config": map[string]any{"lr": -1}}, CodeBadRequest},
+		{"train", map[string]any{"config": map[string]any{"epochs": "many"}}, CodeBadRequest},
+		{"checkpoints.load", nil, CodeBadRequest},
+		{"checkpoints.import", nil, CodeBadRequest},
+		{"cancel", nil, CodeBadRequest},
+	}
+	for _, c := range cases {
+		if e := p.callErr(c.op, c.args, nil); e.Code != c.code || e.Message == "" {
+			t.Errorf("%s %v: got %+v, want code %s", c.op, c.args, e, c.code)
+		}
+	}
+	r := p.wait(func() int64 {
+		p.e.Handle(context.Background(), Request{V: 2, ID: 99, Op: "info"})
+		return 99
+	}())
+	if r.Type != "error" || r.Error.Code != CodeVersion || *r.ID != 99 {
+		t.Fatalf("version 2: %+v", r)
+	}
+	e := p.callErr("checkpoints.import", nil, map[string][]byte{"junk.ckpt": []byte("hello")})
+	if e.Code != CodeBadInput || e.File != "junk.ckpt" || !strings.Contains(e.Message, checkpoint.ErrNotCheckpoint.Error()) {
+		t.Errorf("junk import: %+v", e)
+	}
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
+	for op, args := range map[string]any{
+		"explain": map[string]any{"i": 0, "j": 1}, "suggest": map[string]any{"node": 0},
+		"evaluate": nil, "checkpoints.save": nil, "checkpoints.export": nil,
+	} {
+		if e := p.callErr(op, args, nil); e.Code != CodeNoModel {
+			t.Errorf("%s without a model: %+v", op, e)
+		}
+	}
+	var defs struct {
+		Hyperparameters []Hyperparameter `json:"hyperparameters"`
+	}
+	p.call("defaults", nil, &defs)
+	byName := map[string]Hyperparameter{}
+	for _, h := range defs.Hyperparameters {
+		byName[h.Name] = h
+	}
+	if byName["alpha"].Value != "0.02" || byName["k"].Value != "3" || byName["init"].Value != "isometric" || byName["lr"].Help == "" {
+		t.Errorf("defaults: %+v", defs)
+	}
+}
+
+func TestCancelAndBusy(t *testing.T) {
+	p := newPage(t, nil)
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
+	cancelled := make(chan Reply, 1)
+	busy := make(chan Reply, 1)
+	var once sync.Once
+	var id int64
+	p.onProgress = func(target int64, pr Progress) {
+		if pr.Epoch != 2 {
+			return
+		}
+		once.Do(func() {
+			busy <- p.wait(p.send("explain", map[string]any{"i": 0, "j": 1}, nil))
+			cancelled <- p.wait(p.send("cancel", map[string]any{"target": target}, nil))
+		})
+	}
+	id = p.send("train", map[string]any{"config": map[string]any{"epochs": 500, "patience": 500}}, nil)
+	r := p.wait(id)
+	if r.Type != "result" {
+		t.Fatalf("train: %+v", r.Error)
+	}
+	var tr TrainResult
+	roundTrip(t, r.Result, &tr)
+	if !tr.Cancelled || tr.Saved.Saved || !strings.Contains(tr.Saved.Message, "cancelled") || tr.Epochs > 4 {
+		t.Fatalf("cancelled run: %+v", tr)
+	}
+	if b := <-busy; b.Type != "error" || b.Error.Code != CodeBusy {
+		t.Errorf("explain during training: %+v", b)
+	}
+	if c := <-cancelled; c.Type != "result" || !c.Result.(map[string]bool)["cancelled"] {
+		t.Errorf("cancel reply: %+v", c)
+	}
+	// The best weights so far are usable, and can be saved on request.
+	var ex ilpgnn.Explanation
+	p.call("explain", map[string]any{"i": 0, "j": 1}, &ex)
+	var st SaveStatus
+	p.call("checkpoints.save", nil, &st)
+	if !st.Saved || st.Key != tr.Key {
+		t.Errorf("save after cancel: %+v", st)
+	}
+	var c struct{ Cancelled bool }
+	p.call("cancel", map[string]any{"target": id}, &c)
+	if c.Cancelled {
+		t.Error("cancelling a finished run reports success")
+	}
+}
+
+func TestMismatchAndQuota(t *testing.T) {
+	st := &store.Memory{}
+	p := newPage(t, st)
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
+	var tr TrainResult
+	p.call("train", trainArgs(2), &tr)
+
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 1}, nil)
+	if e := p.callErr("explain", map[string]any{"i": 0, "j": 1}, nil); e.Code != CodeNoModel {
+		t.Errorf("the old graph's model survived a new graph: %+v", e)
+	}
+	var list CheckpointList
+	p.call("checkpoints.list", nil, &list)
+	if len(list.Checkpoints) != 1 || list.Checkpoints[0].Matches {
+		t.Fatalf("listing on another graph: %+v", list)
+	}
+	if e := p.callErr("checkpoints.load", map[string]any{"key": tr.Key}, nil); e.Code != CodeMismatch || !strings.Contains(e.Message, "another graph") {
+		t.Errorf("load on another graph: %+v", e)
+	}
+
+	full := newPage(t, &store.Memory{Limit: 100})
+	full.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
+	full.call("train", trainArgs(2), &tr)
+	if tr.Saved.Saved || !strings.Contains(tr.Saved.Message, "quota") {
+		t.Errorf("save past the quota: %+v", tr.Saved)
+	}
+	if e := full.callErr("explain", map[string]any{"i": 0, "j": 10_000}, nil); e.Code != CodeNotFound {
+		t.Errorf("node out of range: %+v", e)
+	}
+	var ex ilpgnn.Explanation
+	full.call("explain", map[string]any{"i": 0, "j": 1}, &ex) // the model is kept all the same
+}

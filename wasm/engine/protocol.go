@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"ilpgnn/wasm/store"
+)
+
+// Protocol is the version of the message protocol (wasm/PROTOCOL.md).
+const Protocol = 1
+
+// Request is one message from the page.
+type Request struct {
+	V    int             `json:"v"`
+	ID   int64           `json:"id"`
+	Op   string          `json:"op"`
+	Args json.RawMessage `json:"args,omitempty"`
+	// Files are the request's file contents by name (load, import).
+	Files map[string][]byte `json:"-"`
+}
+
+// Reply is one message to the page. Bytes travel beside the JSON part, as a
+// Uint8Array in the browser.
+type Reply struct {
+	V        int       `json:"v"`
+	Type     string    `json:"type"` // ready, progress, result or error
+	ID       *int64    `json:"id,omitempty"`
+	Engine   *Info     `json:"engine,omitempty"`
+	Progress *Progress `json:"progress,omitempty"`
+	Result   any       `json:"result,omitempty"`
+	Error    *Error    `json:"error,omitempty"`
+	Bytes    []byte    `json:"-"`
+}
+
+// Error codes (PROTOCOL.md).
+const (
+	CodeVersion    = "unsupported_version"
+	CodeBadRequest = "bad_request"
+	CodeBadInput   = "bad_input"
+	CodeNoGraph    = "no_graph"
+	CodeNoModel    = "no_model"
+	CodeBusy       = "busy"
+	CodeMismatch   = "mismatch"
+	CodeNotFound   = "not_found"
+	CodeStorage    = "storage"
+	CodeInternal   = "internal"
+)
+
+// Error is an error reply: a code the page can act on and a message for
+// the user, with the file and line of bad input.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Info describes the engine (the ready message and the info operation).
+type Info struct {
+	Protocol int         `json:"protocol"`
+	Version  string      `json:"version"`
+	Storage  StorageInfo `json:"storage"`
+}
+
+// StorageInfo says whether checkpoints persist across page loads.
+type StorageInfo struct {
+	Available bool   `json:"available"`
+	Message   string `json:"message,omitempty"`
+}
+
+// Progress is the progress event of one training epoch.
+type Progress struct {
+	Epoch       int     `json:"epoch"`
+	MaxEpochs   int     `json:"maxEpochs"`
+	Loss        float64 `json:"loss"`
+	Cls         float64 `json:"cls"`
+	Pos         float64 `json:"pos"`
+	Neg         float64 `json:"neg"`
+	ValAUC      float64 `json:"valAUC"`
+	BestValAUC  float64 `json:"bestValAUC"`
+	BestEpoch   int     `json:"bestEpoch"`
+	Score       float64 `json:"score"`
+	BestScore   float64 `json:"bestScore"`
+	ElapsedMs   float64 `json:"elapsedMs"`
+	RemainingMs float64 `json:"remainingMs"`
+}
+
+// GraphInfo describes the loaded graph.
+type GraphInfo struct {
+	Name           string     `json:"name"`
+	Fingerprint    string     `json:"fingerprint"`
+	Nodes          int        `json:"nodes"`
+	Edges          int        `json:"edges"`
+	FeatureDim     int        `json:"featureDim"`
+	Stats          GraphStats `json:"stats"`
+	HasLabels      bool       `json:"hasLabels"`
+	HasGroundtruth bool       `json:"hasGroundtruth"`
+	Synthetic      *Synthetic `json:"synthetic"`
+}
+
+// GraphStats are the degree and connectivity statistics of a graph.
+type GraphStats struct {
+	Density          float64 `json:"density"`
+	MinDegree        int     `json:"minDegree"`
+	MaxDegree        int     `json:"maxDegree"`
+	MeanDegree       float64 `json:"meanDegree"`
+	MedianDegree     float64 `json:"medianDegree"`
+	Isolated         int     `json:"isolated"`
+	Components       int     `json:"components"`
+	LargestComponent int     `json:"largestComponent"`
+}
+
+// Synthetic names the preset and seed of a generated graph.
+type Synthetic struct {
+	Preset string `json:"preset"`
+	Seed   uint64 `json:"seed"`
+}
+
+// Description is GraphInfo with everything needed to draw the graph.
+type Description struct {
+	GraphInfo
+	IDs        []string `json:"ids"`
+	Degrees    []int    `json:"degrees"`
+	Labels     []int32  `json:"labels"`
+	ClassNames []string `json:"classNames"`
+	Edges      []int32  `json:"edges"`
+}
+
+// Hyperparameter is one training setting, by its command-line name.
+type Hyperparameter struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Help  string `json:"help"`
+}
+
+// ModelInfo describes the current model.
+type ModelInfo struct {
+	Key       string            `json:"key"`
+	Dataset   string            `json:"dataset"`
+	Seed      uint64            `json:"seed"`
+	Created   int64             `json:"created"`
+	TestAUC   float64           `json:"testAUC"`
+	ValAUC    float64           `json:"valAUC"`
+	BestEpoch int               `json:"bestEpoch"`
+	P1        *float64          `json:"p1,omitempty"`
+	P2        *float64          `json:"p2,omitempty"`
+	Config    map[string]string `json:"config"`
+}
+
+// SaveStatus says whether a checkpoint was stored, and why not.
+type SaveStatus struct {
+	Saved   bool   `json:"saved"`
+	Key     string `json:"key,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// TrainResult is the result of a train request.
+type TrainResult struct {
+	ModelInfo
+	Cancelled    bool       `json:"cancelled"`
+	Saved        SaveStatus `json:"saved"`
+	Epochs       int        `json:"epochs"`
+	TrainSeconds float64    `json:"trainSeconds"`
+}
+
+// Evaluation is the result of an evaluate request.
+type Evaluation struct {
+	TestAUC float64  `json:"testAUC"`
+	ValAUC  float64  `json:"valAUC"`
+	P1      *float64 `json:"p1,omitempty"`
+	P2      *float64 `json:"p2,omitempty"`
+}
+
+// CheckpointEntry is a stored checkpoint in a listing.
+type CheckpointEntry struct {
+	store.Meta
+	Matches bool `json:"matches"`
+}
+
+// CheckpointList is the result of checkpoints.list.
+type CheckpointList struct {
+	Available   bool              `json:"available"`
+	Message     string            `json:"message,omitempty"`
+	Checkpoints []CheckpointEntry `json:"checkpoints"`
+}
