@@ -16,7 +16,7 @@ import (
 
 // page plays the web page: it sends requests and collects replies by id.
 type page struct {
-	t *testing.T
+	t testing.TB
 	e *Engine
 
 	mu      sync.Mutex
@@ -29,7 +29,7 @@ type page struct {
 	onProgress func(id int64, p Progress)
 }
 
-func newPage(t *testing.T, st store.Store) *page {
+func newPage(t testing.TB, st store.Store) *page {
 	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}}
 	var opt Options
 	if st != nil {
@@ -127,7 +127,7 @@ func (p *page) callErr(op string, args any, files map[string][]byte) *Error {
 }
 
 // roundTrip re-decodes v as the page would see it.
-func roundTrip(t *testing.T, v, out any) {
+func roundTrip(t testing.TB, v, out any) {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

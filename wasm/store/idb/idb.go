@@ -1,0 +1,436 @@
+//go:build js && wasm
+
+// Package idb is the browser engine's checkpoint store: a store.Store kept in
+// IndexedDB (database "ilpgnn", see wasm/PROTOCOL.md, "Checkpoint store"),
+// built on github.com/hack-pad/go-indexeddb.
+//
+// The database has two object stores keyed by the checkpoint key: "meta"
+// holds each checkpoint's store.Meta as a plain JS object, which List reads,
+// and "weights" holds { key, data: Uint8Array } with the encoded checkpoint,
+// which only Get reads.
+//
+// Every method blocks until IndexedDB answers, which needs the JS event loop
+// to run: call them from an ordinary goroutine, never directly from a
+// js.Func callback. JS exceptions, including the ones go-indexeddb turns into
+// panics, come back as errors.
+package idb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"syscall/js"
+
+	"github.com/hack-pad/go-indexeddb/idb"
+
+	"ilpgnn/wasm/store"
+)
+
+// Object store names, fixed by the protocol.
+const (
+	metaStore    = "meta"
+	weightsStore = "weights"
+)
+
+// ErrQuota is wrapped by the error of a Put the browser refused for lack of
+// space (a QuotaExceededError). It is store.ErrQuota, so callers can treat
+// this store and store.Memory alike.
+var ErrQuota = store.ErrQuota
+
+// ErrClosed is returned by the methods of a Store after Close.
+var ErrClosed = errors.New("checkpoint store is closed")
+
+// quotaExceeded matches the DOMException browsers raise when out of space.
+var quotaExceeded = idb.NewDOMException("QuotaExceededError")
+
+// Store is a store.Store in an IndexedDB database. It is safe for concurrent
+// use; operations run one at a time.
+type Store struct {
+	name string
+
+	// mu serialises operations: go-indexeddb keeps unsynchronised caches
+	// in its objects, and a transaction must get all its requests before
+	// its goroutine blocks, or IndexedDB commits it early.
+	mu sync.Mutex
+	db *idb.Database // nil once closed
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens database name (the engine uses "ilpgnn") at version
+// store.Schema, creating or upgrading its object stores as needed. When
+// IndexedDB is missing, refuses to open (a newer release's database, a
+// private window, storage disabled) or is blocked by another tab holding an
+// older version open, the error wraps store.ErrUnavailable and says why. A
+// cancelled ctx gives up waiting and returns ctx's error.
+func Open(ctx context.Context, name string) (*Store, error) {
+	return open(ctx, name, store.Schema)
+}
+
+// open is Open at any version, so tests can provoke upgrades and blocking.
+func open(ctx context.Context, name string, version uint) (s *Store, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("idb: open %q: %w: %w", name, store.ErrUnavailable, panicError(r))
+		}
+	}()
+	// unavailable wraps both the sentinel and the reason, so callers can
+	// test for either and show the message.
+	unavailable := func(reason error) error {
+		return fmt.Errorf("idb: open %q: %w: %w", name, store.ErrUnavailable, jsError(reason))
+	}
+
+	// Reading globalThis.indexedDB itself throws in some browsers when
+	// storage is disabled; the deferred recover turns that into an error.
+	factory := js.Global().Get("indexedDB")
+	if !factory.Truthy() {
+		return nil, unavailable(errors.New("IndexedDB is not defined in this context"))
+	}
+	if !js.Global().Get("IDBRequest").Truthy() {
+		// go-indexeddb checks every request against this constructor
+		// and panics without it.
+		return nil, unavailable(errors.New("IDBRequest is not defined in this context"))
+	}
+
+	// go-indexeddb hides the IDBOpenDBRequest, and we need it to hear
+	// "blocked" and to abort a failed upgrade; so hand it a factory whose
+	// open() records the request on its way back.
+	var raw js.Value
+	hook := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		raw = factory.Call("open", jsArgs(args)...)
+		return raw
+	})
+	proxy := js.Global().Get("Object").New()
+	proxy.Set("open", hook)
+	f, err := idb.WrapFactory(proxy)
+	if err != nil {
+		hook.Release()
+		return nil, unavailable(err)
+	}
+
+	var upgradeErr error
+	upgrader := func(db *idb.Database, oldVersion, _ uint) error {
+		// go-indexeddb panics inside the JS callback, killing the
+		// program, if this returns an error; so record it and abort the
+		// versionchange transaction, which fails the open request.
+		defer func() {
+			if r := recover(); r != nil {
+				upgradeErr = fmt.Errorf("upgrade: %w", panicError(r))
+			}
+			if upgradeErr != nil && raw.Truthy() {
+				_ = try(func() { raw.Get("transaction").Call("abort") })
+			}
+		}()
+		upgradeErr = upgrade(db, oldVersion)
+		return nil
+	}
+	// Not ctx: if we give up while blocked, the upgrade must still run
+	// when the request goes through, or it would leave an empty
+	// database at the new version. So this context ends when the request
+	// does (go-indexeddb ends it on success, we on failure), and
+	// closeWhenOpen ends it for an abandoned request.
+	upgradeCtx, endUpgrade := context.WithCancel(context.Background())
+	abandoned := false
+	defer func() {
+		if !abandoned {
+			endUpgrade()
+		}
+	}()
+	req, err := f.Open(upgradeCtx, name, version, upgrader)
+	hook.Release()
+	if err != nil {
+		return nil, unavailable(err)
+	}
+
+	waitCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	blocked := false
+	onBlocked := js.FuncOf(func(js.Value, []js.Value) any {
+		blocked = true
+		stop()
+		return nil
+	})
+	raw.Call("addEventListener", "blocked", onBlocked)
+	db, err := req.Await(waitCtx)
+	raw.Call("removeEventListener", "blocked", onBlocked)
+	onBlocked.Release()
+
+	abandoned = blocked || ctx.Err() != nil
+	switch {
+	case blocked:
+		closeWhenOpen(raw, endUpgrade)
+		return nil, unavailable(errors.New("blocked: another tab has an older version of the database open; close it and retry"))
+	case ctx.Err() != nil:
+		// go-indexeddb returns a nil error when its context ends first.
+		closeWhenOpen(raw, endUpgrade)
+		return nil, fmt.Errorf("idb: open %q: %w", name, ctx.Err())
+	case upgradeErr != nil:
+		return nil, unavailable(upgradeErr)
+	case err != nil:
+		if errors.Is(err, idb.NewDOMException("VersionError")) {
+			return nil, unavailable(fmt.Errorf("the database was written by a newer release: %w", err))
+		}
+		return nil, unavailable(err)
+	}
+
+	names, err := db.ObjectStoreNames()
+	if err == nil && !(slices.Contains(names, metaStore) && slices.Contains(names, weightsStore)) {
+		err = fmt.Errorf("object stores %q and %q missing (found %q)", metaStore, weightsStore, names)
+	}
+	if err != nil {
+		_ = db.Close()
+		return nil, unavailable(err)
+	}
+	return &Store{name: name, db: db}, nil
+}
+
+// upgrade brings the database from oldVersion to store.Schema inside the
+// versionchange transaction.
+func upgrade(db *idb.Database, oldVersion uint) error {
+	if oldVersion < 1 {
+		// Inline keys, so each record carries its key (as the protocol
+		// describes the records) and a raw dump is self-describing.
+		for _, name := range []string{metaStore, weightsStore} {
+			if _, err := db.CreateObjectStore(name, idb.ObjectStoreOptions{KeyPath: js.ValueOf("key")}); err != nil {
+				return fmt.Errorf("create object store %q: %w", name, jsError(err))
+			}
+		}
+	}
+	return nil
+}
+
+// closeWhenOpen closes the connection an abandoned open request may still
+// produce, so it neither leaks nor keeps blocking other tabs, then calls
+// after.
+func closeWhenOpen(raw js.Value, after func()) {
+	err := try(func() {
+		if raw.Get("readyState").String() == "done" {
+			defer after()
+			if db := raw.Get("result"); db.Truthy() {
+				db.Call("close")
+			}
+			return
+		}
+		var done js.Func
+		done = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			_ = try(func() {
+				if len(args) > 0 && args[0].Get("type").String() == "success" {
+					raw.Get("result").Call("close")
+				}
+			})
+			after()
+			done.Release()
+			return nil
+		})
+		once := map[string]any{"once": true}
+		raw.Call("addEventListener", "success", done, once)
+		raw.Call("addEventListener", "error", done, once)
+	})
+	if err != nil {
+		after() // cancelling twice is harmless
+	}
+}
+
+// Name returns the name of the database.
+func (s *Store) Name() string { return s.name }
+
+// Close closes the connection. Later calls of the Store's methods return
+// ErrClosed; closing twice is not an error.
+func (s *Store) Close() (err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer catch(&err, "close")
+	if s.db == nil {
+		return nil
+	}
+	db := s.db
+	s.db = nil
+	if err := db.Close(); err != nil {
+		return fmt.Errorf("idb: close %q: %w", s.name, jsError(err))
+	}
+	return nil
+}
+
+// conn returns the open connection; the caller holds s.mu.
+func (s *Store) conn(op string) (*idb.Database, error) {
+	if s.db == nil {
+		return nil, fmt.Errorf("idb: %s: %w", op, ErrClosed)
+	}
+	return s.db, nil
+}
+
+// List implements store.Store. It reads the meta object store only.
+// Records that do not decode, or that a newer schema wrote, are left out
+// rather than hiding every other checkpoint behind an error.
+func (s *Store) List(ctx context.Context) (out []store.Meta, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer catch(&err, "list")
+	db, err := s.conn("list")
+	if err != nil {
+		return nil, err
+	}
+	txn, err := db.Transaction(idb.TransactionReadOnly, metaStore)
+	if err != nil {
+		return nil, fmt.Errorf("idb: list: %w", jsError(err))
+	}
+	objs, err := txn.ObjectStore(metaStore)
+	if err != nil {
+		return nil, fmt.Errorf("idb: list: %w", jsError(err))
+	}
+	cur, err := objs.OpenCursor(idb.CursorNext)
+	if err != nil {
+		return nil, fmt.Errorf("idb: list: %w", jsError(err))
+	}
+	out = []store.Meta{}
+	err = cur.Iter(ctx, func(c *idb.CursorWithValue) error {
+		v, err := c.Value()
+		if err != nil {
+			return err
+		}
+		if m, err := decodeMeta(v); err == nil && m.Schema <= store.Schema {
+			out = append(out, m)
+		}
+		return nil
+	})
+	if ctx.Err() != nil {
+		// The iteration returns nil when its context ends first.
+		return nil, fmt.Errorf("idb: list: %w", ctx.Err())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("idb: list: %w", jsError(err))
+	}
+	store.SortNewestFirst(out)
+	return out, nil
+}
+
+// Put implements store.Store: the meta and weights records are written in
+// one transaction, so a failure leaves neither. A full disk gives an error
+// wrapping ErrQuota.
+func (s *Store) Put(ctx context.Context, m store.Meta, data []byte) (err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var txn *idb.Transaction
+	defer abortOnError(&err, &txn) // runs after catch has set err
+	defer catch(&err, "put "+m.Key)
+	db, err := s.conn("put " + m.Key)
+	if err != nil {
+		return err
+	}
+	// Build the JS values first: once the transaction exists, nothing may
+	// block before its requests are issued.
+	meta := encodeMeta(m)
+	weights := encodeWeights(m.Key, data)
+
+	// Strict durability: a checkpoint costs minutes of training, worth a
+	// flush to disk before reporting it saved.
+	txn, err = db.TransactionWithOptions(idb.TransactionOptions{Mode: idb.TransactionReadWrite, Durability: idb.DurabilityStrict}, metaStore, weightsStore)
+	if err != nil {
+		return putError(m.Key, err)
+	}
+	for _, rec := range []struct {
+		store string
+		value js.Value
+	}{{metaStore, meta}, {weightsStore, weights}} {
+		objs, err := txn.ObjectStore(rec.store)
+		if err != nil {
+			return putError(m.Key, err)
+		}
+		if _, err := objs.Put(rec.value); err != nil {
+			return putError(m.Key, err)
+		}
+	}
+	if err := txn.Await(ctx); err != nil {
+		return putError(m.Key, err)
+	}
+	return nil
+}
+
+// abortOnError, deferred, aborts a write transaction whose method failed
+// (or was cancelled), so that no part of it commits.
+func abortOnError(err *error, txn **idb.Transaction) {
+	if *err != nil && *txn != nil {
+		// Best effort: the transaction may have finished already.
+		_ = try(func() { _ = (*txn).Abort() })
+	}
+}
+
+// putError wraps a failed Put's error, flagging a full disk.
+func putError(key string, err error) error {
+	err = jsError(err)
+	if errors.Is(err, quotaExceeded) {
+		return fmt.Errorf("idb: put %s: %w: %w", key, ErrQuota, err)
+	}
+	return fmt.Errorf("idb: put %s: %w", key, err)
+}
+
+// Get implements store.Store.
+func (s *Store) Get(ctx context.Context, key string) (data []byte, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer catch(&err, "get "+key)
+	db, err := s.conn("get " + key)
+	if err != nil {
+		return nil, err
+	}
+	txn, err := db.Transaction(idb.TransactionReadOnly, weightsStore)
+	if err != nil {
+		return nil, fmt.Errorf("idb: get %s: %w", key, jsError(err))
+	}
+	objs, err := txn.ObjectStore(weightsStore)
+	if err != nil {
+		return nil, fmt.Errorf("idb: get %s: %w", key, jsError(err))
+	}
+	req, err := objs.Get(js.ValueOf(key))
+	if err != nil {
+		return nil, fmt.Errorf("idb: get %s: %w", key, jsError(err))
+	}
+	v, err := req.Await(ctx)
+	if ctx.Err() != nil {
+		// Await returns a nil error when its context ends first.
+		return nil, fmt.Errorf("idb: get %s: %w", key, ctx.Err())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("idb: get %s: %w", key, jsError(err))
+	}
+	if v.IsUndefined() {
+		return nil, fmt.Errorf("idb: get %s: %w", key, store.ErrNotFound)
+	}
+	data, err = decodeWeights(v)
+	if err != nil {
+		return nil, fmt.Errorf("idb: get %s: %w", key, jsError(err))
+	}
+	return data, nil
+}
+
+// Delete implements store.Store: both records go in one transaction.
+func (s *Store) Delete(ctx context.Context, key string) (err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var txn *idb.Transaction
+	defer abortOnError(&err, &txn)
+	defer catch(&err, "delete "+key)
+	db, err := s.conn("delete " + key)
+	if err != nil {
+		return err
+	}
+	txn, err = db.Transaction(idb.TransactionReadWrite, metaStore, weightsStore)
+	if err != nil {
+		return fmt.Errorf("idb: delete %s: %w", key, jsError(err))
+	}
+	for _, name := range []string{metaStore, weightsStore} {
+		objs, err := txn.ObjectStore(name)
+		if err != nil {
+			return fmt.Errorf("idb: delete %s: %w", key, jsError(err))
+		}
+		if _, err := objs.Delete(js.ValueOf(key)); err != nil {
+			return fmt.Errorf("idb: delete %s: %w", key, jsError(err))
+		}
+	}
+	if err := txn.Await(ctx); err != nil {
+		return fmt.Errorf("idb: delete %s: %w", key, jsError(err))
+	}
+	return nil
+}

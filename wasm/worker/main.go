@@ -1,0 +1,215 @@
+//go:build js && wasm
+
+// Command worker is the ILP-GNN engine as a WebAssembly program for a
+// dedicated Web Worker. The worker's bootstrap script (frontend/src/worker.ts)
+// starts it; it then defines globalThis.ilpgnnHandle, which the bootstrap
+// feeds every message from the page, calls globalThis.ilpgnnReady, and posts
+// its replies with postMessage (wasm/PROTOCOL.md). It never touches the DOM:
+// a worker has none.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"syscall/js"
+
+	"ilpgnn/wasm/engine"
+	"ilpgnn/wasm/store"
+	"ilpgnn/wasm/store/idb"
+)
+
+func main() {
+	ctx := context.Background()
+	q := newQueue()
+	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			q.push(decode(args[0]))
+		}
+		return nil
+	})
+	js.Global().Set("ilpgnnHandle", handle)
+
+	opt := engine.Options{Post: post, Yield: newYielder(), Version: version()}
+	// Opening IndexedDB waits on JavaScript callbacks, so it runs here and
+	// not inside a js.Func, where it would deadlock.
+	if st, err := idb.Open(ctx, "ilpgnn"); err != nil {
+		opt.StorageMessage = fmt.Sprintf("checkpoints are kept only until the page closes (%v)", err)
+	} else {
+		opt.Store = st
+	}
+	e := engine.New(opt)
+	if ready := js.Global().Get("ilpgnnReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	// Requests are served one at a time, in arrival order; train returns
+	// at once and runs in its own goroutine.
+	for {
+		req := q.pop()
+		serve(ctx, e, req)
+	}
+}
+
+// serve handles one request, turning a panic into an internal error reply
+// so that one bad request never takes the engine down.
+func serve(ctx context.Context, e *engine.Engine, req engine.Request) {
+	defer func() {
+		if r := recover(); r != nil {
+			id := req.ID
+			post(engine.Reply{V: engine.Protocol, Type: "error", ID: &id,
+				Error: &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("%s: internal error: %v", req.Op, r)}})
+		}
+	}()
+	e.Handle(ctx, req)
+}
+
+// decode reads a request from a structured-cloned JavaScript object.
+func decode(v js.Value) engine.Request {
+	req := engine.Request{ID: -1}
+	if v.Type() != js.TypeObject {
+		return req
+	}
+	if x := v.Get("v"); x.Type() == js.TypeNumber {
+		req.V = x.Int()
+	}
+	if x := v.Get("id"); x.Type() == js.TypeNumber {
+		req.ID = int64(x.Float())
+	}
+	if x := v.Get("op"); x.Type() == js.TypeString {
+		req.Op = x.String()
+	}
+	if x := v.Get("args"); x.Type() != js.TypeUndefined && x.Type() != js.TypeNull {
+		req.Args = json.RawMessage(js.Global().Get("JSON").Call("stringify", x).String())
+	}
+	if files := v.Get("files"); files.Type() == js.TypeObject {
+		req.Files = map[string][]byte{}
+		names := js.Global().Get("Object").Call("keys", files)
+		for k := range names.Length() {
+			name := names.Index(k).String()
+			req.Files[name] = bytesOf(files.Get(name))
+		}
+	}
+	return req
+}
+
+// bytesOf copies a Uint8Array, ArrayBuffer or other typed array into Go.
+func bytesOf(v js.Value) []byte {
+	u8 := js.Global().Get("Uint8Array")
+	switch {
+	case v.InstanceOf(u8):
+	case v.InstanceOf(js.Global().Get("ArrayBuffer")):
+		v = u8.New(v)
+	case v.Type() == js.TypeObject && v.Get("buffer").Type() == js.TypeObject:
+		v = u8.New(v.Get("buffer"), v.Get("byteOffset"), v.Get("byteLength"))
+	default:
+		return nil
+	}
+	b := make([]byte, v.Get("byteLength").Int())
+	js.CopyBytesToGo(b, v)
+	return b
+}
+
+// post sends a reply to the page: the JSON part as an object, bytes as a
+// transferred Uint8Array.
+func post(r engine.Reply) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		id := int64(-1)
+		if r.ID != nil {
+			id = *r.ID
+		}
+		b, _ = json.Marshal(engine.Reply{V: engine.Protocol, Type: "error", ID: &id,
+			Error: &engine.Error{Code: engine.CodeInternal, Message: "encoding the reply: " + err.Error()}})
+	}
+	msg := js.Global().Get("JSON").Call("parse", string(b))
+	if r.Bytes == nil {
+		js.Global().Call("postMessage", msg)
+		return
+	}
+	arr := js.Global().Get("Uint8Array").New(len(r.Bytes))
+	js.CopyBytesToJS(arr, r.Bytes)
+	msg.Set("bytes", arr)
+	js.Global().Call("postMessage", msg, []any{arr.Get("buffer")})
+}
+
+// newYielder returns a function that lets the JavaScript event loop run
+// (delivering queued messages, such as a cancel) and then resumes. A
+// MessageChannel round trip takes well under a millisecond; setTimeout
+// would be clamped to 4 ms after a few nested calls.
+func newYielder() func() {
+	ch := js.Global().Get("MessageChannel").New()
+	wake := make(chan struct{}, 1)
+	ch.Get("port1").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
+		wake <- struct{}{}
+		return nil
+	}))
+	port := ch.Get("port2")
+	return func() {
+		port.Call("postMessage", nil)
+		<-wake
+	}
+}
+
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return info.Main.Version
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return rev
+}
+
+// queue is an unbounded FIFO of requests: the message callback must never
+// block, so it cannot wait on a full channel.
+type queue struct {
+	mu    sync.Mutex
+	items []engine.Request
+	more  chan struct{}
+}
+
+func newQueue() *queue { return &queue{more: make(chan struct{}, 1)} }
+
+func (q *queue) push(r engine.Request) {
+	q.mu.Lock()
+	q.items = append(q.items, r)
+	q.mu.Unlock()
+	select {
+	case q.more <- struct{}{}:
+	default:
+	}
+}
+
+func (q *queue) pop() engine.Request {
+	for {
+		q.mu.Lock()
+		if len(q.items) > 0 {
+			r := q.items[0]
+			q.items = q.items[1:]
+			q.mu.Unlock()
+			return r
+		}
+		q.mu.Unlock()
+		<-q.more
+	}
+}
+
+var _ store.Store = (*idb.Store)(nil)
