@@ -30,7 +30,6 @@ experiments (the paper's sec. 5.3-5.5):
 
 Run "ilpgnn experiment NAME -h" for the flags.`
 
-
 // cmdExperiment runs one of the paper's experiments.
 func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
