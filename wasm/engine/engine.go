@@ -588,7 +588,9 @@ func modelInfo(mo *model) ModelInfo {
 }
 
 // save stores mo's checkpoint. Failure is a status, not an error: the model
-// stays usable, only not kept.
+// stays usable, only not kept. Without persistent storage the checkpoint is
+// held in memory, so it can still be listed, loaded and exported until the
+// page closes, and the status says it was not saved.
 func (e *Engine) save(ctx context.Context, mo *model) SaveStatus {
 	return e.put(ctx, mo.meta, mo.data)
 }
@@ -597,11 +599,11 @@ func (e *Engine) put(ctx context.Context, m store.Meta, data []byte) SaveStatus 
 	if err := e.opt.Store.Put(ctx, m, data); err != nil {
 		return SaveStatus{Message: "not saved: " + err.Error()}
 	}
-	st := SaveStatus{Saved: true, Key: m.Key}
 	if !e.persistent {
-		st.Message = "kept until the page closes: " + e.opt.StorageMessage
+		// Loadable for the rest of the session all the same.
+		return SaveStatus{Key: m.Key, Message: "not saved: " + e.opt.StorageMessage}
 	}
-	return st
+	return SaveStatus{Saved: true, Key: m.Key}
 }
 
 func storageError(doing string, err error) *Error {

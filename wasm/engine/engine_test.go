@@ -232,7 +232,7 @@ func TestTrainExplainReload(t *testing.T) {
 	}
 	r = other.wait(other.send("checkpoints.import", nil, map[string][]byte{"model.ckpt": ex.Bytes}))
 	roundTrip(t, r.Result, &imp)
-	if imp.Meta.Key != tr.Key || !imp.Status.Saved || !strings.Contains(imp.Status.Message, "no IndexedDB") {
+	if imp.Meta.Key != tr.Key || imp.Status.Saved || imp.Status.Key != tr.Key || !strings.Contains(imp.Status.Message, "no IndexedDB") {
 		t.Fatalf("import: %+v", imp)
 	}
 
@@ -339,7 +339,7 @@ func TestRequestErrors(t *testing.T) {
 }
 
 func TestCancelAndBusy(t *testing.T) {
-	p := newPage(t, nil)
+	p := newPage(t, &store.Memory{})
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
 	cancelled := make(chan Reply, 1)
 	busy := make(chan Reply, 1)
@@ -416,4 +416,25 @@ func TestMismatchAndQuota(t *testing.T) {
 	}
 	var ex ilpgnn.Explanation
 	full.call("explain", map[string]any{"i": 0, "j": 1}, &ex) // the model is kept all the same
+}
+
+// Without IndexedDB (a private window) nothing is saved, but the session
+// keeps its checkpoints in memory and says so.
+func TestNoPersistentStorage(t *testing.T) {
+	p := newPage(t, nil)
+	if p.ready.Storage.Available || p.ready.Storage.Message == "" {
+		t.Fatalf("ready: %+v", p.ready)
+	}
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
+	var tr TrainResult
+	p.call("train", trainArgs(2), &tr)
+	if tr.Saved.Saved || tr.Saved.Key != tr.Key || !strings.HasPrefix(tr.Saved.Message, "not saved: ") {
+		t.Fatalf("save without storage: %+v", tr.Saved)
+	}
+	var list CheckpointList
+	p.call("checkpoints.list", nil, &list)
+	if list.Available || list.Message == "" || len(list.Checkpoints) != 1 {
+		t.Fatalf("listing without storage: %+v", list)
+	}
+	p.call("checkpoints.load", map[string]any{"key": tr.Key}, nil)
 }
