@@ -1,15 +1,20 @@
-# ILP-GNN Explorer. `make run` trains on the default dataset; `make test`
-# runs every check the repository has. Both work from a fresh clone: Go
-# fetches the modules on first use.
+# ILP-GNN Explorer. `make run` trains on the default dataset; `make site`
+# builds the browser engine into build/site; `make test` runs every check
+# the repository has. All work from a fresh clone: Go fetches the modules,
+# npm the JavaScript tools, and apt Debian's Chromium when it is missing.
 
 GO       ?= go
 DATA     ?= synth:medium
 SEEDS    ?= 0,1,2,3,4
 FUZZTIME ?= 10s
 
-.PHONY: all build run test fmt-check vet unit wasm-unit fuzz bench clean
+GOROOT   := $(shell $(GO) env GOROOT)
+SITE     := build/site
+CHROMIUM ?= /usr/bin/chromium
 
-all: build
+.PHONY: all build run test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm clean site wasm frontend chromium
+
+all: build site
 
 build:
 	$(GO) build -o build/ilpgnn ./core/cmd/ilpgnn
@@ -17,7 +22,7 @@ build:
 run:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-test: fmt-check vet unit wasm-unit
+test: fmt-check vet unit wasm-unit ts-unit browser
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -25,17 +30,52 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./core/...
+	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/...
 
 unit:
 	$(GO) test -count=1 ./...
 
 # Packages whose output must be bit-identical natively and in the browser,
 # run again under js/wasm (node executes the test binary).
-WASM_EXEC = $(shell $(GO) env GOROOT)/lib/wasm/go_js_wasm_exec
-wasm-unit:
+# The wasm packages run under node with IndexedDB from npm's fake-indexeddb
+# (wasm/testdata/node_exec).
+WASM_EXEC = $(GOROOT)/lib/wasm/go_js_wasm_exec
+wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/detmath
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/train
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
+
+# The TypeScript client: type check and unit tests under node.
+ts-unit: node_modules
+	node frontend/test/run.mjs
+
+# The real worker in headless Chromium (frontend/e2e).
+browser: site chromium
+	node --test --test-concurrency=1 frontend/e2e/
+
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+# Debian's Chromium for the browser tests, installed when missing.
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+# The deployable static site: the engine's WebAssembly (stripped: -s -w
+# drop the symbol table and DWARF, -trimpath the build paths), Go's
+# wasm_exec.js, the bundles, and precompressed .gz/.br twins.
+site: wasm frontend
+	node frontend/scripts/compress.mjs $(SITE) --json build/sizes.json
+
+wasm:
+	@mkdir -p $(SITE)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(SITE)/ilpgnn.wasm ./wasm/worker
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/
+
+frontend: node_modules
+	node frontend/build.mjs
 
 # Short runs of every fuzzer (the seed corpora also run in `make unit`).
 fuzz:
@@ -47,6 +87,11 @@ fuzz:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/...
+
+# One Cora training epoch through the engine: native (1 and 2 threads),
+# WebAssembly under node, and in headless Chromium; medians and ratios.
+bench-wasm: site chromium
+	node frontend/scripts/bench-epoch.mjs
 
 clean:
 	rm -rf build

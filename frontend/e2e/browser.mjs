@@ -1,0 +1,44 @@
+// Launches Debian's Chromium headless through playwright-core, with the
+// flags that keep it off the network (this machine has none, and the app
+// must not use one anyway), in a fresh profile.
+import { chromium } from "playwright-core";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+export async function launch() {
+  const profile = await mkdtemp(join(tmpdir(), "ilpgnn-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the harness page and waits for the engine to be ready. */
+export async function openHarness(context, origin) {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${origin}/e2e/harness.html`);
+  await page.waitForFunction(() => window.harness !== undefined);
+  const ready = await page.evaluate(() => window.harness.ready());
+  return { page, errors, ready };
+}

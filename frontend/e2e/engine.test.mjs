@@ -1,0 +1,125 @@
+// Browser test of the engine: the real worker, the real WebAssembly module
+// and IndexedDB, in headless Chromium. Run with `node --test frontend/e2e/`
+// after `make site`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve } from "./server.mjs";
+import { launch, openHarness } from "./browser.mjs";
+
+let server, browser;
+const requests = [];
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  // Every request of the page and of its worker, to prove none leaves the
+  // origin.
+  browser.context.on("request", (r) => requests.push(r.url()));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function ok(step, what) {
+  assert.ok(!step.error, `${what}: ${JSON.stringify(step.error)}`);
+  return step.ok;
+}
+
+test("train, explain, save, reload, load the checkpoint, same explanation", async () => {
+  let { page, errors, ready } = await openHarness(browser.context, server.origin);
+  const info = ok(ready, "ready");
+  assert.equal(info.protocol, 1);
+  assert.equal(info.storage.available, true, `IndexedDB should be available: ${info.storage.message}`);
+
+  const g = ok(await page.evaluate(() => window.harness.generate("sparse", 0)), "generate");
+  assert.equal(g.hasGroundtruth, true);
+  assert.deepEqual(g.synthetic, { preset: "sparse", seed: 0 });
+
+  const run = ok(await page.evaluate(() => window.harness.train({ epochs: 5 })), "train");
+  assert.equal(run.progress.length, 5, "one progress event per epoch");
+  run.progress.forEach((p, k) => {
+    assert.equal(p.epoch, k + 1);
+    assert.equal(p.maxEpochs, 5);
+    assert.ok(p.valAUC > 0.5 && p.loss > 0 && p.elapsedMs > 0, JSON.stringify(p));
+  });
+  const res = run.result;
+  assert.equal(res.cancelled, false);
+  assert.equal(res.saved.saved, true, JSON.stringify(res.saved));
+  assert.ok(res.testAUC > 0.5 && res.p1 > 0, JSON.stringify(res));
+
+  const before = ok(await page.evaluate(() => window.harness.explain(3, 40)), "explain");
+  assert.ok(before.prob > 0 && before.prob < 1);
+  assert.equal(before.i.node, 3);
+  assert.ok(before.reading.length > 0);
+  const exported = ok(await page.evaluate((k) => window.harness.exportCheckpoint(k), res.key), "export");
+  assert.match(exported.filename, /\.ckpt$/);
+
+  // Reload: a new worker and engine; the checkpoint comes from IndexedDB.
+  await page.reload();
+  await page.waitForFunction(() => window.harness !== undefined);
+  ok(await page.evaluate(() => window.harness.ready()), "ready after reload");
+  ok(await page.evaluate(() => window.harness.generate("sparse", 0)), "generate after reload");
+  const list = ok(await page.evaluate(() => window.harness.list()), "list");
+  assert.equal(list.available, true);
+  const entry = list.checkpoints.find((c) => c.key === res.key);
+  assert.ok(entry, `checkpoint ${res.key} listed: ${JSON.stringify(list)}`);
+  assert.equal(entry.matches, true);
+  assert.equal(entry.metrics.test_auc, res.testAUC);
+  const loaded = ok(await page.evaluate((k) => window.harness.loadCheckpoint(k), res.key), "load checkpoint");
+  assert.equal(loaded.testAUC, res.testAUC);
+  const after = ok(await page.evaluate(() => window.harness.explain(3, 40)), "explain after reload");
+  assert.deepEqual(after, before, "the same explanation after a reload");
+  const again = ok(await page.evaluate((k) => window.harness.exportCheckpoint(k), res.key), "export after reload");
+  assert.equal(again.sha256, exported.sha256, "stored bytes unchanged");
+  assert.deepEqual(errors, []);
+});
+
+test("a bad file gets an error naming it, and the engine keeps serving", async () => {
+  const { page, errors } = await openHarness(browser.context, server.origin);
+  ok(await page.evaluate(() => window.harness.generate("sparse", 1)), "generate");
+  const bad = await page.evaluate(() => window.harness.loadText({ "edges.csv": "a,b\nb\n" }));
+  assert.ok(bad.error, "loading a broken edge list fails");
+  assert.equal(bad.error.code, "bad_input");
+  assert.equal(bad.error.file, "edges.csv");
+  assert.equal(bad.error.line, 2);
+  assert.match(bad.error.message, /edges\.csv/);
+  const d = ok(await page.evaluate(() => window.harness.describe()), "describe after a bad file");
+  assert.deepEqual(d.synthetic, { preset: "sparse", seed: 1 }, "the previous graph stays loaded");
+  const good = ok(await page.evaluate(() => window.harness.loadText({ "edges.csv": "a,b\nb,c\nc,a\n" })), "load a good file");
+  assert.equal(good.nodes, 3);
+  assert.deepEqual(errors, []);
+});
+
+test("cancel stops training within an epoch and keeps the best weights", async () => {
+  const { page } = await openHarness(browser.context, server.origin);
+  ok(await page.evaluate(() => window.harness.generate("sparse", 2)), "generate");
+  const run = ok(
+    await page.evaluate(() => window.harness.train({ epochs: 1000, patience: 1000 }, { abortAfter: 2 })),
+    "train",
+  );
+  assert.equal(run.result.cancelled, true);
+  assert.ok(run.result.epochs <= 3, `stopped after ${run.result.epochs} epochs`);
+  assert.equal(run.result.saved.saved, false);
+  ok(await page.evaluate(() => window.harness.explain(0, 1)), "explain with the cancelled run's weights");
+});
+
+test("no request leaves the page's origin; the wasm is served compressed", () => {
+  assert.ok(requests.length > 0);
+  const foreign = requests.filter((u) => !u.startsWith(server.origin + "/"));
+  assert.deepEqual(foreign, []);
+  const wasm = server.log.filter((r) => r.path.endsWith(".wasm"));
+  assert.ok(wasm.length > 0 && wasm.every((r) => r.encoding === "br"), JSON.stringify(wasm));
+});
+
+test("the worker starts when the host sends the wrong MIME type for .wasm", async () => {
+  const wrong = await serve({ wrongWasmType: true });
+  try {
+    const { page, ready } = await openHarness(browser.context, wrong.origin);
+    ok(ready, "ready with application/octet-stream");
+    ok(await page.evaluate(() => window.harness.generate("sparse", 0)), "generate");
+  } finally {
+    await wrong.close();
+  }
+});

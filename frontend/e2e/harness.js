@@ -1,0 +1,71 @@
+// Test harness page: starts the real engine worker from the built site and
+// exposes a few steps for the browser tests to call with page.evaluate.
+import { startEngine, EngineError } from "../engine.js";
+
+const engine = startEngine("worker.js");
+const progress = [];
+
+function plain(err) {
+  return err instanceof EngineError
+    ? { name: err.name, code: err.code, message: err.message, detail: err.detail, file: err.file, line: err.line }
+    : { name: err?.name, message: String(err?.message ?? err) };
+}
+
+// Each step resolves to plain data; failures come back as {error}.
+async function step(fn) {
+  try {
+    return { ok: await fn() };
+  } catch (err) {
+    return { error: plain(err) };
+  }
+}
+
+window.harness = {
+  engine,
+  progress,
+  ready: () => step(() => engine.ready),
+  generate: (preset, seed) => step(() => engine.generate(preset, seed)),
+  describe: () => step(() => engine.describe()),
+  train: (config, opts = {}) =>
+    step(async () => {
+      progress.length = 0;
+      const ctl = new AbortController();
+      const res = engine.train(config, {
+        ...opts,
+        signal: ctl.signal,
+        onProgress: (p) => {
+          progress.push({ ...p, at: performance.now() });
+          if (opts.abortAfter && progress.length === opts.abortAfter) ctl.abort();
+        },
+      });
+      return { result: await res, progress: progress.slice() };
+    }),
+  explain: (i, j) => step(() => engine.explain(i, j)),
+  suggest: (n, top) => step(() => engine.suggest(n, top)),
+  evaluate: () => step(() => engine.evaluate()),
+  list: () => step(() => engine.listCheckpoints()),
+  loadCheckpoint: (key) => step(() => engine.loadCheckpoint(key)),
+  exportCheckpoint: (key) =>
+    step(async () => {
+      const { filename, bytes } = await engine.exportCheckpoint(key);
+      const digest = await crypto.subtle.digest("SHA-256", bytes);
+      const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+      return { filename, size: bytes.length, sha256: hex };
+    }),
+  loadText: (files) =>
+    step(() => {
+      const enc = new TextEncoder();
+      return engine.loadFiles(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, enc.encode(v)])));
+    }),
+  loadUrls: (urls) =>
+    step(async () => {
+      const files = {};
+      for (const [name, url] of Object.entries(urls)) {
+        const r = await fetch(url);
+        if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+        files[name] = new Uint8Array(await r.arrayBuffer());
+      }
+      return engine.loadFiles(files);
+    }),
+};
+document.title += " (ready)";

@@ -1,0 +1,527 @@
+// Page side of the engine protocol (wasm/PROTOCOL.md): allocates request ids,
+// routes replies, turns error replies into EngineError and maps AbortSignal
+// onto the protocol's `cancel`.
+
+import {
+  PROTOCOL_VERSION,
+  type CheckpointList,
+  type EngineInfo,
+  type ErrorCode,
+  type ErrorInfo,
+  type Evaluation,
+  type Explanation,
+  type FileMap,
+  type GraphDescription,
+  type GraphInfo,
+  type Hyperparameter,
+  type ImportResult,
+  type ModelInfo,
+  type NoArgs,
+  type OpArgs,
+  type OpName,
+  type OpNeedsFiles,
+  type OpProgress,
+  type OpValue,
+  type Preset,
+  type RequestMessage,
+  type SaveStatus,
+  type Suggestion,
+  type TrainArgs,
+  type TrainConfig,
+  type TrainProgress,
+  type TrainResult,
+} from "./protocol";
+
+/** The part of the `Worker` interface the client uses (tests pass a fake). */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  addEventListener(type: "messageerror" | "error", listener: (event: Event) => void): void;
+  terminate(): void;
+}
+
+/**
+ * Errors raised on the page's side rather than by the engine: `fatal` (the
+ * engine could not start or stopped) and `terminated` ({@link EngineClient.terminate}).
+ */
+export type ClientErrorCode = "fatal" | "terminated";
+
+/** Options of {@link EngineClient}. */
+export interface ClientOptions {
+  /** Told about messages the client ignores (unknown id, wrong `v`, malformed) and other oddities; never throws. */
+  onWarning?: (message: string, data?: unknown) => void;
+  /** Told once when the engine becomes unusable (fatal message, worker error before ready, or terminate). */
+  onFatal?: (error: EngineError) => void;
+}
+
+/** Options of {@link EngineClient.request}. */
+export interface RequestOptions<O extends OpName = OpName> {
+  /** Files sent with the request, keyed by file name. */
+  files?: FileMap;
+  /** Called for each progress event, in arrival order (train only). */
+  onProgress?: [OpProgress<O>] extends [never] ? never : (progress: OpProgress<O>) => void;
+  /**
+   * Aborting a `train` sends `cancel`; the promise then resolves with the
+   * engine's result (`cancelled: true`). Aborting anything else rejects at
+   * once with an `AbortError` DOMException and the late reply is dropped. An
+   * already aborted signal rejects with `AbortError` and sends nothing.
+   */
+  signal?: AbortSignal;
+  /**
+   * Transfer the files' buffers to the worker instead of copying them
+   * (default true). The caller's arrays are then detached (length 0). A view
+   * on part of a buffer, a shared buffer or a buffer used twice is copied
+   * first, so only the viewed bytes cross and nothing else is detached.
+   */
+  transfer?: boolean;
+}
+
+/**
+ * Parameters of `request(op, ...)`: args may be left out where every arg is
+ * optional; ops that carry files (`load`, `checkpoints.import`) need
+ * `options.files`.
+ */
+export type RequestParams<O extends OpName> =
+  OpNeedsFiles<O> extends true
+    ? [args: OpArgs<O> | undefined, options: RequestOptions<O> & { files: FileMap }]
+    : NoArgs extends OpArgs<O>
+      ? [args?: OpArgs<O>, options?: RequestOptions<O>]
+      : [args: OpArgs<O>, options?: RequestOptions<O>];
+
+/** Options of {@link EngineClient.train}. */
+export interface TrainOptions {
+  onProgress?: (progress: TrainProgress) => void;
+  /** Aborting sends `cancel`; the promise resolves with the cancelled result. */
+  signal?: AbortSignal;
+  seed?: number;
+  save?: boolean;
+  saveOnCancel?: boolean;
+}
+
+/** An error reply from the engine, or a client-side failure ({@link ClientErrorCode}). */
+export class EngineError extends Error {
+  override readonly name = "EngineError";
+  /** The protocol's error code, or `fatal` / `terminated`. */
+  readonly code: ErrorCode | ClientErrorCode;
+  /** The engine's message, without the file/line prefix of {@link message}. */
+  readonly detail: string;
+  /** For `bad_input`: the file that could not be read. */
+  readonly file: string | undefined;
+  /** For `bad_input`: 1-based line, 0 or undefined when there is none. */
+  readonly line: number | undefined;
+  /** The operation of the failed request (undefined for fatal/terminated outside a request). */
+  readonly op: OpName | undefined;
+
+  constructor(error: { code: ErrorCode | ClientErrorCode; message: string; file?: string | undefined; line?: number | undefined }, op?: OpName) {
+    super(locate(error.message, error.file, error.line));
+    this.code = error.code;
+    this.detail = error.message;
+    this.file = error.file;
+    this.line = error.line;
+    this.op = op;
+  }
+}
+
+/** "cora.cites line 12: message", "edges.csv: message" or just "message". */
+function locate(message: string, file: string | undefined, line: number | undefined): string {
+  if (file === undefined || file === "") return message;
+  return line !== undefined && line > 0 ? `${file} line ${line}: ${message}` : `${file}: ${message}`;
+}
+
+function abortError(op: OpName): DOMException {
+  return new DOMException(`${op} was aborted`, "AbortError");
+}
+
+/** Ops whose result reply must carry `bytes` (the client merges them into the value). */
+const OPS_WITH_BYTES: ReadonlySet<OpName> = new Set<OpName>(["checkpoints.export"]);
+
+interface Pending {
+  op: OpName;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+  onProgress: ((progress: TrainProgress) => void) | undefined;
+  /** Detaches the abort listener. */
+  cleanup: () => void;
+  cancelSent: boolean;
+}
+
+type Dict = Record<string, unknown>;
+
+function isDict(value: unknown): value is Dict {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * Talks to the engine worker. Requests may be sent before `ready` settles:
+ * the worker queues them until the WebAssembly module runs.
+ */
+export class EngineClient {
+  /** Resolves with the engine's `ready` info; rejects on `fatal` (or terminate before ready). */
+  readonly ready: Promise<EngineInfo>;
+
+  private readonly worker: WorkerLike;
+  private readonly options: ClientOptions;
+  private readonly pending = new Map<number, Pending>();
+  /** Ids aborted on the page whose late reply is dropped without a warning. */
+  private readonly abandoned = new Set<number>();
+  private nextId = 1;
+  private isReady = false;
+  private failure: EngineError | undefined;
+  private resolveReady!: (info: EngineInfo) => void;
+  private rejectReady!: (error: EngineError) => void;
+
+  constructor(worker: WorkerLike, options: ClientOptions = {}) {
+    this.worker = worker;
+    this.options = options;
+    this.ready = new Promise<EngineInfo>((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    // A page that only sends requests should not see an unhandled rejection
+    // of `ready`; awaiting `ready` still sees it.
+    this.ready.catch(() => undefined);
+    worker.addEventListener("message", (event) => this.receive(event.data));
+    worker.addEventListener("messageerror", () => this.warn("a message from the engine could not be deserialized"));
+    worker.addEventListener("error", (event) => this.workerError(event));
+  }
+
+  /** The error that ended the engine (fatal or terminate), if any. */
+  get error(): EngineError | undefined {
+    return this.failure;
+  }
+
+  /** Number of requests awaiting a reply. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Sends `op` and resolves with its typed result (with `bytes` merged in
+   * for `checkpoints.export`); rejects with {@link EngineError} on an error
+   * reply, fatal or terminate, or with an `AbortError` (see {@link RequestOptions.signal}).
+   */
+  request<O extends OpName>(op: O, ...params: RequestParams<O>): Promise<OpValue<O>> {
+    const [args, options] = params as [OpArgs<O> | undefined, RequestOptions<O> | undefined];
+    return this.send(op, args, options ?? {}) as Promise<OpValue<O>>;
+  }
+
+  /** Stops the worker; every pending request (and `ready`, if unsettled) rejects with code `terminated`. */
+  terminate(): void {
+    if (this.failure === undefined) {
+      this.fail(new EngineError({ code: "terminated", message: "the engine was terminated" }));
+    }
+    this.worker.terminate();
+  }
+
+  // --- convenience methods ---------------------------------------------------
+
+  /** `info`: the engine's version and storage availability. */
+  info(): Promise<EngineInfo> {
+    return this.request("info");
+  }
+
+  /** `defaults`: every hyperparameter with its default and help. */
+  async defaults(): Promise<Hyperparameter[]> {
+    return (await this.request("defaults")).hyperparameters;
+  }
+
+  /** `load`: loads a graph from files keyed by name (buffers are transferred unless `transfer: false`). */
+  loadFiles(files: FileMap, options: { name?: string; signal?: AbortSignal; transfer?: boolean } = {}): Promise<GraphInfo> {
+    const { name, ...rest } = options;
+    return this.request("load", name === undefined ? {} : { name }, { ...rest, files });
+  }
+
+  /** Reads browser `File`s (an `<input type=file multiple>`'s FileList, or a drop) and loads them. */
+  async loadFileList(
+    files: FileList | Iterable<File> | ArrayLike<File>,
+    options: { name?: string; signal?: AbortSignal } = {},
+  ): Promise<GraphInfo> {
+    const list = Array.from(files as Iterable<File> | ArrayLike<File>);
+    const contents = await Promise.all(list.map(async (file) => [file.name, new Uint8Array(await file.arrayBuffer())] as const));
+    const map: FileMap = {};
+    for (const [name, bytes] of contents) {
+      if (name in map) this.warn(`two files named ${name}: the last one is loaded`);
+      map[name] = bytes;
+    }
+    // The buffers were just read and belong to nobody else: always transfer.
+    return this.loadFiles(map, { ...options, transfer: true });
+  }
+
+  /** `generate`: a synthetic graph with groundtruth explanations. */
+  generate(preset: Preset, seed: number): Promise<GraphInfo> {
+    return this.request("generate", { preset, seed });
+  }
+
+  /** `describe`: node ids, degrees, labels and the edge list of the loaded graph. */
+  describe(): Promise<GraphDescription> {
+    return this.request("describe");
+  }
+
+  /** `train`, with per-epoch progress; aborting `signal` cancels the run (the promise resolves with `cancelled: true`). */
+  train(config?: TrainConfig, options: TrainOptions = {}): Promise<TrainResult> {
+    const { onProgress, signal, seed, save, saveOnCancel } = options;
+    const args: TrainArgs = compact({ config, seed, save, saveOnCancel });
+    return this.request("train", args, compact({ onProgress, signal }));
+  }
+
+  /** `evaluate`: AUCs (and explanation precision on synthetic graphs) of the current model. */
+  evaluate(): Promise<Evaluation> {
+    return this.request("evaluate");
+  }
+
+  /** `explain`: why the model scores the link between nodes `i` and `j` (0-based indices). */
+  explain(i: number, j: number): Promise<Explanation> {
+    return this.request("explain", { i, j });
+  }
+
+  /** `suggest`: the most probable new links of `node` (engine default `top` = 10). */
+  suggest(node: number, top?: number): Promise<Suggestion[]> {
+    return this.request("suggest", top === undefined ? { node } : { node, top });
+  }
+
+  /** `checkpoints.list`: stored checkpoints, newest first. */
+  listCheckpoints(): Promise<CheckpointList> {
+    return this.request("checkpoints.list");
+  }
+
+  /** `checkpoints.save`: stores the current model. */
+  saveCheckpoint(): Promise<SaveStatus> {
+    return this.request("checkpoints.save");
+  }
+
+  /** `checkpoints.load`: makes a stored checkpoint the current model. */
+  loadCheckpoint(key: string): Promise<ModelInfo> {
+    return this.request("checkpoints.load", { key });
+  }
+
+  /** `checkpoints.delete`. */
+  deleteCheckpoint(key: string): Promise<{ deleted: true }> {
+    return this.request("checkpoints.delete", { key });
+  }
+
+  /** `checkpoints.export`: the checkpoint file of `key` (default: the current model). */
+  async exportCheckpoint(key?: string): Promise<{ filename: string; bytes: Uint8Array }> {
+    const { filename, bytes } = await this.request("checkpoints.export", key === undefined ? {} : { key });
+    return { filename, bytes };
+  }
+
+  /** `checkpoints.import`: stores a checkpoint file (its buffer is transferred unless `transfer: false`). */
+  importCheckpoint(name: string, bytes: Uint8Array, options: { transfer?: boolean } = {}): Promise<ImportResult> {
+    return this.request("checkpoints.import", {}, { ...options, files: { [name]: bytes } });
+  }
+
+  // --- internals --------------------------------------------------------------
+
+  private send(op: OpName, args: object | undefined, options: RequestOptions): Promise<unknown> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(op));
+
+    const id = this.nextId++;
+    const message: RequestMessage = { v: PROTOCOL_VERSION, id, op };
+    if (args !== undefined) message.args = compact(args) as OpArgs<OpName>;
+    let transfer: ArrayBuffer[] = [];
+    if (options.files !== undefined) {
+      const prepared = prepareFiles(options.files, options.transfer ?? true);
+      message.files = prepared.files;
+      transfer = prepared.transfer;
+    }
+
+    return new Promise<unknown>((resolve, reject) => {
+      const onAbort = (): void => this.abort(id);
+      const entry: Pending = {
+        op,
+        resolve,
+        reject,
+        onProgress: options.onProgress as ((progress: TrainProgress) => void) | undefined,
+        cleanup: () => signal?.removeEventListener("abort", onAbort),
+        cancelSent: false,
+      };
+      this.pending.set(id, entry);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        this.worker.postMessage(message, transfer);
+      } catch (error) {
+        // DataCloneError (e.g. an already detached buffer) or a dead worker.
+        this.settle(id);
+        reject(error);
+      }
+    });
+  }
+
+  private abort(id: number): void {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return;
+    if (entry.op === "train") {
+      // The protocol can stop a run: it ends within an epoch with a result
+      // whose `cancelled` is true, which resolves the train promise.
+      if (entry.cancelSent) return;
+      entry.cancelSent = true;
+      this.send("cancel", { target: id }, {}).catch((error: unknown) => {
+        if (this.failure === undefined) this.warn(`cancel of train request ${id} failed`, error);
+      });
+      return;
+    }
+    // Other ops cannot be stopped in the engine: forget the request and drop
+    // its reply when it comes.
+    this.settle(id);
+    this.abandoned.add(id);
+    entry.reject(abortError(entry.op));
+  }
+
+  /** Removes a pending request and detaches its abort listener. */
+  private settle(id: number): Pending | undefined {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return undefined;
+    this.pending.delete(id);
+    entry.cleanup();
+    return entry;
+  }
+
+  private receive(data: unknown): void {
+    if (this.failure !== undefined) return; // nothing is waiting any more
+    if (!isDict(data)) {
+      this.warn("ignored a message that is not an object", data);
+      return;
+    }
+    if (data["v"] !== PROTOCOL_VERSION) {
+      this.warn(`ignored a message with protocol version ${String(data["v"])}`, data);
+      return;
+    }
+    switch (data["type"]) {
+      case "ready":
+        if (this.isReady) {
+          this.warn("ignored a second ready message", data);
+          return;
+        }
+        this.isReady = true;
+        this.resolveReady(data["engine"] as EngineInfo);
+        return;
+      case "fatal":
+        this.fail(new EngineError({ code: "fatal", message: String(data["message"] ?? "the engine stopped") }));
+        return;
+      case "progress":
+      case "result":
+      case "error":
+        this.route(data);
+        return;
+      default:
+        this.warn(`ignored a message of unknown type ${String(data["type"])}`, data);
+    }
+  }
+
+  private route(data: Dict): void {
+    const id = data["id"];
+    const type = data["type"];
+    if (typeof id !== "number") {
+      this.warn(`ignored a ${String(type)} message without a numeric id`, data);
+      return;
+    }
+    const entry = this.pending.get(id);
+    if (entry === undefined) {
+      if (this.abandoned.has(id)) {
+        if (type !== "progress") this.abandoned.delete(id);
+        return;
+      }
+      this.warn(`ignored a ${String(type)} message for unknown request id ${id}`, data);
+      return;
+    }
+
+    if (type === "progress") {
+      if (entry.onProgress === undefined) return;
+      try {
+        entry.onProgress(data["progress"] as TrainProgress);
+      } catch (error) {
+        // A bug in the page's callback must not break routing.
+        this.warn(`onProgress of request ${id} threw`, error);
+      }
+      return;
+    }
+
+    this.settle(id);
+    if (type === "error") {
+      entry.reject(new EngineError(errorInfo(data["error"]), entry.op));
+      return;
+    }
+    const result = data["result"];
+    const bytes = data["bytes"];
+    if (bytes instanceof Uint8Array && isDict(result)) {
+      entry.resolve({ ...result, bytes });
+    } else if (OPS_WITH_BYTES.has(entry.op)) {
+      entry.reject(new EngineError({ code: "internal", message: `the ${entry.op} reply carries no bytes` }, entry.op));
+    } else {
+      entry.resolve(result);
+    }
+  }
+
+  /** A Worker `error` event: before ready the bootstrap itself failed (e.g. worker.js not found). */
+  private workerError(event: Event): void {
+    const detail = (event as Partial<ErrorEvent>).message;
+    if (this.isReady) {
+      this.warn(`error in the engine worker${detail ? `: ${detail}` : ""}`, event);
+      return;
+    }
+    this.fail(new EngineError({ code: "fatal", message: detail ? `the engine worker failed: ${detail}` : "the engine worker failed to start" }));
+  }
+
+  private fail(error: EngineError): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    if (!this.isReady) this.rejectReady(error);
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    this.abandoned.clear();
+    for (const entry of entries) {
+      entry.cleanup();
+      entry.reject(new EngineError({ code: error.code, message: error.detail }, entry.op));
+    }
+    this.options.onFatal?.(error);
+  }
+
+  private warn(message: string, data?: unknown): void {
+    try {
+      this.options.onWarning?.(message, data);
+    } catch {
+      // Warnings are advisory; a throwing handler must not break routing.
+    }
+  }
+}
+
+/** Reads an error reply's `error`, tolerating a malformed one. */
+function errorInfo(value: unknown): ErrorInfo {
+  if (!isDict(value)) return { code: "internal", message: "malformed error reply" };
+  const info: ErrorInfo = {
+    code: typeof value["code"] === "string" ? (value["code"] as ErrorCode) : "internal",
+    message: typeof value["message"] === "string" ? value["message"] : "unknown error",
+  };
+  if (typeof value["file"] === "string") info.file = value["file"];
+  if (typeof value["line"] === "number") info.line = value["line"];
+  return info;
+}
+
+/** Drops keys whose value is undefined, so they are absent on the wire rather than `undefined`. */
+function compact<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Dict = {};
+  for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = v;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}
+
+/** Chooses the buffers to transfer; see {@link RequestOptions.transfer}. */
+function prepareFiles(files: FileMap, transfer: boolean): { files: FileMap; transfer: ArrayBuffer[] } {
+  if (!transfer) return { files, transfer: [] };
+  const out: FileMap = {};
+  const buffers = new Set<ArrayBuffer>();
+  for (const [name, bytes] of Object.entries(files)) {
+    const buffer = bytes.buffer;
+    const whole = buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
+    if (whole && !buffers.has(buffer)) {
+      buffers.add(buffer);
+      out[name] = bytes;
+    } else {
+      const copy = bytes.slice();
+      buffers.add(copy.buffer);
+      out[name] = copy;
+    }
+  }
+  return { files: out, transfer: [...buffers] };
+}

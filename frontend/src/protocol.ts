@@ -1,0 +1,352 @@
+// Types of the engine protocol, version 1 (wasm/PROTOCOL.md is the contract;
+// keep this file in step with it). Nothing here touches DOM or worker
+// globals, so both the page and the worker bootstrap can import it.
+
+/** The protocol version this client speaks; every message carries it as `v`. */
+export const PROTOCOL_VERSION = 1;
+
+/** Literal type of {@link PROTOCOL_VERSION}. */
+export type ProtocolVersion = typeof PROTOCOL_VERSION;
+
+/** Files sent with `load` and `checkpoints.import`, keyed by file name. */
+export type FileMap = Record<string, Uint8Array>;
+
+// ---------------------------------------------------------------------------
+// Value types
+
+/** What the engine reports about itself (`ready` message and `info`). */
+export interface EngineInfo {
+  protocol: ProtocolVersion;
+  version: string;
+  /** `available` is false where IndexedDB is missing or refused; checkpoints then live only as long as the worker. */
+  storage: { available: boolean; message?: string };
+}
+
+/** One hyperparameter as listed by `defaults`. */
+export interface Hyperparameter {
+  name: string;
+  /** The default, as a string in the CLI's syntax. */
+  value: string;
+  help: string;
+}
+
+/** Degree and connectivity statistics of a graph. */
+export interface GraphStats {
+  density: number;
+  minDegree: number;
+  maxDegree: number;
+  meanDegree: number;
+  medianDegree: number;
+  isolated: number;
+  components: number;
+  largestComponent: number;
+}
+
+/** Summary of the loaded (or generated) graph. */
+export interface GraphInfo {
+  name: string;
+  /** Hex SHA-256 of the graph. */
+  fingerprint: string;
+  nodes: number;
+  edges: number;
+  featureDim: number;
+  stats: GraphStats;
+  hasLabels: boolean;
+  hasGroundtruth: boolean;
+  synthetic: { preset: string; seed: number } | null;
+}
+
+/**
+ * Result of `describe`: the graph summary plus per-node data and the edge
+ * list. PROTOCOL.md adds `edges: number[]` to a GraphInfo whose `edges` is a
+ * count; the list replaces the count (the count is `edges.length / 2`).
+ */
+export interface GraphDescription extends Omit<GraphInfo, "edges"> {
+  /** Node id (as in the input files) of each 0-based node index. */
+  ids: string[];
+  degrees: number[];
+  labels: number[] | null;
+  classNames: string[] | null;
+  /** Flat `i0, j0, i1, j1, …`, each undirected edge once with `i < j`. */
+  edges: number[];
+}
+
+/** Synthetic graph presets of `generate`. */
+export type Preset = "sparse" | "medium" | "dense";
+
+/** Per-epoch progress of a `train` request. */
+export interface TrainProgress {
+  /** 1-based. */
+  epoch: number;
+  maxEpochs: number;
+  loss: number;
+  cls: number;
+  pos: number;
+  neg: number;
+  valAUC: number;
+  bestValAUC: number;
+  bestEpoch: number;
+  /** The model selection criterion. */
+  score: number;
+  bestScore: number;
+  elapsedMs: number;
+  /** Estimate for at most `maxEpochs`, from the mean epoch time. */
+  remainingMs: number;
+}
+
+/** Whether (and under which key) a checkpoint was stored; `message` says why not. */
+export interface SaveStatus {
+  saved: boolean;
+  key?: string;
+  message?: string;
+}
+
+/** The current model. */
+export interface ModelInfo {
+  key: string;
+  dataset: string;
+  seed: number;
+  /** Unix seconds. */
+  created: number;
+  testAUC: number;
+  valAUC: number;
+  bestEpoch: number;
+  p1?: number;
+  p2?: number;
+  /** Every hyperparameter, as in `defaults`. */
+  config: Record<string, string>;
+}
+
+/** Result of `train`; `cancelled` runs keep the best weights seen so far. */
+export interface TrainResult extends ModelInfo {
+  cancelled: boolean;
+  saved: SaveStatus;
+  epochs: number;
+  trainSeconds: number;
+}
+
+/** Result of `evaluate`; `p1`/`p2` (explanation Precision@1/@2) on synthetic graphs only. */
+export interface Evaluation {
+  testAUC: number;
+  valAUC: number;
+  p1?: number;
+  p2?: number;
+}
+
+/** A stored checkpoint as listed (its weights are not read). */
+export interface CheckpointMeta {
+  key: string;
+  schema: number;
+  model: string;
+  dataset: string;
+  fingerprint: string;
+  seed: number;
+  created: number;
+  metrics: Record<string, number>;
+  /** The checkpoint's configuration, as JSON text. */
+  config: string;
+  /** Bytes of the encoded checkpoint. */
+  size: number;
+  /** Trained on the loaded graph. */
+  matches: boolean;
+}
+
+/** Result of `checkpoints.list`, newest first. */
+export interface CheckpointList {
+  available: boolean;
+  message?: string;
+  checkpoints: CheckpointMeta[];
+}
+
+/** A neighbour's contribution to an explanation. */
+export interface Neighbor {
+  node: number;
+  id: string;
+  structure: number;
+  features: number;
+  score: number;
+  common: boolean;
+  selected: boolean;
+  weight: number;
+  rank: number;
+}
+
+/** One endpoint of an explained link. */
+export interface Side {
+  node: number;
+  id: string;
+  neighbors: Neighbor[];
+}
+
+/** Explanation of the link `(i, j)`, as `ilpgnn explain --json` prints it. */
+export interface Explanation {
+  i: Side;
+  j: Side;
+  prob: number;
+  linked: boolean;
+  masked: boolean;
+  prob_random: number;
+  prob_removed: number;
+  reading: string;
+}
+
+/** A probable new link of a node, with its explanation. */
+export interface Suggestion {
+  node: number;
+  id: string;
+  prob: number;
+  explanation: Explanation;
+}
+
+/** Result of `checkpoints.import`. */
+export interface ImportResult {
+  meta: CheckpointMeta;
+  status: SaveStatus;
+}
+
+/** Result payload of `checkpoints.export` (the file travels as the reply's `bytes`). */
+export interface ExportResult {
+  filename: string;
+}
+
+// ---------------------------------------------------------------------------
+// Operations
+
+/** Args of operations that take none. */
+export type NoArgs = Record<string, never>;
+
+/** Hyperparameter overrides of `train`, by their `defaults` names. */
+export type TrainConfig = Record<string, string | number | boolean>;
+
+/** Args of `train`. */
+export interface TrainArgs {
+  config?: TrainConfig;
+  seed?: number;
+  /** Store the checkpoint when training ends (engine default true). */
+  save?: boolean;
+  /** Store it also when cancelled (engine default false). */
+  saveOnCancel?: boolean;
+}
+
+/**
+ * Every operation: its `args`, its `result`, and markers for the extras some
+ * of them have — `files: true` (the request must carry files), `progress`
+ * (the type of its progress events) and `bytes: true` (the result reply
+ * carries `bytes`).
+ */
+export interface Ops {
+  info: { args: NoArgs; result: EngineInfo };
+  defaults: { args: NoArgs; result: { hyperparameters: Hyperparameter[] } };
+  load: { args: { name?: string }; result: GraphInfo; files: true };
+  generate: { args: { preset: Preset; seed: number }; result: GraphInfo };
+  describe: { args: NoArgs; result: GraphDescription };
+  train: { args: TrainArgs; result: TrainResult; progress: TrainProgress };
+  cancel: { args: { target: number }; result: { cancelled: boolean } };
+  evaluate: { args: NoArgs; result: Evaluation };
+  explain: { args: { i: number; j: number }; result: Explanation };
+  suggest: { args: { node: number; top?: number }; result: Suggestion[] };
+  "checkpoints.list": { args: NoArgs; result: CheckpointList };
+  "checkpoints.save": { args: NoArgs; result: SaveStatus };
+  "checkpoints.load": { args: { key: string }; result: ModelInfo };
+  "checkpoints.delete": { args: { key: string }; result: { deleted: true } };
+  "checkpoints.export": { args: { key?: string }; result: ExportResult; bytes: true };
+  "checkpoints.import": { args: NoArgs; result: ImportResult; files: true };
+}
+
+/** Name of an operation. */
+export type OpName = keyof Ops;
+
+/** The `args` of operation `O`. */
+export type OpArgs<O extends OpName> = Ops[O]["args"];
+
+/** The `result` field of a reply to operation `O`, as on the wire. */
+export type OpResult<O extends OpName> = Ops[O]["result"];
+
+/** What a client resolves a request with: the result, plus `bytes` where the reply carries them. */
+export type OpValue<O extends OpName> = Ops[O] extends { bytes: true }
+  ? OpResult<O> & { bytes: Uint8Array }
+  : OpResult<O>;
+
+/** Progress event payload of operation `O` (`never` for ops without progress). */
+export type OpProgress<O extends OpName> = Ops[O] extends { progress: infer P } ? P : never;
+
+/** True for operations that must carry files. */
+export type OpNeedsFiles<O extends OpName> = Ops[O] extends { files: true } ? true : false;
+
+// ---------------------------------------------------------------------------
+// Messages
+
+/** A request, page → worker. */
+export interface RequestMessage<O extends OpName = OpName> {
+  v: ProtocolVersion;
+  /** Chosen by the page, unique among its pending requests. */
+  id: number;
+  op: O;
+  args?: OpArgs<O>;
+  files?: FileMap;
+}
+
+/** Error codes the engine sends. */
+export type ErrorCode =
+  | "unsupported_version"
+  | "bad_request"
+  | "bad_input"
+  | "no_graph"
+  | "no_model"
+  | "busy"
+  | "mismatch"
+  | "not_found"
+  | "storage"
+  | "internal";
+
+/** The `error` of an error reply. */
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  /** For `bad_input`: the file that could not be read. */
+  file?: string;
+  /** For `bad_input`: 1-based line, 0 = no line. */
+  line?: number;
+}
+
+/** Sent once, first, when the engine is running. */
+export interface ReadyMessage {
+  v: ProtocolVersion;
+  type: "ready";
+  engine: EngineInfo;
+}
+
+/** Progress of a running request (train only). */
+export interface ProgressMessage {
+  v: ProtocolVersion;
+  type: "progress";
+  id: number;
+  progress: TrainProgress;
+}
+
+/** Successful end of a request. */
+export interface ResultMessage {
+  v: ProtocolVersion;
+  type: "result";
+  id: number;
+  result: unknown;
+  bytes?: Uint8Array;
+}
+
+/** Failed end of a request; `id` is -1 when the request's id was not a number. */
+export interface ErrorMessage {
+  v: ProtocolVersion;
+  type: "error";
+  id: number;
+  error: ErrorInfo;
+}
+
+/** The WebAssembly module could not start, or the Go program ended. */
+export interface FatalMessage {
+  v: ProtocolVersion;
+  type: "fatal";
+  message: string;
+}
+
+/** Any message worker → page. */
+export type WorkerMessage = ReadyMessage | ProgressMessage | ResultMessage | ErrorMessage | FatalMessage;

@@ -1,0 +1,130 @@
+/// <reference lib="webworker" />
+// Bootstrap of the engine's dedicated (classic) Worker, bundled as
+// build/site/worker.js. It loads Go's wasm_exec.js and the engine module,
+// queues the page's messages until the Go program says it is ready, then
+// hands every message to the Go handler. The Go program posts its replies
+// itself.
+//
+// The wasm URL comes from this script's query (`worker.js?wasm=x.wasm`),
+// resolved against this script's URL; default `ilpgnn.wasm`.
+
+import { PROTOCOL_VERSION, type FatalMessage } from "./protocol";
+
+/** The part of wasm_exec.js's `Go` class used here. */
+interface GoRuntime {
+  importObject: WebAssembly.Imports;
+  /** Resolves when the Go program exits. */
+  run(instance: WebAssembly.Instance): Promise<void>;
+  exit: (code: number) => void;
+}
+
+declare global {
+  /** Defined by wasm_exec.js. */
+  var Go: (new () => GoRuntime) | undefined;
+  /** Defined by the Go program: handles one request. */
+  var ilpgnnHandle: ((message: unknown) => void) | undefined;
+  /** Called by the Go program once `ilpgnnHandle` is defined. */
+  var ilpgnnReady: (() => void) | undefined;
+}
+
+// The lib types `self` as any worker scope; this one is dedicated (postMessage).
+const scope = self as DedicatedWorkerGlobalScope;
+
+let handler: ((message: unknown) => void) | undefined;
+let dead = false;
+/** Messages that arrived before the handler was installed, in order. */
+const queue: unknown[] = [];
+
+function fatal(message: string): void {
+  if (dead) return; // one fatal is enough: the page rejects everything on it
+  dead = true;
+  queue.length = 0;
+  const reply: FatalMessage = { v: PROTOCOL_VERSION, type: "fatal", message };
+  scope.postMessage(reply);
+}
+
+/** An error's message; duck-typed, since DOMExceptions and errors from other realms are not always `instanceof Error`. */
+function describe(error: unknown): string {
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") return error.message;
+  return String(error);
+}
+
+function deliver(message: unknown): void {
+  if (dead || handler === undefined) return;
+  try {
+    handler(message);
+  } catch (error) {
+    // The handler throws only when the Go program is gone (wasm_exec.js:
+    // "Go program has already exited") or a panic escaped it.
+    fatal(`the engine failed: ${describe(error)}`);
+  }
+}
+
+// Listen first, so nothing the page sends during start-up is lost.
+scope.addEventListener("message", (event: MessageEvent) => {
+  if (dead) return;
+  if (handler === undefined || queue.length > 0) queue.push(event.data);
+  else deliver(event.data);
+});
+
+globalThis.ilpgnnReady = () => {
+  const handle = globalThis.ilpgnnHandle;
+  if (typeof handle !== "function") {
+    fatal("the engine called ilpgnnReady without defining ilpgnnHandle");
+    return;
+  }
+  // Drain after Go's call into JavaScript returns rather than re-entering Go
+  // from inside it; messages that arrive meanwhile queue behind the others.
+  queueMicrotask(() => {
+    handler = handle;
+    while (queue.length > 0 && !dead) deliver(queue.shift());
+  });
+};
+
+/** The wasm module's URL from `?wasm=`, which must stay on this origin. */
+function wasmUrl(): URL {
+  const here = new URL(scope.location.href);
+  const url = new URL(here.searchParams.get("wasm") ?? "ilpgnn.wasm", here);
+  if (url.origin !== here.origin) throw new Error(`refusing to load the engine from another origin (${url.origin})`);
+  return url;
+}
+
+async function instantiate(url: URL, imports: WebAssembly.Imports): Promise<WebAssembly.Instance> {
+  if (typeof WebAssembly.instantiateStreaming === "function") {
+    try {
+      return (await WebAssembly.instantiateStreaming(fetch(url), imports)).instance;
+    } catch (error) {
+      // An invalid module fails the same way without streaming; anything else
+      // (typically a server sending the wrong MIME type) gets a second try.
+      if (error instanceof WebAssembly.CompileError || error instanceof WebAssembly.LinkError) throw error;
+    }
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status} ${response.statusText}`.trim());
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
+}
+
+async function start(): Promise<void> {
+  try {
+    scope.importScripts("wasm_exec.js");
+    const GoClass = globalThis.Go;
+    if (typeof GoClass !== "function") throw new Error("wasm_exec.js did not define Go");
+    const go = new GoClass();
+    const instance = await instantiate(wasmUrl(), go.importObject);
+    let code: number | undefined;
+    const exit = go.exit;
+    go.exit = (c: number) => {
+      code = c;
+      exit(c);
+    };
+    // The Go program blocks forever while serving; its end is always fatal.
+    go.run(instance).then(
+      () => fatal(`the engine stopped (exit code ${code ?? "unknown"})`),
+      (error: unknown) => fatal(`the engine crashed: ${describe(error)}`),
+    );
+  } catch (error) {
+    fatal(`the engine could not start: ${describe(error)}`);
+  }
+}
+
+void start();
