@@ -56,19 +56,15 @@ export interface GraphInfo {
   synthetic: { preset: string; seed: number } | null;
 }
 
-/**
- * Result of `describe`: the graph summary plus per-node data and the edge
- * list. PROTOCOL.md adds `edges: number[]` to a GraphInfo whose `edges` is a
- * count; the list replaces the count (the count is `edges.length / 2`).
- */
-export interface GraphDescription extends Omit<GraphInfo, "edges"> {
+/** Result of `describe`: the graph summary plus per-node data and the edge list. */
+export interface GraphDescription extends GraphInfo {
   /** Node id (as in the input files) of each 0-based node index. */
   ids: string[];
   degrees: number[];
   labels: number[] | null;
   classNames: string[] | null;
   /** Flat `i0, j0, i1, j1, …`, each undirected edge once with `i < j`. */
-  edges: number[];
+  edgeList: number[];
 }
 
 /** Synthetic graph presets of `generate`. */

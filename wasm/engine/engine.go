@@ -351,12 +351,12 @@ func describe(l *loaded) Description {
 	g := l.d.Graph
 	n := g.NumNodes()
 	out := Description{GraphInfo: l.info, IDs: g.IDs, Degrees: make([]int, n), Labels: g.Labels,
-		ClassNames: g.ClassNames, Edges: make([]int32, 0, 2*g.NumEdges())}
+		ClassNames: g.ClassNames, EdgeList: make([]int32, 0, 2*g.NumEdges())}
 	for i := range n {
 		out.Degrees[i] = g.Degree(i)
 		for _, j := range g.Neighbors(i) {
 			if int(j) > i {
-				out.Edges = append(out.Edges, int32(i), j)
+				out.EdgeList = append(out.EdgeList, int32(i), j)
 			}
 		}
 	}

@@ -269,12 +269,12 @@ func TestBadInput(t *testing.T) {
 	// The previous graph is still loaded and the engine still serves.
 	var d Description
 	p.call("describe", nil, &d)
-	if d.Name != "tiny" || len(d.IDs) != 4 || len(d.Edges) != 8 || d.Degrees[2] != 3 {
+	if d.Name != "tiny" || len(d.IDs) != 4 || len(d.EdgeList) != 8 || d.Edges != 4 || d.Degrees[2] != 3 {
 		t.Fatalf("describe after bad files: %+v", d)
 	}
-	for k := 0; k < len(d.Edges); k += 2 {
-		if d.Edges[k] >= d.Edges[k+1] {
-			t.Errorf("edge %d,%d not listed once with i < j", d.Edges[k], d.Edges[k+1])
+	for k := 0; k < len(d.EdgeList); k += 2 {
+		if d.EdgeList[k] >= d.EdgeList[k+1] {
+			t.Errorf("edge %d,%d not listed once with i < j", d.EdgeList[k], d.EdgeList[k+1])
 		}
 	}
 }

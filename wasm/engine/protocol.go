@@ -130,7 +130,7 @@ type Description struct {
 	Degrees    []int    `json:"degrees"`
 	Labels     []int32  `json:"labels"`
 	ClassNames []string `json:"classNames"`
-	Edges      []int32  `json:"edges"`
+	EdgeList   []int32  `json:"edgeList"` // i0, j0, i1, j1, ... with i < j
 }
 
 // Hyperparameter is one training setting, by its command-line name.
