@@ -3,7 +3,11 @@
 // after `make site`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "./server.mjs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve, root } from "./server.mjs";
 import { launch, openHarness } from "./browser.mjs";
 
 let server, browser;
@@ -21,6 +25,14 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
+
+// weights returns the tensor data of an encoded checkpoint (FORMAT.md: D,
+// its length, is the uint64 at offset 16; the data sits before the final
+// CRC), leaving out the header, whose creation time differs between runs.
+function weights(buf) {
+  const d = Number(buf.readBigUInt64LE(16));
+  return buf.subarray(buf.length - 4 - d, buf.length - 4);
+}
 
 function ok(step, what) {
   assert.ok(!step.error, `${what}: ${JSON.stringify(step.error)}`);
@@ -55,6 +67,19 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   assert.ok(before.reading.length > 0);
   const exported = ok(await page.evaluate((k) => window.harness.exportCheckpoint(k), res.key), "export");
   assert.match(exported.filename, /\.ckpt$/);
+
+  // The command line, natively, trains the same weights bit for bit.
+  const dir = mkdtempSync(join(tmpdir(), "ilpgnn-native-"));
+  try {
+    const path = join(dir, "native.ckpt");
+    execFileSync("go", ["run", "./core/cmd/ilpgnn", "train", "--data", "synth:sparse:seed=0", "--seeds", "0", "--epochs", "5", "--quiet", "--save", path], { cwd: root });
+    const native = weights(readFileSync(path));
+    const browser = weights(Buffer.from(exported.base64, "base64"));
+    assert.ok(native.length > 1000);
+    assert.ok(native.equals(browser), "Chromium and native checkpoints hold identical weights");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   // Reload: a new worker and engine; the checkpoint comes from IndexedDB.
   await page.reload();

@@ -50,7 +50,9 @@ window.harness = {
       const { filename, bytes } = await engine.exportCheckpoint(key);
       const digest = await crypto.subtle.digest("SHA-256", bytes);
       const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-      return { filename, size: bytes.length, sha256: hex };
+      let bin = "";
+      for (let k = 0; k < bytes.length; k += 0x8000) bin += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+      return { filename, size: bytes.length, sha256: hex, base64: btoa(bin) };
     }),
   loadText: (files) =>
     step(() => {
