@@ -49,7 +49,7 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   assert.equal(g.hasGroundtruth, true);
   assert.deepEqual(g.synthetic, { preset: "sparse", seed: 0 });
 
-  const run = ok(await page.evaluate(() => window.harness.train({ epochs: 5 })), "train");
+  const run = ok(await page.evaluate(() => window.harness.train({ epochs: 5 }, { select: "auc" })), "train");
   assert.equal(run.progress.length, 5, "one progress event per epoch");
   run.progress.forEach((p, k) => {
     assert.equal(p.epoch, k + 1);
@@ -60,6 +60,7 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   assert.equal(res.cancelled, false);
   assert.equal(res.saved.saved, true, JSON.stringify(res.saved));
   assert.ok(res.testAUC > 0.5 && res.p1 > 0, JSON.stringify(res));
+  assert.ok(res.bestEpoch > 1, `the kept weights have been trained (best epoch ${res.bestEpoch})`);
 
   const before = ok(await page.evaluate(() => window.harness.explain(3, 40)), "explain");
   assert.ok(before.prob > 0 && before.prob < 1);
@@ -72,7 +73,7 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   const dir = mkdtempSync(join(tmpdir(), "ilpgnn-native-"));
   try {
     const path = join(dir, "native.ckpt");
-    execFileSync("go", ["run", "./core/cmd/ilpgnn", "train", "--data", "synth:sparse:seed=0", "--seeds", "0", "--epochs", "5", "--quiet", "--save", path], { cwd: root });
+    execFileSync("go", ["run", "./core/cmd/ilpgnn", "train", "--data", "synth:sparse:seed=0", "--seeds", "0", "--epochs", "5", "--select", "auc", "--quiet", "--save", path], { cwd: root });
     const native = weights(readFileSync(path));
     const browser = weights(Buffer.from(exported.base64, "base64"));
     assert.ok(native.length > 1000);

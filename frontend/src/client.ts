@@ -27,6 +27,7 @@ import {
   type SaveStatus,
   type Suggestion,
   type TrainArgs,
+  type TrainSelect,
   type TrainConfig,
   type TrainProgress,
   type TrainResult,
@@ -94,6 +95,7 @@ export interface TrainOptions {
   /** Aborting sends `cancel`; the promise resolves with the cancelled result. */
   signal?: AbortSignal;
   seed?: number;
+  select?: TrainSelect;
   save?: boolean;
   saveOnCancel?: boolean;
 }
@@ -259,8 +261,8 @@ export class EngineClient {
 
   /** `train`, with per-epoch progress; aborting `signal` cancels the run (the promise resolves with `cancelled: true`). */
   train(config?: TrainConfig, options: TrainOptions = {}): Promise<TrainResult> {
-    const { onProgress, signal, seed, save, saveOnCancel } = options;
-    const args: TrainArgs = compact({ config, seed, save, saveOnCancel });
+    const { onProgress, signal, seed, select, save, saveOnCancel } = options;
+    const args: TrainArgs = compact({ config, seed, select, save, saveOnCancel });
     return this.request("train", args, compact({ onProgress, signal }));
   }
 

@@ -214,10 +214,18 @@ export type NoArgs = Record<string, never>;
 /** Hyperparameter overrides of `train`, by their `defaults` names. */
 export type TrainConfig = Record<string, string | number | boolean>;
 
+/** Model selection of `train`, as `ilpgnn train --select`. */
+export type TrainSelect = "auto" | "auc" | "precision";
+
 /** Args of `train`. */
 export interface TrainArgs {
   config?: TrainConfig;
   seed?: number;
+  /**
+   * Which weights are kept: `auto` (default) the best validation explanation
+   * precision where the graph has groundtruth, else the best validation AUC.
+   */
+  select?: TrainSelect;
   /** Store the checkpoint when training ends (engine default true). */
   save?: boolean;
   /** Store it also when cancelled (engine default false). */

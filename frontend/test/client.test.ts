@@ -312,9 +312,9 @@ describe("EngineClient", () => {
       [() => client.describe(), "describe", undefined],
       [() => client.train(), "train", {}],
       [
-        () => client.train({ epochs: 5, select: "auc" }, { seed: 3, save: false, saveOnCancel: true }),
+        () => client.train({ epochs: 5, lr: 0.01 }, { seed: 3, select: "auc", save: false, saveOnCancel: true }),
         "train",
-        { config: { epochs: 5, select: "auc" }, seed: 3, save: false, saveOnCancel: true },
+        { config: { epochs: 5, lr: 0.01 }, seed: 3, select: "auc", save: false, saveOnCancel: true },
       ],
       [() => client.evaluate(), "evaluate", undefined],
       [() => client.explain(4, 9), "explain", { i: 4, j: 9 }],

@@ -425,6 +425,7 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	var a struct {
 		Config       map[string]any `json:"config"`
 		Seed         *uint64        `json:"seed"`
+		Select       string         `json:"select"`
 		Save         *bool          `json:"save"`
 		SaveOnCancel bool           `json:"saveOnCancel"`
 	}
@@ -435,6 +436,13 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	if err != nil {
 		return err
 	}
+	switch a.Select {
+	case "":
+		a.Select = "auto"
+	case "auto", "auc", "precision":
+	default:
+		return errorf(CodeBadRequest, "train: select must be auto, auc or precision (got %q)", a.Select)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.training != nil {
@@ -444,6 +452,9 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 		return errorf(CodeNoGraph, "train: no graph is loaded")
 	}
 	l := e.data
+	if a.Select == "precision" && l.d.Truth == nil {
+		return errorf(CodeBadRequest, "train: select precision needs groundtruth explanations, which only synthetic graphs have")
+	}
 	// A synthetic graph trains with its generator's seed unless told
 	// otherwise, as `ilpgnn train --data synth:PRESET` does.
 	switch {
@@ -455,18 +466,18 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	save := a.Save == nil || *a.Save
 	runCtx, cancel := context.WithCancel(ctx)
 	e.training = &run{id: req.ID, cancel: cancel}
-	go e.train(runCtx, req.ID, l, cfg, given["patience"], save, a.SaveOnCancel)
+	go e.train(runCtx, req.ID, l, cfg, a.Select != "auc", given["patience"], save, a.SaveOnCancel)
 	return nil
 }
 
-func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Config, patienceGiven, save, saveOnCancel bool) {
+func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Config, byPrecision, patienceGiven, save, saveOnCancel bool) {
 	defer func() {
 		e.mu.Lock()
 		e.training.cancel()
 		e.training = nil
 		e.mu.Unlock()
 	}()
-	res, err := e.runTraining(ctx, id, l, cfg, patienceGiven)
+	res, err := e.runTraining(ctx, id, l, cfg, byPrecision, patienceGiven)
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		e.fail(id, errorf(CodeBadRequest, "train: %v", err))
@@ -489,13 +500,13 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
 }
 
-func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train.Config, patienceGiven bool) (*train.Result, error) {
+func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train.Config, byPrecision, patienceGiven bool) (*train.Result, error) {
 	sp, err := l.d.Split(cfg.Seed, cfg.ValFrac, cfg.TestFrac)
 	if err != nil {
 		return nil, err
 	}
 	var crit train.Criterion
-	if l.d.Truth != nil {
+	if l.d.Truth != nil && byPrecision {
 		// As `ilpgnn train --select auto`: a graph with groundtruth keeps
 		// the weights that explain its validation links best.
 		crit = experiment.PrecisionCriterion(l.d.Truth)

@@ -296,6 +296,7 @@ func TestRequestErrors(t *testing.T) {
 		{"train", map[string]any{"config": map[string]any{"learning-rate": 1}}, CodeBadRequest},
 		{"train", map[string]any{"config": map[string]any{"lr": -1}}, CodeBadRequest},
 		{"train", map[string]any{"config": map[string]any{"epochs": "many"}}, CodeBadRequest},
+		{"train", map[string]any{"select": "loss"}, CodeBadRequest},
 		{"checkpoints.load", nil, CodeBadRequest},
 		{"checkpoints.import", nil, CodeBadRequest},
 		{"cancel", nil, CodeBadRequest},
