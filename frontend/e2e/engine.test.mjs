@@ -99,6 +99,23 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   assert.deepEqual(after, before, "the same explanation after a reload");
   const again = ok(await page.evaluate((k) => window.harness.exportCheckpoint(k), res.key), "export after reload");
   assert.equal(again.sha256, exported.sha256, "stored bytes unchanged");
+
+  // Delete, then import the exported file: listed again, same bytes.
+  ok(await page.evaluate((k) => window.harness.deleteCheckpoint(k), res.key), "delete");
+  const gone = ok(await page.evaluate(() => window.harness.list()), "list after delete");
+  assert.equal(gone.checkpoints.find((c) => c.key === res.key), undefined);
+  const imported = ok(
+    await page.evaluate(([n, b]) => window.harness.importBase64(n, b), [exported.filename, exported.base64]),
+    "import",
+  );
+  assert.equal(imported.meta.key, res.key);
+  assert.equal(imported.meta.matches, true);
+  assert.equal(imported.status.saved, true);
+  const back = ok(await page.evaluate((k) => window.harness.exportCheckpoint(k), res.key), "export after import");
+  assert.equal(back.sha256, exported.sha256);
+  const junk = await page.evaluate(() => window.harness.importBase64("junk.ckpt", btoa("not a checkpoint")));
+  assert.equal(junk.error?.code, "bad_input");
+  assert.equal(junk.error?.file, "junk.ckpt");
   assert.deepEqual(errors, []);
 });
 

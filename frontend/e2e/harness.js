@@ -54,6 +54,9 @@ window.harness = {
       for (let k = 0; k < bytes.length; k += 0x8000) bin += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
       return { filename, size: bytes.length, sha256: hex, base64: btoa(bin) };
     }),
+  deleteCheckpoint: (key) => step(() => engine.deleteCheckpoint(key)),
+  importBase64: (name, b64) =>
+    step(() => engine.importCheckpoint(name, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)))),
   loadText: (files) =>
     step(() => {
       const enc = new TextEncoder();
