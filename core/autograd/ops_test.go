@@ -438,3 +438,22 @@ func BenchmarkEpoch(b *testing.B) {
 		sink += g.step(tp)
 	}
 }
+
+// TestReLUMatchesMax checks that relu gives max(v, 0) bit for bit, signed
+// zeros included, and a NaN for a NaN (which NaN max returns differs between
+// amd64 and wasm).
+func TestReLUMatchesMax(t *testing.T) {
+	x := []float32{-1, 0, float32(math.Copysign(0, -1)), 2, float32(math.NaN()), -float32(math.NaN()),
+		float32(math.Inf(-1)), float32(math.Inf(1)), 1e-45, -1e-45}
+	got := make([]float32, len(x))
+	relu(got, x)
+	for i, v := range x {
+		if want := max(v, 0); v != v {
+			if got[i] == got[i] {
+				t.Errorf("relu(NaN) = %v, want NaN", got[i])
+			}
+		} else if math.Float32bits(got[i]) != math.Float32bits(want) {
+			t.Errorf("relu(%v) = %v (%#x), want %v (%#x)", v, got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
+		}
+	}
+}

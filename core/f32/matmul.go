@@ -15,7 +15,7 @@ import "strconv"
 //	  i-k-j, 4 rows of b per pass over a dst row    11.0 / 2.0
 //	  4 dst rows x 1 row of b                        5.0 / 3.1
 //	  4 dst rows x 2 rows of b                       6.0 / 3.9
-//	  2 dst rows x 4 rows of b (kept)                7.4-11 / 5.3
+//	  2 dst rows x 4 rows of b                       7.4-11 / 5.3
 //	  the same with the j loop unrolled by 2         slower on both (spills)
 //	MatMulAddNT
 //	  one 4-lane dot per output                      5.4 / 3.8
@@ -23,17 +23,29 @@ import "strconv"
 //	  1x4 outputs                                    8.2 / 2.3
 //	  2x4 outputs                                    7.2 / 4.1
 //	  transpose b into a heap copy, then MatMul      8.4 / 4.5 (allocates)
-//	  transpose b in 8 KiB stack panels, 2x4 (kept)  9.4 / 5.1
+//	  transpose b in 8 KiB stack panels, 2x4         9.4 / 5.1
 //	MatMulAddTN
 //	  for i, for p: axpy                             6.4 / 3.9
-//	  64-row blocks of b, 2 dst rows x 4 (kept)     10.8 / 5.2
+//	  64-row blocks of b, 2 dst rows x 4            10.8 / 5.2
 //
-// Best of 5 at GOMAXPROCS=1 with the kept loops: MatMul 7.8-10 GFLOP/s,
-// MatMulAddNT 8.8, MatMulAddTN 9.5 (BenchmarkMatMul… m=2708,k=128,n=128).
+// All three now share one out-of-line kernel, madd2 (2 dst rows x 4 rows of
+// b, j unrolled by 4); see there for why it is out of line. Milliseconds
+// native / wasm, m=2708,k=128,n=128, the 2x4 loops above (inlined in each
+// product) against madd2 (best of 15 interleaved rounds per process, median
+// over 6 alternating processes; a process on this VM runs up to 1.7x slower
+// when the other vCPU is busy, so only adjacent runs compare):
+//
+//	MatMul        7.9 / 16.4  ->  7.8 / 10.0
+//	MatMulAddNT   8.0 / 19.1  ->  8.0 / 10.3
+//	MatMulAddTN   7.9 / 18.6  ->  8.0 / 10.5
+//
+// Register blocking in the other direction (a 2x4 or 4x4 block of dst in
+// local variables, looping over p) kept the summation order too but ran at
+// 3.7-5 GFLOP/s natively (strided b columns, one add chain per output) and
+// at most 4.9 under wasm.
+//
 // gonum's blas32.Gemm, which has assembly inner loops on amd64, reaches
-// 12 natively (1.2-1.5x ours) but 1.2 under wasm, where ours reach 4-6:
-// MatMul runs ~2x slower under wasm than natively (1.7x best to best,
-// 2.9x median to median), gonum ~10-12x.
+// 12 natively but 1.2 under wasm, where ours reach 4-9.
 
 // MatMul sets dst = a·b, where a is m×k, b is k×n and dst is m×n, all
 // row-major. It is the reference loop
@@ -65,37 +77,13 @@ func MatMul(dst, a, b []float32, m, k, n int) {
 	matMulRows(dst, a, b, k, n, 0, m)
 }
 
-// matMulRows computes rows [lo, hi) of dst = a·b, two rows at a time, adding
-// four rows of b per pass over the two dst rows. The grouped update
-// d + x0·v0 + x1·v1 + x2·v2 + x3·v3 evaluates left to right, exactly as four
-// separate axpys would.
+// matMulRows computes rows [lo, hi) of dst = a·b, two rows at a time (see
+// madd2).
 func matMulRows(dst, a, b []float32, k, n, lo, hi int) {
 	i := lo
 	for ; i+2 <= hi; i += 2 {
 		clear(dst[i*n : (i+2)*n])
-		d0 := dst[i*n : i*n+n]
-		d1 := dst[(i+1)*n : (i+1)*n+n]
-		r0 := a[i*k : i*k+k]
-		r1 := a[(i+1)*k : (i+1)*k+k]
-		p := 0
-		for ; p+4 <= k; p += 4 {
-			b0 := b[p*n : p*n+n]
-			b1 := b[(p+1)*n : (p+1)*n+n][:len(b0)]
-			b2 := b[(p+2)*n : (p+2)*n+n][:len(b0)]
-			b3 := b[(p+3)*n : (p+3)*n+n][:len(b0)]
-			x0, x1, x2, x3 := r0[p], r0[p+1], r0[p+2], r0[p+3]
-			y0, y1, y2, y3 := r1[p], r1[p+1], r1[p+2], r1[p+3]
-			d0, d1 := d0[:len(b0)], d1[:len(b0)]
-			for j := range b0 {
-				v0, v1, v2, v3 := b0[j], b1[j], b2[j], b3[j]
-				d0[j] = d0[j] + x0*v0 + x1*v1 + x2*v2 + x3*v3
-				d1[j] = d1[j] + y0*v0 + y1*v1 + y2*v2 + y3*v3
-			}
-		}
-		for ; p < k; p++ {
-			axpy(r0[p], b[p*n:p*n+n], d0)
-			axpy(r1[p], b[p*n:p*n+n], d1)
-		}
+		madd2(dst[i*n:i*n+n], dst[(i+1)*n:(i+1)*n+n], a[i*k:i*k+k], a[(i+1)*k:(i+1)*k+k], b)
 	}
 	for ; i < hi; i++ {
 		d := dst[i*n : i*n+n]
@@ -103,6 +91,63 @@ func matMulRows(dst, a, b []float32, k, n, lo, hi int) {
 		for p, x := range a[i*k : i*k+k] {
 			axpy(x, b[p*n:p*n+n], d)
 		}
+	}
+}
+
+// madd2 adds x0·B to d0 and x1·B to d1, where B is the len(x0)×len(d0)
+// row-major matrix b, len(d1) == len(d0) and len(x1) == len(x0).
+// It is the inner loop of all three dense products: four rows of B per pass
+// over the two d rows, so each pass loads an element of B once for eight
+// multiply-adds. The grouped update d + x0·v0 + x1·v1 + x2·v2 + x3·v3
+// evaluates left to right, exactly as four separate axpys (and the tail
+// axpys) would, so every element still sums over p in ascending order.
+//
+// It is kept out of line, with the j loop unrolled by 4, for WebAssembly:
+// Go compiles every jump between basic blocks of a function into a branch
+// back to one br_table dispatch loop, so a loop iteration costs more the
+// larger its function, and an unrolled loop pays that cost less often. The
+// same loop inlined in matMulRows (j not unrolled) ran at 5.4 GFLOP/s
+// under wasm, here at 8.9 (11 natively either way; MatMul
+// m=2708,k=128,n=128).
+//
+//go:noinline
+func madd2(d0, d1, x0, x1, b []float32) {
+	n := len(d0)
+	d1 = d1[:n]
+	x1 = x1[:len(x0)]
+	p := 0
+	for ; p+4 <= len(x0); p += 4 {
+		b0 := b[p*n : p*n+n]
+		b1 := b[(p+1)*n : (p+1)*n+n][:len(b0)]
+		b2 := b[(p+2)*n : (p+2)*n+n][:len(b0)]
+		b3 := b[(p+3)*n : (p+3)*n+n][:len(b0)]
+		a0, a1, a2, a3 := x0[p], x0[p+1], x0[p+2], x0[p+3]
+		c0, c1, c2, c3 := x1[p], x1[p+1], x1[p+2], x1[p+3]
+		d0, d1 := d0[:len(b0)], d1[:len(b0)]
+		j := 0
+		for ; j < len(b0)-3; j += 4 { // not j+4 <= len(b0): this form proves the indices in range
+			v0, v1, v2, v3 := b0[j], b1[j], b2[j], b3[j]
+			d0[j] = d0[j] + a0*v0 + a1*v1 + a2*v2 + a3*v3
+			d1[j] = d1[j] + c0*v0 + c1*v1 + c2*v2 + c3*v3
+			v0, v1, v2, v3 = b0[j+1], b1[j+1], b2[j+1], b3[j+1]
+			d0[j+1] = d0[j+1] + a0*v0 + a1*v1 + a2*v2 + a3*v3
+			d1[j+1] = d1[j+1] + c0*v0 + c1*v1 + c2*v2 + c3*v3
+			v0, v1, v2, v3 = b0[j+2], b1[j+2], b2[j+2], b3[j+2]
+			d0[j+2] = d0[j+2] + a0*v0 + a1*v1 + a2*v2 + a3*v3
+			d1[j+2] = d1[j+2] + c0*v0 + c1*v1 + c2*v2 + c3*v3
+			v0, v1, v2, v3 = b0[j+3], b1[j+3], b2[j+3], b3[j+3]
+			d0[j+3] = d0[j+3] + a0*v0 + a1*v1 + a2*v2 + a3*v3
+			d1[j+3] = d1[j+3] + c0*v0 + c1*v1 + c2*v2 + c3*v3
+		}
+		for ; j < len(b0); j++ {
+			v0, v1, v2, v3 := b0[j], b1[j], b2[j], b3[j]
+			d0[j] = d0[j] + a0*v0 + a1*v1 + a2*v2 + a3*v3
+			d1[j] = d1[j] + c0*v0 + c1*v1 + c2*v2 + c3*v3
+		}
+	}
+	for ; p < len(x0); p++ {
+		axpy(x0[p], b[p*n:p*n+n], d0)
+		axpy(x1[p], b[p*n:p*n+n], d1)
 	}
 }
 
@@ -144,7 +189,7 @@ const ntPanel = 2048
 
 // matMulAddNTRows computes rows [lo, hi) of dst += a·bᵀ. It copies panels
 // b[j0:j1, c0:c1] transposed into a stack buffer and then runs the MatMul
-// loop (two dst rows, four panel rows per pass) against them. Panels start
+// kernel madd2 (two dst rows, four panel rows per pass) against them. Panels start
 // at multiples of 4 in c, so the grouping never changes the summation order.
 func matMulAddNTRows(dst, a, b []float32, k, n, lo, hi int) {
 	var buf [ntPanel]float32
@@ -167,29 +212,7 @@ func matMulAddNTRows(dst, a, b []float32, k, n, lo, hi int) {
 			}
 			i := lo
 			for ; i+2 <= hi; i += 2 {
-				r0 := a[i*n+c0 : i*n+c1]
-				r1 := a[(i+1)*n+c0 : (i+1)*n+c1]
-				d0 := dst[i*k+j0 : i*k+j1]
-				d1 := dst[(i+1)*k+j0 : (i+1)*k+j1]
-				c := 0
-				for ; c+4 <= h; c += 4 {
-					b0 := bt[c*w : c*w+w]
-					b1 := bt[(c+1)*w : (c+1)*w+w][:len(b0)]
-					b2 := bt[(c+2)*w : (c+2)*w+w][:len(b0)]
-					b3 := bt[(c+3)*w : (c+3)*w+w][:len(b0)]
-					x0, x1, x2, x3 := r0[c], r0[c+1], r0[c+2], r0[c+3]
-					y0, y1, y2, y3 := r1[c], r1[c+1], r1[c+2], r1[c+3]
-					d0, d1 := d0[:len(b0)], d1[:len(b0)]
-					for j := range b0 {
-						v0, v1, v2, v3 := b0[j], b1[j], b2[j], b3[j]
-						d0[j] = d0[j] + x0*v0 + x1*v1 + x2*v2 + x3*v3
-						d1[j] = d1[j] + y0*v0 + y1*v1 + y2*v2 + y3*v3
-					}
-				}
-				for ; c < h; c++ {
-					axpy(r0[c], bt[c*w:c*w+w], d0)
-					axpy(r1[c], bt[c*w:c*w+w], d1)
-				}
+				madd2(dst[i*k+j0:i*k+j1], dst[(i+1)*k+j0:(i+1)*k+j1], a[i*n+c0:i*n+c1], a[(i+1)*n+c0:(i+1)*n+c1], bt)
 			}
 			for ; i < hi; i++ {
 				d0 := dst[i*k+j0 : i*k+j1]
@@ -239,32 +262,20 @@ func MatMulAddTN(dst, a, b []float32, m, k, n int) {
 const tnBlock = 64
 
 // matMulAddTNRows computes rows [lo, hi) of dst += aᵀ·b, in blocks of tnBlock
-// rows of b, two dst rows and four rows of b at a time.
+// rows of b, two dst rows at a time: it copies columns p and p+1 of the
+// block of a into stack buffers and hands them to madd2.
 func matMulAddTNRows(dst, a, b []float32, m, k, n, lo, hi int) {
+	var col0, col1 [tnBlock]float32
 	for i0 := 0; i0 < m; i0 += tnBlock {
 		i1 := min(i0+tnBlock, m)
+		bb := b[i0*n : i1*n]
 		p := lo
 		for ; p+2 <= hi; p += 2 {
-			d0 := dst[p*n : p*n+n]
-			d1 := dst[(p+1)*n : (p+1)*n+n][:len(d0)]
-			i := i0
-			for ; i+4 <= i1; i += 4 {
-				b0 := b[i*n : i*n+n][:len(d0)]
-				b1 := b[(i+1)*n : (i+1)*n+n][:len(d0)]
-				b2 := b[(i+2)*n : (i+2)*n+n][:len(d0)]
-				b3 := b[(i+3)*n : (i+3)*n+n][:len(d0)]
-				x0, x1, x2, x3 := a[i*k+p], a[(i+1)*k+p], a[(i+2)*k+p], a[(i+3)*k+p]
-				y0, y1, y2, y3 := a[i*k+p+1], a[(i+1)*k+p+1], a[(i+2)*k+p+1], a[(i+3)*k+p+1]
-				for j := range d0 {
-					v0, v1, v2, v3 := b0[j], b1[j], b2[j], b3[j]
-					d0[j] = d0[j] + x0*v0 + x1*v1 + x2*v2 + x3*v3
-					d1[j] = d1[j] + y0*v0 + y1*v1 + y2*v2 + y3*v3
-				}
+			x0, x1 := col0[:i1-i0], col1[:i1-i0]
+			for i := range x0 {
+				x0[i], x1[i] = a[(i0+i)*k+p], a[(i0+i)*k+p+1]
 			}
-			for ; i < i1; i++ {
-				axpy(a[i*k+p], b[i*n:i*n+n], d0)
-				axpy(a[i*k+p+1], b[i*n:i*n+n], d1)
-			}
+			madd2(dst[p*n:p*n+n], dst[(p+1)*n:(p+1)*n+n], x0, x1, bb)
 		}
 		for ; p < hi; p++ {
 			d := dst[p*n : p*n+n]

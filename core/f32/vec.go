@@ -4,6 +4,13 @@ package f32
 // not vectorise; slicing each block to [:8:8] leaves one bounds check per
 // block instead of one per element). Slices of different lengths are a caller bug and panic with
 // "f32: <op>: length mismatch".
+//
+// The two hot ones, dot and axpy (the inner loops of SpMM's tails, the
+// gathers and scatters of autograd and neighbour scoring), index instead:
+// with the loop condition i < len(x)-7 the compiler proves every index in
+// range, so no bounds check is left and no slice headers are updated per
+// block. The gain is small (BenchmarkDot/n=128 under wasm 67.5 -> 62.4 ns,
+// n=16 20.3 -> 17.4 ns; Axpy and native within a few percent).
 
 func mustSameLen(op string, a, b int) {
 	if a != b {
@@ -27,15 +34,14 @@ func Dot(a, b []float32) float32 {
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
-	for len(a) >= 8 {
-		x, y := a[:8:8], b[:8:8]
-		s0 += x[0]*y[0] + x[4]*y[4]
-		s1 += x[1]*y[1] + x[5]*y[5]
-		s2 += x[2]*y[2] + x[6]*y[6]
-		s3 += x[3]*y[3] + x[7]*y[7]
-		a, b = a[8:], b[8:]
+	i := 0
+	for ; i < len(a)-7; i += 8 {
+		s0 += a[i]*b[i] + a[i+4]*b[i+4]
+		s1 += a[i+1]*b[i+1] + a[i+5]*b[i+5]
+		s2 += a[i+2]*b[i+2] + a[i+6]*b[i+6]
+		s3 += a[i+3]*b[i+3] + a[i+7]*b[i+7]
 	}
-	for i := range a {
+	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)
@@ -54,19 +60,18 @@ func Axpy(alpha float32, x, y []float32) {
 // axpy is Axpy without the length check; len(y) >= len(x).
 func axpy(alpha float32, x, y []float32) {
 	y = y[:len(x)]
-	for len(x) >= 8 {
-		a, b := x[:8:8], y[:8:8]
-		b[0] += alpha * a[0]
-		b[1] += alpha * a[1]
-		b[2] += alpha * a[2]
-		b[3] += alpha * a[3]
-		b[4] += alpha * a[4]
-		b[5] += alpha * a[5]
-		b[6] += alpha * a[6]
-		b[7] += alpha * a[7]
-		x, y = x[8:], y[8:]
+	i := 0
+	for ; i < len(x)-7; i += 8 {
+		y[i] += alpha * x[i]
+		y[i+1] += alpha * x[i+1]
+		y[i+2] += alpha * x[i+2]
+		y[i+3] += alpha * x[i+3]
+		y[i+4] += alpha * x[i+4]
+		y[i+5] += alpha * x[i+5]
+		y[i+6] += alpha * x[i+6]
+		y[i+7] += alpha * x[i+7]
 	}
-	for i := range x {
+	for ; i < len(x); i++ {
 		y[i] += alpha * x[i]
 	}
 }
