@@ -274,32 +274,45 @@ func writeFileAtomic(path string, write func(*bufio.Writer)) (err error) {
 // they are nil. Every problem with the data is a *load.Error naming the
 // file and, for text, the line.
 func ReadDir(dir string) (*Dataset, error) {
-	edgesPath := filepath.Join(dir, EdgesFile)
-	featuresPath := filepath.Join(dir, FeaturesFile)
-	feats, err := os.ReadFile(featuresPath)
-	if err != nil {
-		return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: featuresPath, Err: err})
+	files := map[string][]byte{}
+	paths := map[string]string{}
+	for _, name := range []string{EdgesFile, FeaturesFile, GroundtruthFile} {
+		path := filepath.Join(dir, name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: path, Err: err})
+		}
+		files[name], paths[name] = b, path
 	}
-	edges, err := os.Open(edgesPath)
-	if err != nil {
-		return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: edgesPath, Err: err})
+	return read(filepath.Base(filepath.Clean(dir)), files, paths)
+}
+
+// ReadFiles is ReadDir for a dataset already in memory (in the browser,
+// the files the user dropped), keyed by file name: edges.csv, features.csv
+// and groundtruth.csv. Errors name the files by those keys.
+func ReadFiles(name string, files map[string][]byte) (*Dataset, error) {
+	paths := map[string]string{}
+	for _, f := range []string{EdgesFile, FeaturesFile, GroundtruthFile} {
+		if _, ok := files[f]; !ok {
+			return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: f, Err: errors.New("missing: a synthetic dataset has edges.csv, features.csv and groundtruth.csv")})
+		}
+		paths[f] = f
 	}
-	defer edges.Close()
-	g, err := load.EdgeListReaders(filepath.Base(filepath.Clean(dir)), edges, edgesPath, bytes.NewReader(feats), featuresPath)
+	return read(name, files, paths)
+}
+
+// read parses a dataset's three files, naming them by paths in errors.
+func read(name string, files map[string][]byte, paths map[string]string) (*Dataset, error) {
+	feats := files[FeaturesFile]
+	g, err := load.EdgeListReaders(name, bytes.NewReader(files[EdgesFile]), paths[EdgesFile], bytes.NewReader(feats), paths[FeaturesFile])
 	if err != nil {
 		return nil, fmt.Errorf("synth: reading dataset: %w", err)
 	}
 	if g, err = inFeatureOrder(g, feats); err != nil {
-		return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: featuresPath, Err: err})
+		return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: paths[FeaturesFile], Err: err})
 	}
 
-	gtPath := filepath.Join(dir, GroundtruthFile)
-	gt, err := os.Open(gtPath)
-	if err != nil {
-		return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: gtPath, Err: err})
-	}
-	defer gt.Close()
-	links, err := ReadGroundtruth(gt, gtPath, g)
+	links, err := ReadGroundtruth(bytes.NewReader(files[GroundtruthFile]), paths[GroundtruthFile], g)
 	if err != nil {
 		return nil, fmt.Errorf("synth: reading dataset: %w", err)
 	}

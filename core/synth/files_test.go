@@ -232,6 +232,25 @@ func TestWriteDirFormat(t *testing.T) {
 		t.Errorf("name %q, want hand", d2.Graph.Name)
 	}
 
+	// The same files handed over in memory, as the browser does.
+	mem := map[string][]byte{}
+	for name := range handFiles {
+		mem[name], _ = os.ReadFile(filepath.Join(dir, name))
+	}
+	d3, err := ReadFiles("dropped", mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtSameGraph(t, d2.Graph, d3.Graph)
+	if !slices.EqualFunc(d2.Links, d3.Links, rtSameLink) || !slices.Equal(d2.Base, d3.Base) || d3.Graph.Name != "dropped" {
+		t.Errorf("ReadFiles differs from ReadDir: %+v", d3)
+	}
+	delete(mem, GroundtruthFile)
+	var le *load.Error
+	if _, err := ReadFiles("dropped", mem); !errors.As(err, &le) || le.File != GroundtruthFile {
+		t.Errorf("ReadFiles without groundtruth.csv: %v", err)
+	}
+
 	// Writing again replaces the files and leaves no temporary file.
 	if err := d2.WriteDir(dir); err != nil {
 		t.Fatal(err)

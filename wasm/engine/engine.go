@@ -298,18 +298,36 @@ func (e *Engine) load(req Request) (any, []byte, error) {
 	if len(req.Files) == 0 {
 		return nil, nil, errorf(CodeBadRequest, "load: no files were given")
 	}
-	g, err := load.Bytes(req.Files)
+	d, err := loadFiles(req.Files)
 	if err != nil {
 		return nil, nil, inputError(err)
 	}
 	if a.Name != "" {
-		g.Name = a.Name
+		d.Graph.Name = a.Name
+	}
+	l := newLoaded(d, nil)
+	e.setGraph(l)
+	return l.info, nil, nil
+}
+
+// loadFiles reads what the command line's --data reads, from bytes: the
+// three files `ilpgnn synth` writes (with their groundtruth), or anything
+// load.Bytes detects.
+func loadFiles(files map[string][]byte) (*dataset.Dataset, error) {
+	if _, ok := files[synth.GroundtruthFile]; ok {
+		t, err := synth.ReadFiles("synthetic", files)
+		if err != nil {
+			return nil, err
+		}
+		return &dataset.Dataset{Graph: t.Graph, Truth: t}, nil
+	}
+	g, err := load.Bytes(files)
+	if err != nil {
+		return nil, err
 	}
 	// Featureless graphs get the command line's fallback features, so a
 	// checkpoint trained here explains the same there.
-	l := newLoaded(&dataset.Dataset{Graph: graph.WithFallbackFeatures(g, 0)}, nil)
-	e.setGraph(l)
-	return l.info, nil, nil
+	return &dataset.Dataset{Graph: graph.WithFallbackFeatures(g, 0)}, nil
 }
 
 // inputError turns a loader's error into a bad_input reply naming the file

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/synth"
 	"ilpgnn/wasm/store"
 )
 
@@ -438,4 +441,52 @@ func TestNoPersistentStorage(t *testing.T) {
 		t.Fatalf("listing without storage: %+v", list)
 	}
 	p.call("checkpoints.load", map[string]any{"key": tr.Key}, nil)
+}
+
+// A folder written by `ilpgnn synth`, dropped as files, loads with its
+// groundtruth, and trains and explains as the generated graph does.
+func TestLoadSynthFiles(t *testing.T) {
+	d, err := synth.Generate(mustPreset(t, "sparse"), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := d.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, name := range []string{synth.EdgesFile, synth.FeaturesFile, synth.GroundtruthFile} {
+		if files[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newPage(t, nil)
+	var gen, dropped GraphInfo
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 4}, &gen)
+	r := p.wait(p.send("load", nil, files))
+	if r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	roundTrip(t, r.Result, &dropped)
+	if !dropped.HasGroundtruth || dropped.Fingerprint != gen.Fingerprint || dropped.Synthetic != nil {
+		t.Fatalf("dropped synth folder: %+v, generated %+v", dropped, gen)
+	}
+	var tr TrainResult
+	p.call("train", map[string]any{"config": map[string]any{"epochs": 2}, "seed": 4}, &tr)
+	if tr.P1 == nil {
+		t.Errorf("no precision on a graph with groundtruth: %+v", tr)
+	}
+	delete(files, synth.FeaturesFile)
+	if e := p.callErr("load", nil, files); e.Code != CodeBadInput || e.File != synth.FeaturesFile {
+		t.Errorf("synth folder without features.csv: %+v", e)
+	}
+}
+
+func mustPreset(t *testing.T, name string) synth.Config {
+	t.Helper()
+	c, err := synth.Preset(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
