@@ -495,6 +495,12 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 		e.training = nil
 		e.mu.Unlock()
 	}()
+	// A bug here must not take the worker down with the page's data.
+	defer func() {
+		if r := recover(); r != nil {
+			e.fail(id, errorf(CodeInternal, "train: internal error: %v", r))
+		}
+	}()
 	res, err := e.runTraining(ctx, id, l, cfg, byPrecision, patienceGiven)
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
