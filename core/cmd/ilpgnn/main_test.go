@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ilpgnn/core/eval"
+	"ilpgnn/core/heuristic"
+	"ilpgnn/core/split"
 )
 
 const small = "testdata/small"
@@ -27,21 +31,49 @@ func TestUsage(t *testing.T) {
 		code int
 		want string // in stderr
 	}{
-		0: {nil, 2, "usage: ilpgnn <command>"},
-		1: {[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
-		2: {[]string{"train", "--no-such-flag"}, 2, "flag provided but not defined"},
-		3: {[]string{"train"}, 2, "--data is required"},
-		4: {[]string{"train", "--data", small, "--k", "0"}, 1, "k must be at least 1 (got 0)"},
-		5: {[]string{"train", "--data", small, "--seeds", "1,x"}, 1, `"x" is not a non-negative integer`},
-		6: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt"}, 2, "--pair is required"},
-		7: {[]string{"inspect", "--data", "testdata/missing"}, 1, "testdata/missing"},
-		8: {[]string{"train", "--data", small, "extra"}, 2, `unexpected argument "extra"`},
-		9: {[]string{"train", "--data", small, "--structure", "wide"}, 2, `structure scale must be "paper" or "max"`},
+		0:  {nil, 2, "usage: ilpgnn <command>"},
+		1:  {[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		2:  {[]string{"train", "--no-such-flag"}, 2, "flag provided but not defined"},
+		3:  {[]string{"train"}, 2, "--data is required"},
+		4:  {[]string{"train", "--data", small, "--k", "0"}, 1, "k must be at least 1 (got 0)"},
+		5:  {[]string{"train", "--data", small, "--seeds", "1,x"}, 1, `"x" is not a non-negative integer`},
+		6:  {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt"}, 2, "--pair is required"},
+		7:  {[]string{"inspect", "--data", "testdata/missing"}, 1, "testdata/missing"},
+		8:  {[]string{"train", "--data", small, "extra"}, 2, `unexpected argument "extra"`},
+		9:  {[]string{"train", "--data", small, "--structure", "wide"}, 2, `structure scale must be "paper" or "max"`},
+		10: {[]string{"train", "--data", small, "--model", "gcn2"}, 1, `--model: want one of`},
+		11: {[]string{"train", "--data", small, "--model", "cn", "--save", "x.ckpt"}, 1, "cn learns nothing"},
+		12: {[]string{"train", "--data", small, "--model=aa", "--lr", "0.1"}, 2, "flag provided but not defined: -lr"},
 	} {
 		code, _, stderr := cli(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%d: %v: exit %d, stderr %q; want exit %d and %q", n, tc.args, code, stderr, tc.code, tc.want)
 		}
+	}
+}
+
+// TestTrainHeuristic checks `train --model cn` against the heuristic
+// computed directly on the same split.
+func TestTrainHeuristic(t *testing.T) {
+	code, out, stderr := cli(t, "train", "--data", small, "--model", "cn", "--seeds", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got trainJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	_, d, err := openData(small, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := d.Split(3, split.DefaultValFrac, split.DefaultTestFrac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := eval.AUC(heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestPos), heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestNeg))
+	if got.Model != "cn" || len(got.Runs) != 1 || got.Runs[0].TestAUC != want || got.Runs[0].Epochs != 0 {
+		t.Errorf("train --model cn: %+v, want test AUC %v", got, want)
 	}
 }
 

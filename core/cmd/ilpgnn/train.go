@@ -76,6 +76,7 @@ type runJSON struct {
 
 type trainJSON struct {
 	Dataset     string    `json:"dataset"`
+	Model       string    `json:"model"`
 	Runs        []runJSON `json:"runs"`
 	TestAUCMean float64   `json:"test_auc_mean"`
 	TestAUCStd  float64   `json:"test_auc_std"`
@@ -83,20 +84,30 @@ type trainJSON struct {
 }
 
 func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "--data PATH [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
+	fs := newFlags("train", "--data PATH [--model ilpgnn|cn|aa] [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
 	data := fs.String("data", "", dataHelp)
 	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation (and its own graph for synth:PRESET)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	save := fs.String("save", "", "write the checkpoint here (with several seeds, FILE gets .seedN before its extension)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	selectOn := fs.String("select", "auto", "keep the weights with the best validation auc, or precision (P@1 + P@2, graphs with groundtruth only); auto is precision where groundtruth exists, with patience 30 unless --patience is given")
+	model := fs.String("model", "ilpgnn", modelHelp)
 	cfg := train.DefaultConfig()
-	cfg.RegisterFlags(fs)
+	method, isHeuristic := heuristicOf(modelFlag(args))
+	if !isHeuristic {
+		cfg.RegisterFlags(fs)
+	}
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := required(fs, "data"); err != nil {
 		return err
+	}
+	if err := checkModel(*model); err != nil {
+		return err
+	}
+	if isHeuristic && *save != "" {
+		return fmt.Errorf("--save: %s learns nothing, so there is no checkpoint to save", *model)
 	}
 	if *selectOn != "auto" && *selectOn != "auc" && *selectOn != "precision" {
 		return fmt.Errorf("--select: want auto, auc or precision (got %q)", *selectOn)
@@ -112,7 +123,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	g := first.Graph
 	showProgress := !*quiet && isTerminal(stderr)
-	out := trainJSON{Dataset: g.Name}
+	out := trainJSON{Dataset: g.Name, Model: *model}
 	var tests, vals []float64
 	if !*asJSON {
 		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", g.Name, g.NumNodes(), g.NumEdges(), g.FeatureDim())
@@ -136,6 +147,16 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sp, err := d.Split(seed, c.ValFrac, c.TestFrac)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
+		}
+		if isHeuristic {
+			r := runHeuristic(method, sp, seed)
+			out.Runs = append(out.Runs, r)
+			tests = append(tests, r.TestAUC)
+			vals = append(vals, r.ValAUC)
+			if !*asJSON {
+				fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f\n", seed, r.TestAUC, r.ValAUC, 0, r.TrainSeconds)
+			}
+			continue
 		}
 		var crit train.Criterion
 		if d.Truth != nil && *selectOn != "auc" {
