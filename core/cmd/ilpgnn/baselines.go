@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
+	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/experiment"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/split"
+	"ilpgnn/core/train"
 )
 
 // modelNames lists what `train --model` accepts.
@@ -68,4 +72,34 @@ func runHeuristic(m heuristic.Method, sp *split.Split, seed uint64) runJSON {
 	r := runJSON{Seed: seed, TestAUC: auc(sp.TestPos, sp.TestNeg), ValAUC: auc(sp.ValPos, sp.ValNeg)}
 	r.TrainSeconds = time.Since(start).Seconds()
 	return r
+}
+
+// predictors returns table 1's columns for a comma-separated list of model
+// names; ILP-GNN trains with cfg and keeps the best validation AUC, as
+// table 1 measures AUC.
+func predictors(names string, cfg train.Config) ([]experiment.Predictor, error) {
+	var out []experiment.Predictor
+	for _, name := range strings.Split(names, ",") {
+		name = strings.TrimSpace(name)
+		if err := checkModel(name); err != nil {
+			return nil, fmt.Errorf("--models: %w", err)
+		}
+		if m, ok := heuristicOf(name); ok {
+			out = append(out, experiment.Predictor{Name: name, Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
+				r := runHeuristic(m, sp, seed)
+				return experiment.Fit{TestAUC: r.TestAUC, ValAUC: r.ValAUC}, nil
+			}})
+			continue
+		}
+		out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
+			c := cfg
+			c.Seed = seed
+			res, err := train.RunSplit(ctx, sp, c, nil)
+			if err != nil {
+				return experiment.Fit{}, err
+			}
+			return experiment.Fit{TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs}, nil
+		}})
+	}
+	return out, nil
 }

@@ -27,6 +27,8 @@ experiments (the paper's sec. 5.3-5.5):
                the explanation losses (figure 7)
   sensitivity  test AUC for K in {1, 2, 4, 6} and λ in {0.1, 0.3, 0.5, 0.7}
                (figure 5)
+  table1       test AUC of every link predictor we have (--models) on the
+               same splits, beside the paper's table 1
 
 Run "ilpgnn experiment NAME -h" for the flags.`
 
@@ -46,6 +48,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	outDir := fs.String("out", "", "also write the report (markdown, JSON, and CSV/SVG for figures) into this folder")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	modelsFlag := fs.String("models", strings.Join(modelNames, ","), "table1: comma-separated link predictors, as train --model names them")
 	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2); precision defaults to precision")
 	cfg := train.DefaultConfig()
 	cfg.RegisterFlags(fs)
@@ -104,6 +107,26 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		return emit(stdout, *outDir, name, *asJSON, report, func(w io.Writer) error {
 			return experiment.WritePrecisionTable(w, reps)
+		})
+	case "table1":
+		if specs == "" {
+			fmt.Fprintf(stderr, "ilpgnn experiment %s: --data is required\n", name)
+			return errUsage
+		}
+		sources, err := parseSources(specs)
+		if err != nil {
+			return err
+		}
+		preds, err := predictors(*modelsFlag, cfg)
+		if err != nil {
+			return err
+		}
+		rep, err := experiment.Table1(ctx, sources, preds, seeds, opt.Log)
+		if err != nil {
+			return err
+		}
+		return emit(stdout, *outDir, name, *asJSON, rep, func(w io.Writer) error {
+			return experiment.WriteTable1(w, rep)
 		})
 	case "fidelity", "ablation", "sensitivity":
 		if specs == "" {

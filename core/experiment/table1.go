@@ -1,0 +1,155 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/split"
+)
+
+// Predictor is one column of table 1: a link predictor fitted on a split.
+type Predictor struct {
+	Name string // as `ilpgnn train --model` calls it: ilpgnn, cn, aa, ...
+	// Fit trains (or, for a heuristic, just scores) on sp, a split of d
+	// drawn with seed, and returns its validation and test AUC.
+	Fit func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (Fit, error)
+}
+
+// Fit is one predictor's run on one split.
+type Fit struct {
+	TestAUC float64 `json:"test_auc"`
+	ValAUC  float64 `json:"val_auc"`
+	Epochs  int     `json:"epochs"`
+}
+
+// Table1Cell is one predictor on one dataset over every seed.
+type Table1Cell struct {
+	Model   string  `json:"model"`
+	Runs    []Fit   `json:"runs"`
+	TestAUC float64 `json:"test_auc_mean"`
+	TestStd float64 `json:"test_auc_std"`
+	ValAUC  float64 `json:"val_auc_mean"`
+	Seconds float64 `json:"seconds"` // all seeds, splits and scoring included
+	// Paper is the paper's table 1 entry (AUC %), 0 when it has none.
+	Paper float64 `json:"paper"`
+}
+
+// Table1Row is one dataset.
+type Table1Row struct {
+	Dataset string       `json:"dataset"`
+	Cells   []Table1Cell `json:"cells"`
+}
+
+// Table1Report is the paper's table 1 with our numbers.
+type Table1Report struct {
+	Seeds []uint64    `json:"seeds"`
+	Rows  []Table1Row `json:"rows"`
+}
+
+// paperTable1 holds the paper's table 1 (AUC %, SPEC §9) by dataset name
+// (the source's Name) and model.
+var paperTable1 = map[string]map[string]float64{
+	"cora":         {"cn": 75.57, "aa": 75.80, "vgae": 91.18, "gae": 91.57, "gat": 91.87, "seal": 92.21, "conpi": 89.69, "wp": 92.42, "ilpgnn": 93.21},
+	"citeseer":     {"cn": 69.70, "aa": 69.80, "vgae": 91.42, "gae": 92.51, "gat": 93.57, "seal": 90.52, "conpi": 87.47, "wp": 91.37, "ilpgnn": 95.23},
+	"amazon_photo": {"cn": 96.21, "aa": 96.59, "vgae": 97.03, "gae": 97.08, "gat": 96.47, "seal": 98.04, "conpi": 96.45, "wp": 98.12, "ilpgnn": 98.23},
+}
+
+// PaperTable1 returns the paper's table 1 entry for a model on a dataset
+// (AUC %), and whether it has one. "photo" names amazon_photo.
+func PaperTable1(dataset, model string) (float64, bool) {
+	name := strings.ToLower(dataset)
+	if name == "photo" || name == "amazon_electronics_photo" {
+		name = "amazon_photo"
+	}
+	v, ok := paperTable1[name][model]
+	return v, ok
+}
+
+// Table1 fits every predictor on every source with every seed; the seeds'
+// splits are shared by all predictors, so they are compared on exactly the
+// same validation and test pairs.
+func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, seeds []uint64, log io.Writer) (*Table1Report, error) {
+	rep := &Table1Report{Seeds: seeds}
+	valFrac, testFrac := split.DefaultValFrac, split.DefaultTestFrac
+	for _, src := range sources {
+		row := Table1Row{Dataset: src.Name()}
+		for _, p := range preds {
+			cell := Table1Cell{Model: p.Name}
+			cell.Paper, _ = PaperTable1(src.Name(), p.Name)
+			start := time.Now()
+			for _, seed := range seeds {
+				d, err := src.Load(seed)
+				if err != nil {
+					return nil, err
+				}
+				sp, err := d.Split(seed, valFrac, testFrac)
+				if err != nil {
+					return nil, fmt.Errorf("%s seed %d: %w", src.Name(), seed, err)
+				}
+				f, err := p.Fit(ctx, d, sp, seed)
+				if err != nil {
+					return nil, fmt.Errorf("%s on %s seed %d: %w", p.Name, src.Name(), seed, err)
+				}
+				cell.Runs = append(cell.Runs, f)
+				if log != nil {
+					fmt.Fprintf(log, "table1 %s %s seed %d: test AUC %.4f (val %.4f, %d epochs)\n", src.Name(), p.Name, seed, f.TestAUC, f.ValAUC, f.Epochs)
+				}
+			}
+			cell.Seconds = since(start)
+			cell.TestAUC, cell.TestStd = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].TestAUC })
+			cell.ValAUC, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].ValAUC })
+			row.Cells = append(row.Cells, cell)
+		}
+		rep.Rows = append(rep.Rows, row)
+	}
+	return rep, nil
+}
+
+// WriteTable1 renders the report as markdown: one row per dataset, one
+// column per model, our test AUC % (mean ± std) with the paper's beside it,
+// then a table of run times.
+func WriteTable1(w io.Writer, rep *Table1Report) error {
+	if len(rep.Rows) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	models := rep.Rows[0].Cells
+	fmt.Fprintf(&b, "Test AUC %% over seeds %v (the paper's table 1 in brackets):\n\n| dataset |", rep.Seeds)
+	for _, c := range models {
+		fmt.Fprintf(&b, " %s |", c.Model)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(models)))
+	b.WriteString("\n")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(&b, "| %s |", r.Dataset)
+		for _, c := range r.Cells {
+			fmt.Fprintf(&b, " %.2f ± %.2f", 100*c.TestAUC, 100*c.TestStd)
+			if c.Paper > 0 {
+				fmt.Fprintf(&b, " (%.2f)", c.Paper)
+			}
+			b.WriteString(" |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nSeconds for all seeds (validation AUC % in brackets):\n\n| dataset |")
+	for _, c := range models {
+		fmt.Fprintf(&b, " %s |", c.Model)
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---|", len(models)))
+	b.WriteString("\n")
+	for _, r := range rep.Rows {
+		fmt.Fprintf(&b, "| %s |", r.Dataset)
+		for _, c := range r.Cells {
+			fmt.Fprintf(&b, " %.1f (%.2f) |", c.Seconds, 100*c.ValAUC)
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

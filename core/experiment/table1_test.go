@@ -1,0 +1,77 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/heuristic"
+	"ilpgnn/core/split"
+)
+
+// TestTable1 runs a heuristic column and a recording column over two seeds
+// and checks that both saw the same splits and that the summary is the
+// mean of the runs.
+func TestTable1(t *testing.T) {
+	src, err := dataset.Parse("synth:sparse:seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []*split.Split
+	preds := []Predictor{
+		{Name: "cn", Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, _ uint64) (Fit, error) {
+			auc := eval.AUC(heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestPos), heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestNeg))
+			return Fit{TestAUC: auc, ValAUC: 0.5}, nil
+		}},
+		{Name: "record", Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (Fit, error) {
+			seen = append(seen, sp)
+			return Fit{TestAUC: float64(seed), Epochs: int(seed)}, nil
+		}},
+	}
+	rep, err := Table1(context.Background(), []*dataset.Source{src}, preds, []uint64{2, 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || len(rep.Rows[0].Cells) != 2 {
+		t.Fatalf("report shape: %+v", rep)
+	}
+	rec := rep.Rows[0].Cells[1]
+	if rec.TestAUC != 3.5 || math.Abs(rec.TestStd-math.Sqrt(4.5)) > 1e-12 {
+		t.Errorf("mean/std of 2 and 5: %v ± %v", rec.TestAUC, rec.TestStd)
+	}
+	for k, seed := range []uint64{2, 5} {
+		d, _ := src.Load(seed)
+		want, err := d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen[k].TestPos) != len(want.TestPos) || seen[k].TestPos[0] != want.TestPos[0] || seen[k].TestNeg[3] != want.TestNeg[3] {
+			t.Errorf("seed %d: the predictor got another split", seed)
+		}
+		cn := rep.Rows[0].Cells[0].Runs[k].TestAUC
+		if direct := eval.AUC(heuristic.Scores(want.Train, heuristic.CommonNeighbours, want.TestPos), heuristic.Scores(want.Train, heuristic.CommonNeighbours, want.TestNeg)); cn != direct {
+			t.Errorf("seed %d: cn %v, direct %v", seed, cn, direct)
+		}
+	}
+	var b strings.Builder
+	if err := WriteTable1(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| synth:sparse:seed=1 |") || !strings.Contains(b.String(), "350.00 ± 212.13") {
+		t.Errorf("table:\n%s", b.String())
+	}
+	for _, c := range []struct {
+		dataset, model string
+		want           float64
+	}{{"cora", "gat", 91.87}, {"Citeseer", "cn", 69.70}, {"photo", "ilpgnn", 98.23}, {"amazon_photo", "vgae", 97.03}} {
+		if v, ok := PaperTable1(c.dataset, c.model); !ok || v != c.want {
+			t.Errorf("paper %s %s = %v %v, want %v", c.dataset, c.model, v, ok, c.want)
+		}
+	}
+	if _, ok := PaperTable1("cora", "nope"); ok {
+		t.Error("a model the paper lacks has a number")
+	}
+}
