@@ -14,6 +14,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
+	"ilpgnn/core/gnn"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
@@ -84,7 +85,7 @@ type trainJSON struct {
 }
 
 func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "--data PATH [--model ilpgnn|cn|aa] [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
+	fs := newFlags("train", "--data PATH [--model ilpgnn|cn|aa|gae|vgae|gat] [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
 	data := fs.String("data", "", dataHelp)
 	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation (and its own graph for synth:PRESET)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
@@ -94,7 +95,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	model := fs.String("model", "ilpgnn", modelHelp)
 	cfg := train.DefaultConfig()
 	method, isHeuristic := heuristicOf(modelFlag(args))
-	if !isHeuristic {
+	kind, isGNN := gnnKindOf(modelFlag(args))
+	var gcfg gnn.Config
+	switch {
+	case isGNN:
+		gcfg = gnn.DefaultConfig(kind)
+		gcfg.RegisterFlags(fs)
+	case !isHeuristic:
 		cfg.RegisterFlags(fs)
 	}
 	if err := parse(fs, args); err != nil {
@@ -108,6 +115,14 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if isHeuristic && *save != "" {
 		return fmt.Errorf("--save: %s learns nothing, so there is no checkpoint to save", *model)
+	}
+	if isGNN && *save != "" {
+		return fmt.Errorf("--save: checkpoints of %s are not supported yet", *model)
+	}
+	if isGNN {
+		if err := gcfg.Validate(); err != nil {
+			return err
+		}
 	}
 	if *selectOn != "auto" && *selectOn != "auc" && *selectOn != "precision" {
 		return fmt.Errorf("--select: want auto, auc or precision (got %q)", *selectOn)
@@ -148,13 +163,36 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
-		if isHeuristic {
-			r := runHeuristic(method, sp, seed)
+		if isHeuristic || isGNN {
+			var r runJSON
+			if isHeuristic {
+				r = runHeuristic(method, sp, seed)
+			} else {
+				gc := gcfg
+				gc.Seed = seed
+				var gp func(gnn.Progress)
+				if showProgress {
+					gp = func(p gnn.Progress) {
+						fmt.Fprintf(stderr, "\rseed %d  epoch %4d/%d  loss %.4f  val AUC %.4f  best %.4f @%d  %s ",
+							p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.ValAUC, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond))
+					}
+				}
+				r, err = runGNN(ctx, d, sp, gc, gp)
+				if showProgress {
+					fmt.Fprint(stderr, "\r\033[K")
+				}
+				if err != nil {
+					return fmt.Errorf("seed %d: %w", seed, err)
+				}
+			}
 			out.Runs = append(out.Runs, r)
 			tests = append(tests, r.TestAUC)
 			vals = append(vals, r.ValAUC)
 			if !*asJSON {
-				fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f\n", seed, r.TestAUC, r.ValAUC, 0, r.TrainSeconds)
+				fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f  %9.1f\n", seed, r.TestAUC, r.ValAUC, r.Epochs, r.TrainSeconds, r.EpochMillis)
+				if r.P1 != nil {
+					fmt.Fprintf(stdout, "        attention as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", *r.P1, *r.P2)
+				}
 			}
 			continue
 		}
