@@ -148,6 +148,20 @@ test("cancel stops training within an epoch and keeps the best weights", async (
   ok(await page.evaluate(() => window.harness.explain(0, 1)), "explain with the cancelled run's weights");
 });
 
+test("the table 1 baselines train in the browser on the same split", async () => {
+  const { page } = await openHarness(browser.context, server.origin);
+  ok(await page.evaluate(() => window.harness.generate("sparse", 0)), "generate");
+  for (const model of ["gae", "vgae", "gat"]) {
+    const run = ok(await page.evaluate((m) => window.harness.train({ epochs: 3 }, { model: m }), model), model);
+    assert.equal(run.result.model, model);
+    assert.equal(run.progress.length, 3);
+    assert.ok(run.result.testAUC > 0.5, `${model}: ${JSON.stringify(run.result)}`);
+  }
+  const cn = ok(await page.evaluate(() => window.harness.train({}, { model: "cn" })), "cn");
+  assert.equal(cn.result.model, "cn");
+  assert.ok(cn.result.testAUC > 0.5);
+});
+
 test("no request leaves the page's origin; the wasm is served compressed", () => {
   assert.ok(requests.length > 0);
   const foreign = requests.filter((u) => !u.startsWith(server.origin + "/"));

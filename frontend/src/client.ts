@@ -28,6 +28,7 @@ import {
   type Suggestion,
   type TrainArgs,
   type TrainSelect,
+  type ModelName,
   type TrainConfig,
   type TrainProgress,
   type TrainResult,
@@ -94,6 +95,8 @@ export interface TrainOptions {
   onProgress?: (progress: TrainProgress) => void;
   /** Aborting sends `cancel`; the promise resolves with the cancelled result. */
   signal?: AbortSignal;
+  /** Default `ilpgnn`; a baseline of table 1 reports metrics only. */
+  model?: ModelName;
   seed?: number;
   select?: TrainSelect;
   save?: boolean;
@@ -222,9 +225,9 @@ export class EngineClient {
     return this.request("info");
   }
 
-  /** `defaults`: every hyperparameter with its default and help. */
-  async defaults(): Promise<Hyperparameter[]> {
-    return (await this.request("defaults")).hyperparameters;
+  /** `defaults`: every hyperparameter of a model (default ILP-GNN) with its default and help. */
+  async defaults(model?: ModelName): Promise<Hyperparameter[]> {
+    return (await this.request("defaults", model === undefined ? undefined : { model })).hyperparameters;
   }
 
   /** `load`: loads a graph from files keyed by name (buffers are transferred unless `transfer: false`). */
@@ -261,8 +264,8 @@ export class EngineClient {
 
   /** `train`, with per-epoch progress; aborting `signal` cancels the run (the promise resolves with `cancelled: true`). */
   train(config?: TrainConfig, options: TrainOptions = {}): Promise<TrainResult> {
-    const { onProgress, signal, seed, select, save, saveOnCancel } = options;
-    const args: TrainArgs = compact({ config, seed, select, save, saveOnCancel });
+    const { onProgress, signal, model, seed, select, save, saveOnCancel } = options;
+    const args: TrainArgs = compact({ model, config, seed, select, save, saveOnCancel });
     return this.request("train", args, compact({ onProgress, signal }));
   }
 

@@ -115,6 +115,7 @@ export interface ModelInfo {
 
 /** Result of `train`; `cancelled` runs keep the best weights seen so far. */
 export interface TrainResult extends ModelInfo {
+  model: ModelName;
   cancelled: boolean;
   saved: SaveStatus;
   epochs: number;
@@ -218,7 +219,18 @@ export type TrainConfig = Record<string, string | number | boolean>;
 export type TrainSelect = "auto" | "auc" | "precision";
 
 /** Args of `train`. */
+/** Link predictors `train` knows: ILP-GNN and the paper's table 1 baselines. */
+export type ModelName = "ilpgnn" | "cn" | "aa" | "gae" | "vgae" | "gat";
+
+/** Args of `defaults`. */
+export interface DefaultsArgs {
+  /** Whose hyperparameters (default `ilpgnn`). */
+  model?: ModelName;
+}
+
 export interface TrainArgs {
+  /** Default `ilpgnn`; a baseline reports metrics only and is not saved. */
+  model?: ModelName;
   config?: TrainConfig;
   seed?: number;
   /**
@@ -240,7 +252,7 @@ export interface TrainArgs {
  */
 export interface Ops {
   info: { args: NoArgs; result: EngineInfo };
-  defaults: { args: NoArgs; result: { hyperparameters: Hyperparameter[] } };
+  defaults: { args: DefaultsArgs; result: { hyperparameters: Hyperparameter[] } };
   load: { args: { name?: string }; result: GraphInfo; files: true };
   generate: { args: { preset: Preset; seed: number }; result: GraphInfo };
   describe: { args: NoArgs; result: GraphDescription };

@@ -308,6 +308,7 @@ describe("EngineClient", () => {
     const calls: [() => Promise<unknown>, string, unknown][] = [
       [() => client.info(), "info", undefined],
       [() => client.defaults(), "defaults", undefined],
+      [() => client.defaults("gat"), "defaults", { model: "gat" }],
       [() => client.generate("dense", 7), "generate", { preset: "dense", seed: 7 }],
       [() => client.describe(), "describe", undefined],
       [() => client.train(), "train", {}],
@@ -315,6 +316,11 @@ describe("EngineClient", () => {
         () => client.train({ epochs: 5, lr: 0.01 }, { seed: 3, select: "auc", save: false, saveOnCancel: true }),
         "train",
         { config: { epochs: 5, lr: 0.01 }, seed: 3, select: "auc", save: false, saveOnCancel: true },
+      ],
+      [
+        () => client.train({ heads: 4 }, { model: "gat" }),
+        "train",
+        { model: "gat", config: { heads: 4 } },
       ],
       [() => client.evaluate(), "evaluate", undefined],
       [() => client.explain(4, 9), "explain", { i: 4, j: 9 }],

@@ -141,7 +141,20 @@ func (e *Engine) serve(ctx context.Context, req Request) (any, []byte, error) {
 	case "info":
 		return e.info(), nil, nil
 	case "defaults":
-		return map[string]any{"hyperparameters": hyperparameters(train.DefaultConfig())}, nil, nil
+		var a struct {
+			Model string `json:"model"`
+		}
+		if err := decode(req, &a); err != nil {
+			return nil, nil, err
+		}
+		if a.Model == "" || a.Model == "ilpgnn" {
+			return map[string]any{"hyperparameters": hyperparameters(train.DefaultConfig())}, nil, nil
+		}
+		register, err := baselineFlags(a.Model)
+		if err != nil {
+			return nil, nil, err
+		}
+		return map[string]any{"hyperparameters": flagList(register)}, nil, nil
 	case "cancel":
 		var a struct {
 			Target *int64 `json:"target"`
@@ -382,9 +395,12 @@ func describe(l *loaded) Description {
 }
 
 // hyperparameters lists every setting of c by its command-line name.
-func hyperparameters(c train.Config) []Hyperparameter {
+func hyperparameters(c train.Config) []Hyperparameter { return flagList(c.RegisterFlags) }
+
+// flagList lists the flags register binds, with their values and help.
+func flagList(register func(*flag.FlagSet)) []Hyperparameter {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	c.RegisterFlags(fs)
+	register(fs)
 	var out []Hyperparameter
 	fs.VisitAll(func(f *flag.Flag) {
 		out = append(out, Hyperparameter{Name: f.Name, Value: f.Value.String(), Help: f.Usage})
@@ -392,13 +408,27 @@ func hyperparameters(c train.Config) []Hyperparameter {
 	return out
 }
 
-// configOf applies overrides, by command-line name, to the defaults. It
-// reports which names were given.
+// configOf applies overrides, by command-line name, to ILP-GNN's
+// defaults. It reports which names were given.
 func configOf(overrides map[string]any) (train.Config, map[string]bool, error) {
 	c := train.DefaultConfig()
+	given, err := applyFlags(c.RegisterFlags, overrides)
+	if err != nil {
+		return c, nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return c, nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	return c, given, nil
+}
+
+// applyFlags sets the flags that register binds, by name, from overrides
+// (strings, numbers or booleans, as JSON gives them), reporting which were
+// given.
+func applyFlags(register func(*flag.FlagSet), overrides map[string]any) (map[string]bool, error) {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	c.RegisterFlags(fs)
+	register(fs)
 	names := make([]string, 0, len(overrides))
 	for name := range overrides {
 		names = append(names, name)
@@ -415,32 +445,24 @@ func configOf(overrides map[string]any) (train.Config, map[string]bool, error) {
 		case float64:
 			s = strconv.FormatFloat(v, 'g', -1, 64)
 		default:
-			return c, nil, errorf(CodeBadRequest, "train: config.%s: want a string, number or boolean", name)
+			return nil, errorf(CodeBadRequest, "train: config.%s: want a string, number or boolean", name)
 		}
 		if fs.Lookup(name) == nil {
-			return c, nil, errorf(CodeBadRequest, "train: unknown hyperparameter %q (the defaults operation lists them)", name)
+			return nil, errorf(CodeBadRequest, "train: unknown hyperparameter %q (the defaults operation lists them)", name)
 		}
 		if err := fs.Set(name, s); err != nil {
-			return c, nil, errorf(CodeBadRequest, "train: config.%s: %v", name, err)
+			return nil, errorf(CodeBadRequest, "train: config.%s: %v", name, err)
 		}
 		given[name] = true
 	}
-	if err := c.Validate(); err != nil {
-		return c, nil, errorf(CodeBadRequest, "train: %v", err)
-	}
-	return c, given, nil
+	return given, nil
 }
 
-func configMap(c train.Config) map[string]string {
-	out := map[string]string{}
-	for _, h := range hyperparameters(c) {
-		out[h.Name] = h.Value
-	}
-	return out
-}
+func configMap(c train.Config) map[string]string { return flagMap(c.RegisterFlags) }
 
 func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	var a struct {
+		Model        string         `json:"model"`
 		Config       map[string]any `json:"config"`
 		Seed         *uint64        `json:"seed"`
 		Select       string         `json:"select"`
@@ -449,6 +471,9 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	}
 	if err := decode(req, &a); err != nil {
 		return err
+	}
+	if a.Model != "" && a.Model != "ilpgnn" {
+		return e.startBaseline(ctx, req.ID, a.Model, a.Config, a.Seed)
 	}
 	cfg, given, err := configOf(a.Config)
 	if err != nil {
@@ -512,7 +537,7 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 		e.fail(id, err)
 		return
 	}
-	out := TrainResult{ModelInfo: modelInfo(mo), Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds}
+	out := TrainResult{ModelInfo: modelInfo(mo), Model: train.ModelName, Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds}
 	switch {
 	case save && (!cancelled || saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)

@@ -12,7 +12,11 @@ import (
 	"time"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/wasm/store"
 )
@@ -489,4 +493,75 @@ func mustPreset(t *testing.T, name string) synth.Config {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// The table 1 baselines train through the engine on the same split as
+// ILP-GNN and leave the current model alone.
+func TestBaselines(t *testing.T) {
+	p := newPage(t, nil)
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 2}, nil)
+	var ilp TrainResult
+	p.call("train", trainArgs(2), &ilp)
+
+	var cn TrainResult
+	p.call("train", map[string]any{"model": "cn"}, &cn)
+	src, err := dataset.Parse("synth:sparse:seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := src.Load(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := d.Split(2, split.DefaultValFrac, split.DefaultTestFrac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := eval.AUC(heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestPos), heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestNeg))
+	if cn.Model != "cn" || cn.TestAUC != want || cn.Saved.Saved || cn.Seed != 2 {
+		t.Errorf("cn: %+v, want test AUC %v", cn, want)
+	}
+
+	id := p.send("train", map[string]any{"model": "gat", "config": map[string]any{"epochs": 3}}, nil)
+	r := p.wait(id)
+	if r.Type != "result" {
+		t.Fatalf("gat: %+v", r.Error)
+	}
+	var gat TrainResult
+	roundTrip(t, r.Result, &gat)
+	if gat.Model != "gat" || gat.Epochs != 3 || len(p.events[id]) != 3 || gat.P1 == nil || gat.Config["heads"] == "" {
+		t.Errorf("gat: %+v (%d progress events)", gat, len(p.events[id]))
+	}
+	// ILP-GNN's model is still the one that explains.
+	var mi ModelInfo
+	var list CheckpointList
+	p.call("checkpoints.list", nil, &list)
+	if len(list.Checkpoints) != 1 || list.Checkpoints[0].Key != ilp.Key {
+		t.Errorf("baselines touched the checkpoints: %+v", list)
+	}
+	p.call("checkpoints.load", map[string]any{"key": ilp.Key}, &mi)
+
+	var defs struct {
+		Hyperparameters []Hyperparameter `json:"hyperparameters"`
+	}
+	p.call("defaults", map[string]any{"model": "vgae"}, &defs)
+	names := map[string]bool{}
+	for _, h := range defs.Hyperparameters {
+		names[h.Name] = true
+	}
+	if !names["lr"] || !names["out"] || names["alpha"] {
+		t.Errorf("vgae defaults: %+v", defs)
+	}
+	for _, args := range []map[string]any{
+		{"model": "seal"},
+		{"model": "gae", "config": map[string]any{"alpha": 0.1}},
+		{"model": "gae", "config": map[string]any{"lr": -1}},
+	} {
+		if e := p.callErr("train", args, nil); e.Code != CodeBadRequest {
+			t.Errorf("train %v: %+v", args, e)
+		}
+	}
+	if e := p.callErr("defaults", map[string]any{"model": "seal"}, nil); e.Code != CodeBadRequest {
+		t.Errorf("defaults of an unknown model: %+v", e)
+	}
 }

@@ -164,6 +164,7 @@ type SaveStatus struct {
 // TrainResult is the result of a train request.
 type TrainResult struct {
 	ModelInfo
+	Model        string     `json:"model"` // ilpgnn, cn, aa, gae, vgae or gat
 	Cancelled    bool       `json:"cancelled"`
 	Saved        SaveStatus `json:"saved"`
 	Epochs       int        `json:"epochs"`
