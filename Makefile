@@ -43,7 +43,7 @@ WASM_EXEC = $(GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" ./core/detmath
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/train
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
 
 # The TypeScript client: type check and unit tests under node.

@@ -14,6 +14,8 @@ import (
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/gnn"
+	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
@@ -33,6 +35,17 @@ type Options struct {
 	// the best validation Precision@1 + Precision@2 instead of the best
 	// validation AUC, and stops early on it (SPEC §8).
 	SelectOnPrecision bool
+
+	// NoBaselines skips the explainers that need a model of their own
+	// (GAT attention, GNNExplainer over a GAE) in Precision and Fidelity.
+	NoBaselines bool
+	// Baselines, when non-nil, returns the configuration of the GAT and
+	// the GAE trained beside ILP-GNN on each run's split (default
+	// gnn.DefaultConfig); each run sets its own Seed.
+	Baselines func(gnn.Kind) gnn.Config
+	// Explainer, when non-nil, configures GNNExplainer (default
+	// gnnexplainer.DefaultConfig); each run sets its own Seed.
+	Explainer *gnnexplainer.Config
 }
 
 // fitted is one trained run.

@@ -13,6 +13,8 @@ import (
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/gnn"
+	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -37,7 +39,19 @@ func tinySource(t *testing.T) (*dataset.Source, Options) {
 	}
 	tc := train.DefaultConfig()
 	tc.Model.Hidden, tc.Epochs, tc.Patience = 16, 4, 4
-	return src, Options{Train: tc, Seeds: []uint64{0, 1}}
+	ex := gnnexplainer.DefaultConfig()
+	ex.Epochs = 20
+	return src, Options{Train: tc, Seeds: []uint64{0, 1}, Baselines: quickBaseline, Explainer: &ex}
+}
+
+// quickBaseline is a gnn configuration that trains in milliseconds.
+func quickBaseline(k gnn.Kind) gnn.Config {
+	c := gnn.DefaultConfig(k)
+	c.Hidden, c.Out, c.Epochs, c.Patience = 16, 16, 10, 10
+	if k == gnn.GAT {
+		c.Heads = 2
+	}
+	return c
 }
 
 // TestPrecisionReport: the report's floors equal the floors measured
@@ -59,7 +73,8 @@ func TestPrecisionReport(t *testing.T) {
 		t.Errorf("cosine floor %v/%v, measured directly %v", r.CosineP1, r.CosineP2, direct)
 	}
 	for _, r := range rep.Runs {
-		for _, v := range []float64{r.P1, r.P2, r.RandomP1, r.RandomP2, r.CosineP1, r.CosineP2, r.AUC} {
+		for _, v := range []float64{r.P1, r.P2, r.RandomP1, r.RandomP2, r.CosineP1, r.CosineP2, r.AUC,
+			r.GATP1, r.GATP2, r.GNNExplainerP1, r.GNNExplainerP2, r.GATAUC, r.GAEAUC} {
 			if !(v >= 0 && v <= 1) {
 				t.Fatalf("run %+v: value %v outside [0, 1]", r, v)
 			}
@@ -74,20 +89,43 @@ func TestPrecisionReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []string{"preset", "runs", "p_at_1_mean", "p_at_2_mean", "auc_mean", "random_p_at_1_mean",
-		"random_p_at_2_mean", "cosine_p_at_1_mean", "cosine_p_at_2_mean"} {
+		"random_p_at_2_mean", "cosine_p_at_1_mean", "cosine_p_at_2_mean", "gat_p_at_1_mean", "gnnexplainer_p_at_2_mean",
+		"gnnexplainer_ms_per_link_mean"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
 	var md bytes.Buffer
-	if err := WritePrecisionTable(&md, []*PrecisionReport{rep}); err != nil || strings.Count(md.String(), "\n") != 3 {
+	if err := WritePrecisionTable(&md, []*PrecisionReport{rep}); err != nil || strings.Count(md.String(), "\n") != 3 ||
+		!strings.Contains(md.String(), "| GNNExplainer P@1 / P@2 (paper) |") {
 		t.Errorf("table:\n%s%v", md.String(), err)
 	}
-	// Selecting on validation precision runs too (the refusal of a graph
-	// without groundtruth is tested on the command line).
-	opt.SelectOnPrecision = true
-	if _, err := Precision(context.Background(), src, opt); err != nil {
+	// The baselines' explainers, measured directly on seed 1's split.
+	o1 := opt
+	o1.Seeds = []uint64{1}
+	f, _ := fit(context.Background(), src, &o1, opt.Train, 1)
+	bl, err := trainBaselines(context.Background(), f.split, &o1, 1)
+	if err != nil {
 		t.Fatal(err)
+	}
+	test := ExplainedLinks(d.Truth, synth.Test)
+	att, _ := bl.gat.Model.AttentionRanker(f.split.Train)
+	if gp, ep := eval.PrecisionAt(att, test, 1, 2), eval.PrecisionAt(bl.explainer.Ranker(), test, 1, 2); rep.Runs[1].GATP1 != gp[0] ||
+		rep.Runs[1].GNNExplainerP2 != ep[1] {
+		t.Errorf("GAT P@1 %v, GNNExplainer P@2 %v; measured directly %v, %v", rep.Runs[1].GATP1, rep.Runs[1].GNNExplainerP2, gp, ep)
+	}
+	// Selecting on validation precision runs too (the refusal of a graph
+	// without groundtruth is tested on the command line); without the
+	// baselines their cells are empty.
+	opt.SelectOnPrecision, opt.NoBaselines = true, true
+	rep, err = Precision(context.Background(), src, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.Reset()
+	if rep.Baselines || rep.Runs[0].GATP1 != 0 || WritePrecisionTable(&md, []*PrecisionReport{rep}) != nil ||
+		!strings.Contains(md.String(), "| – | – |") {
+		t.Errorf("without baselines: %+v\n%s", rep.Runs[0], md.String())
 	}
 }
 
@@ -103,6 +141,21 @@ func TestFidelityAndSweeps(t *testing.T) {
 	}
 	if len(fid.Points) != 2 || len(fid.Points[0].Deltas) != 1 || len(fid.AUC) != 1 {
 		t.Fatalf("fidelity report %+v", fid)
+	}
+	if len(fid.Baselines) != 2 || fid.Baselines[1].Explainer != "GNNExplainer" {
+		t.Fatalf("fidelity baselines %+v", fid.Baselines)
+	}
+	for _, c := range fid.Baselines {
+		if len(c.AUC) != 1 || !(c.AUC[0] > 0.5) || len(c.Points) != 2 || len(c.Points[1].Deltas) != 1 || math.IsNaN(c.Points[1].DeltaMean) {
+			t.Errorf("fidelity curve %+v", c)
+		}
+	}
+	var fcsv bytes.Buffer
+	if err := WriteFidelityCSV(&fcsv, []*FidelityReport{fid}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := csv.NewReader(&fcsv).ReadAll(); err != nil || len(rows) != 1+3*2 || rows[6][5] != "GNNExplainer" {
+		t.Errorf("fidelity CSV %v, %v", rows, err)
 	}
 	abl, err := Ablation(context.Background(), src, opt)
 	if err != nil {
@@ -151,7 +204,8 @@ func TestFidelityAndSweeps(t *testing.T) {
 		}
 	}
 	var md bytes.Buffer
-	if err := WriteFidelityTable(&md, []*FidelityReport{fid}); err != nil || !strings.Contains(md.String(), "| 2 |") {
+	if err := WriteFidelityTable(&md, []*FidelityReport{fid}); err != nil || !strings.Contains(md.String(), "| 2 |") ||
+		!strings.Contains(md.String(), " GAT attention ΔAUC |") {
 		t.Errorf("fidelity table:\n%s%v", md.String(), err)
 	}
 }

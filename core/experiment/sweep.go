@@ -243,6 +243,19 @@ type FidelityReport struct {
 	AUC     []float64       `json:"auc"` // per seed, nothing removed
 	Points  []FidelityPoint `json:"points"`
 	Seconds float64         `json:"seconds"`
+	// Baselines are the curves of GAT attention (over a GAT) and
+	// GNNExplainer (over a GAE), each model trained with gnn's defaults
+	// on the same split; absent with Options.NoBaselines.
+	Baselines []FidelityCurve `json:"baselines,omitempty"`
+}
+
+// FidelityCurve is ΔAUC against M for one baseline explainer, measured on
+// its own model.
+type FidelityCurve struct {
+	Explainer string          `json:"explainer"`
+	Model     string          `json:"model"`
+	AUC       []float64       `json:"auc"` // per seed, nothing removed
+	Points    []FidelityPoint `json:"points"`
 }
 
 // Fidelity trains one model per seed and measures, for M = 1..maxM, how
@@ -250,11 +263,30 @@ type FidelityReport struct {
 // pair (by the model's own score) are removed and the model predicts again
 // on what remains (SPEC §7). Larger drops mean the explanations name the
 // neighbours the prediction rests on.
+//
+// Unless opt.NoBaselines, the same is measured for GAT attention over a GAT
+// and GNNExplainer over a GAE trained on the run's split: for each test
+// pair (i, j) and M, the explainer's top-M neighbours of i against j and
+// of j against i are taken, the undirected edges joining them to i and j
+// are deleted from that model's message-passing graph (the training
+// graph; GCN normalisation recomputed with the new degrees, GAT attention
+// re-taken over the remaining neighbours), and the model scores the pair
+// again (gnnexplainer.Explainer.LogitWithout). The deletion is per pair,
+// as ILP-GNN's is; ΔAUC is against the same model on the whole graph.
 func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (*FidelityReport, error) {
 	start := time.Now()
 	rep := &FidelityReport{Dataset: src.Name(), Seeds: opt.Seeds}
 	for m := 1; m <= maxM; m++ {
 		rep.Points = append(rep.Points, FidelityPoint{M: m})
+	}
+	if !opt.NoBaselines {
+		for _, name := range [][2]string{{"GAT attention", "gat"}, {"GNNExplainer", "gae"}} {
+			c := FidelityCurve{Explainer: name[0], Model: name[1]}
+			for m := 1; m <= maxM; m++ {
+				c.Points = append(c.Points, FidelityPoint{M: m})
+			}
+			rep.Baselines = append(rep.Baselines, c)
+		}
 	}
 	for _, seed := range opt.Seeds {
 		t0 := time.Now()
@@ -274,34 +306,66 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 			rep.Points[k].Deltas = append(rep.Points[k].Deltas, d)
 			line += fmt.Sprintf(" M=%d %.4f", rep.Points[k].M, d)
 		}
+		if !opt.NoBaselines {
+			if err := fidelityBaselines(ctx, f, &opt, seed, pairs, nPos, rep.Baselines); err != nil {
+				return nil, err
+			}
+			for _, c := range rep.Baselines {
+				line += fmt.Sprintf("; %s (AUC %.4f)", c.Explainer, c.AUC[len(c.AUC)-1])
+				for _, pt := range c.Points {
+					line += fmt.Sprintf(" M=%d %.4f", pt.M, pt.Deltas[len(pt.Deltas)-1])
+				}
+			}
+		}
 		opt.logf("%s, %.1fs", line, since(t0))
 	}
 	for k := range rep.Points {
 		rep.Points[k].DeltaMean, rep.Points[k].DeltaStd = eval.MeanStd(rep.Points[k].Deltas)
 	}
+	for _, c := range rep.Baselines {
+		for k := range c.Points {
+			c.Points[k].DeltaMean, c.Points[k].DeltaStd = eval.MeanStd(c.Points[k].Deltas)
+		}
+	}
 	rep.Seconds = since(start)
 	return rep, nil
 }
 
+// fidelityCurves returns every curve of the reports as (column name,
+// test AUCs, points): ILP-GNN's named by the dataset, each baseline's
+// "dataset explainer".
+func fidelityCurves(reps []*FidelityReport) (names []string, aucs [][]float64, points [][]FidelityPoint) {
+	for _, r := range reps {
+		names, aucs, points = append(names, r.Dataset), append(aucs, r.AUC), append(points, r.Points)
+		for _, c := range r.Baselines {
+			names = append(names, r.Dataset+" "+c.Explainer)
+			aucs, points = append(aucs, c.AUC), append(points, c.Points)
+		}
+	}
+	return names, aucs, points
+}
+
 // WriteFidelityTable writes ΔAUC (percentage points) per M, a column per
-// dataset.
+// dataset (ILP-GNN) and, beside it, one per baseline explainer of that
+// dataset (whose row 0 is its own model's test AUC).
 func WriteFidelityTable(w io.Writer, reps []*FidelityReport) error {
+	names, aucs, points := fidelityCurves(reps)
 	var b strings.Builder
 	b.WriteString("| M")
-	for _, r := range reps {
-		b.WriteString(" | " + r.Dataset + " ΔAUC")
+	for _, n := range names {
+		b.WriteString(" | " + n + " ΔAUC")
 	}
-	b.WriteString(" |\n|---" + strings.Repeat("|---", len(reps)) + "|\n")
+	b.WriteString(" |\n|---" + strings.Repeat("|---", len(names)) + "|\n")
 	b.WriteString("| 0 (test AUC)")
-	for _, r := range reps {
-		m, s := eval.MeanStd(r.AUC)
+	for _, a := range aucs {
+		m, s := eval.MeanStd(a)
 		fmt.Fprintf(&b, " | %.2f ± %.2f", 100*m, 100*s)
 	}
 	b.WriteString(" |\n")
 	for k := range reps[0].Points {
 		fmt.Fprintf(&b, "| %d", reps[0].Points[k].M)
-		for _, r := range reps {
-			fmt.Fprintf(&b, " | %.2f ± %.2f", 100*r.Points[k].DeltaMean, 100*r.Points[k].DeltaStd)
+		for _, p := range points {
+			fmt.Fprintf(&b, " | %.2f ± %.2f", 100*p[k].DeltaMean, 100*p[k].DeltaStd)
 		}
 		b.WriteString(" |\n")
 	}
@@ -309,26 +373,32 @@ func WriteFidelityTable(w io.Writer, reps []*FidelityReport) error {
 	return err
 }
 
-// WriteFidelityCSV writes one line per (dataset, M).
+// WriteFidelityCSV writes one line per (dataset, explainer, M); the
+// explainer column comes last so that the earlier columns keep their place.
 func WriteFidelityCSV(w io.Writer, reps []*FidelityReport) error {
 	var b strings.Builder
-	b.WriteString("dataset,m,delta_auc_mean,delta_auc_std,seeds\n")
+	b.WriteString("dataset,m,delta_auc_mean,delta_auc_std,seeds,explainer\n")
 	for _, r := range reps {
-		for _, pt := range r.Points {
-			fmt.Fprintf(&b, "%s,%d,%.6f,%.6f,%d\n", csvField(r.Dataset), pt.M, pt.DeltaMean, pt.DeltaStd, len(pt.Deltas))
+		curves := append([]FidelityCurve{{Explainer: "ILP-GNN", Points: r.Points}}, r.Baselines...)
+		for _, c := range curves {
+			for _, pt := range c.Points {
+				fmt.Fprintf(&b, "%s,%d,%.6f,%.6f,%d,%s\n", csvField(r.Dataset), pt.M, pt.DeltaMean, pt.DeltaStd, len(pt.Deltas), csvField(c.Explainer))
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// FidelityFigure draws ΔAUC against M, a line per dataset (figure 3).
+// FidelityFigure draws ΔAUC against M, a line per dataset (figure 3) and
+// one per baseline explainer of each dataset.
 func FidelityFigure(reps []*FidelityReport) *plot.LineChart {
 	chart := &plot.LineChart{Title: "Fidelity: AUC drop when the top-M neighbours are removed",
 		XLabel: "M (neighbours removed per end)", YLabel: "ΔAUC (points)"}
-	for _, r := range reps {
-		s := plot.Series{Name: r.Dataset}
-		for _, pt := range r.Points {
+	names, _, points := fidelityCurves(reps)
+	for n, name := range names {
+		s := plot.Series{Name: name}
+		for _, pt := range points[n] {
 			s.X = append(s.X, float64(pt.M))
 			s.Y = append(s.Y, 100*pt.DeltaMean)
 			s.Err = append(s.Err, 100*pt.DeltaStd)
