@@ -143,7 +143,10 @@ test("cancel stops training within an epoch and keeps the best weights", async (
     "train",
   );
   assert.equal(run.result.cancelled, true);
-  assert.ok(run.result.epochs <= 3, `stopped after ${run.result.epochs} epochs`);
+  // The page aborts on epoch 2's event; the cancel reaches the worker
+  // during epoch 3 (or 4 on a loaded machine) and is honoured when that
+  // epoch ends.
+  assert.ok(run.result.epochs >= 2 && run.result.epochs <= 4, `stopped after ${run.result.epochs} epochs`);
   assert.equal(run.result.saved.saved, false);
   ok(await page.evaluate(() => window.harness.explain(0, 1)), "explain with the cancelled run's weights");
 });
