@@ -340,7 +340,7 @@ func TestDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs = append(runs, snapshot(res.Model.Params(), nil))
+			runs = append(runs, autograd.Snapshot(res.Model.Params(), nil))
 			for i := range res.History {
 				res.History[i].Elapsed = 0
 			}

@@ -80,7 +80,7 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg}
 
 	params := model.Params()
-	best := snapshot(params, nil)
+	best := autograd.Snapshot(params, nil)
 	adam := optim.NewAdam(params, cfg.LR)
 	adam.WeightDecay = cfg.WeightDecay
 	sampler := split.NewNegativeSampler(cfg.Seed)
@@ -126,7 +126,7 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 		valAUC := aucOf(z, valPairs, len(sp.ValPos))
 		if valAUC > res.ValAUC {
 			res.ValAUC, res.BestEpoch = valAUC, epoch
-			best = snapshot(params, best)
+			best = autograd.Snapshot(params, best)
 		}
 
 		tape.Backward(loss)
@@ -147,7 +147,7 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 			break
 		}
 	}
-	restore(params, best)
+	autograd.Restore(params, best)
 	res.TrainSeconds = time.Since(start).Seconds()
 	res.EpochMillis = 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))
 	testStart := time.Now()
@@ -169,23 +169,4 @@ func scalar(v *autograd.Var) float64 {
 		return 0
 	}
 	return float64(v.Value[0])
-}
-
-func snapshot(params []*autograd.Var, dst [][]float32) [][]float32 {
-	if dst == nil {
-		dst = make([][]float32, len(params))
-		for k, p := range params {
-			dst[k] = make([]float32, len(p.Value))
-		}
-	}
-	for k, p := range params {
-		copy(dst[k], p.Value)
-	}
-	return dst
-}
-
-func restore(params []*autograd.Var, src [][]float32) {
-	for k, p := range params {
-		copy(p.Value, src[k])
-	}
 }

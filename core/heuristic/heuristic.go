@@ -9,7 +9,9 @@ import (
 	"fmt"
 
 	"ilpgnn/core/detmath"
+	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/split"
 )
 
 // Method names a heuristic.
@@ -76,4 +78,14 @@ func Scores(g *graph.Graph, m Method, pairs []graph.Edge) []float32 {
 		out[k] = float32(s)
 	}
 	return out
+}
+
+// SplitAUC scores a split's validation and test pairs on its training
+// graph and returns the two AUCs: the heuristic's counterpart of training
+// on a split.
+func SplitAUC(sp *split.Split, m Method) (val, test float64) {
+	auc := func(pos, neg []graph.Edge) float64 {
+		return eval.AUC(Scores(sp.Train, m, pos), Scores(sp.Train, m, neg))
+	}
+	return auc(sp.ValPos, sp.ValNeg), auc(sp.TestPos, sp.TestNeg)
 }

@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/split"
 )
 
 // randomGraph returns a G(n, p) graph.
@@ -91,5 +93,20 @@ func TestHand(t *testing.T) {
 	}
 	if CommonNeighbours.String() != "cn" || AdamicAdar.String() != "aa" {
 		t.Error("method names")
+	}
+}
+
+// TestSplitAUC checks SplitAUC against AUCs of Scores taken by hand.
+func TestSplitAUC(t *testing.T) {
+	g := randomGraph(t, 80, 0.1, rand.New(rand.NewPCG(3, 4)))
+	sp, err := split.New(g, 1, 0.1, 0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val, test := SplitAUC(sp, AdamicAdar)
+	wantVal := eval.AUC(Scores(sp.Train, AdamicAdar, sp.ValPos), Scores(sp.Train, AdamicAdar, sp.ValNeg))
+	wantTest := eval.AUC(Scores(sp.Train, AdamicAdar, sp.TestPos), Scores(sp.Train, AdamicAdar, sp.TestNeg))
+	if val != wantVal || test != wantTest {
+		t.Errorf("SplitAUC = %v, %v; want %v, %v", val, test, wantVal, wantTest)
 	}
 }

@@ -226,7 +226,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg, PrepSeconds: time.Since(start).Seconds()}
 
 	params := model.Params()
-	best := snapshot(params, nil)
+	best := autograd.Snapshot(params, nil)
 	adam := optim.NewAdam(params, cfg.LR)
 	adam.WeightDecay = cfg.WeightDecay
 	sampler := split.NewNegativeSampler(cfg.Seed)
@@ -274,7 +274,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		}
 		if score > res.ValScore {
 			res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
-			best = snapshot(params, best)
+			best = autograd.Snapshot(params, best)
 		}
 		t2 := time.Now()
 		ph.Eval = t2.Sub(t1)
@@ -313,7 +313,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 			break
 		}
 	}
-	restore(params, best)
+	autograd.Restore(params, best)
 	res.TrainSeconds = time.Since(trainStart).Seconds()
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
@@ -330,22 +330,3 @@ func aucOf(p *ilpgnn.Predictor, pairs []graph.Edge, nPos int) float64 {
 }
 
 func scalar(v *autograd.Var) float64 { return float64(v.Value[0]) }
-
-func snapshot(params []*autograd.Var, dst [][]float32) [][]float32 {
-	if dst == nil {
-		dst = make([][]float32, len(params))
-		for k, p := range params {
-			dst[k] = make([]float32, len(p.Value))
-		}
-	}
-	for k, p := range params {
-		copy(dst[k], p.Value)
-	}
-	return dst
-}
-
-func restore(params []*autograd.Var, src [][]float32) {
-	for k, p := range params {
-		copy(p.Value, src[k])
-	}
-}

@@ -9,7 +9,6 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
-	"ilpgnn/core/graph"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
@@ -62,34 +61,17 @@ func (e *Engine) startBaseline(ctx context.Context, id int64, model string, over
 			return errorf(CodeBadRequest, "train: %v", err)
 		}
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.training != nil {
-		return errorf(CodeBusy, "train: training (request %d) is already in progress", e.training.id)
+	l, runCtx, err := e.claim(ctx, id, func(*loaded) error { return nil })
+	if err != nil {
+		return err
 	}
-	if e.data == nil {
-		return errorf(CodeNoGraph, "train: no graph is loaded")
-	}
-	l := e.data
-	switch {
-	case seed != nil:
-		cfg.Seed = *seed
-	case l.synthetic != nil:
-		cfg.Seed = l.synthetic.Seed
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	e.training = &run{id: id, cancel: cancel}
+	cfg.Seed = runSeed(l, seed, cfg.Seed)
 	go e.trainBaseline(runCtx, id, l, model, method, cfg)
 	return nil
 }
 
 func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model string, method heuristic.Method, cfg gnn.Config) {
-	defer func() {
-		e.mu.Lock()
-		e.training.cancel()
-		e.training = nil
-		e.mu.Unlock()
-	}()
+	defer e.release()
 	defer func() {
 		if r := recover(); r != nil {
 			e.fail(id, errorf(CodeInternal, "train: internal error: %v", r))
@@ -108,10 +90,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}}
 	if model == "cn" || model == "aa" {
 		start := time.Now()
-		auc := func(pos, neg []graph.Edge) float64 {
-			return eval.AUC(heuristic.Scores(sp.Train, method, pos), heuristic.Scores(sp.Train, method, neg))
-		}
-		out.TestAUC, out.ValAUC = auc(sp.TestPos, sp.TestNeg), auc(sp.ValPos, sp.ValNeg)
+		out.ValAUC, out.TestAUC = heuristic.SplitAUC(sp, method)
 		out.TrainSeconds = time.Since(start).Seconds()
 		out.Config = map[string]string{}
 		e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})

@@ -486,40 +486,64 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	default:
 		return errorf(CodeBadRequest, "train: select must be auto, auc or precision (got %q)", a.Select)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.training != nil {
-		return errorf(CodeBusy, "train: training (request %d) is already in progress", e.training.id)
+	l, runCtx, err := e.claim(ctx, req.ID, func(l *loaded) error {
+		if a.Select == "precision" && l.d.Truth == nil {
+			return errorf(CodeBadRequest, "train: select precision needs groundtruth explanations, which only synthetic graphs have")
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if e.data == nil {
-		return errorf(CodeNoGraph, "train: no graph is loaded")
-	}
-	l := e.data
-	if a.Select == "precision" && l.d.Truth == nil {
-		return errorf(CodeBadRequest, "train: select precision needs groundtruth explanations, which only synthetic graphs have")
-	}
-	// A synthetic graph trains with its generator's seed unless told
-	// otherwise, as `ilpgnn train --data synth:PRESET` does.
-	switch {
-	case a.Seed != nil:
-		cfg.Seed = *a.Seed
-	case l.synthetic != nil:
-		cfg.Seed = l.synthetic.Seed
-	}
+	cfg.Seed = runSeed(l, a.Seed, cfg.Seed)
 	save := a.Save == nil || *a.Save
-	runCtx, cancel := context.WithCancel(ctx)
-	e.training = &run{id: req.ID, cancel: cancel}
 	go e.train(runCtx, req.ID, l, cfg, a.Select != "auc", given["patience"], save, a.SaveOnCancel)
 	return nil
 }
 
+// claim reserves the engine for training request id on the loaded graph,
+// after check accepts it, and returns the graph and the run's context;
+// the run releases it when it ends.
+func (e *Engine) claim(ctx context.Context, id int64, check func(*loaded) error) (*loaded, context.Context, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.training != nil {
+		return nil, nil, errorf(CodeBusy, "train: training (request %d) is already in progress", e.training.id)
+	}
+	if e.data == nil {
+		return nil, nil, errorf(CodeNoGraph, "train: no graph is loaded")
+	}
+	if err := check(e.data); err != nil {
+		return nil, nil, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	e.training = &run{id: id, cancel: cancel}
+	return e.data, runCtx, nil
+}
+
+// release ends the training run; every run's goroutine defers it.
+func (e *Engine) release() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.training.cancel()
+	e.training = nil
+}
+
+// runSeed is the seed of a run: the one asked for, else a synthetic
+// graph's generator seed (as `ilpgnn train --data synth:PRESET` does), else
+// def.
+func runSeed(l *loaded, asked *uint64, def uint64) uint64 {
+	switch {
+	case asked != nil:
+		return *asked
+	case l.synthetic != nil:
+		return l.synthetic.Seed
+	}
+	return def
+}
+
 func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Config, byPrecision, patienceGiven, save, saveOnCancel bool) {
-	defer func() {
-		e.mu.Lock()
-		e.training.cancel()
-		e.training = nil
-		e.mu.Unlock()
-	}()
+	defer e.release()
 	// A bug here must not take the worker down with the page's data.
 	defer func() {
 		if r := recover(); r != nil {

@@ -10,7 +10,6 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
-	"ilpgnn/core/graph"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
@@ -98,10 +97,8 @@ func runGNN(ctx context.Context, d *dataset.Dataset, sp *split.Split, cfg gnn.Co
 // graph: nothing is trained, so epochs are 0.
 func runHeuristic(m heuristic.Method, sp *split.Split, seed uint64) runJSON {
 	start := time.Now()
-	auc := func(pos, neg []graph.Edge) float64 {
-		return eval.AUC(heuristic.Scores(sp.Train, m, pos), heuristic.Scores(sp.Train, m, neg))
-	}
-	r := runJSON{Seed: seed, TestAUC: auc(sp.TestPos, sp.TestNeg), ValAUC: auc(sp.ValPos, sp.ValNeg)}
+	r := runJSON{Seed: seed}
+	r.ValAUC, r.TestAUC = heuristic.SplitAUC(sp, m)
 	r.TrainSeconds = time.Since(start).Seconds()
 	return r
 }
