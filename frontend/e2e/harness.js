@@ -42,6 +42,7 @@ window.harness = {
     }),
   explain: (i, j) => step(() => engine.explain(i, j)),
   suggest: (n, top) => step(() => engine.suggest(n, top)),
+  compare: (i, j, top) => step(() => engine.compare(i, j, top)),
   evaluate: () => step(() => engine.evaluate()),
   list: () => step(() => engine.listCheckpoints()),
   loadCheckpoint: (key) => step(() => engine.loadCheckpoint(key)),

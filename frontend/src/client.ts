@@ -28,6 +28,7 @@ import {
   type Suggestion,
   type TrainArgs,
   type TrainSelect,
+  type Comparison,
   type ModelName,
   type TrainConfig,
   type TrainProgress,
@@ -282,6 +283,11 @@ export class EngineClient {
   /** `suggest`: the most probable new links of `node` (engine default `top` = 10). */
   suggest(node: number, top?: number): Promise<Suggestion[]> {
     return this.request("suggest", top === undefined ? { node } : { node, top });
+  }
+
+  /** `compare`: the neighbours the trained GNN baselines name for (i, j), beside ILP-GNN's explanation. */
+  compare(i: number, j: number, top?: number): Promise<Comparison> {
+    return this.request("compare", top === undefined ? { i, j } : { i, j, top });
   }
 
   /** `checkpoints.list`: stored checkpoints, newest first. */

@@ -215,6 +215,32 @@ export type NoArgs = Record<string, never>;
 /** Hyperparameter overrides of `train`, by their `defaults` names. */
 export type TrainConfig = Record<string, string | number | boolean>;
 
+/** One neighbour in a baseline explainer's ranking. */
+export interface RankedNode {
+  node: number;
+  id: string;
+  /** GNNExplainer's mask in (0, 1); absent for attention. */
+  weight?: number;
+}
+
+/** One baseline explainer's answer for a pair (`compare`). */
+export interface BaselineExplanation {
+  model: "gat" | "gae" | "vgae";
+  method: "attention" | "gnnexplainer";
+  /** Each end's neighbours, best first, the other end left out. */
+  i: RankedNode[];
+  j: RankedNode[];
+  /** Time taken to explain, in milliseconds. */
+  ms: number;
+}
+
+/** Result of `compare`: what the trained baselines name for a pair. */
+export interface Comparison {
+  explainers: BaselineExplanation[];
+  /** Why the list is empty (no baseline trained on this graph). */
+  message?: string;
+}
+
 /** Model selection of `train`, as `ilpgnn train --select`. */
 export type TrainSelect = "auto" | "auc" | "precision";
 
@@ -261,6 +287,7 @@ export interface Ops {
   evaluate: { args: NoArgs; result: Evaluation };
   explain: { args: { i: number; j: number }; result: Explanation };
   suggest: { args: { node: number; top?: number }; result: Suggestion[] };
+  compare: { args: { i: number; j: number; top?: number }; result: Comparison };
   "checkpoints.list": { args: NoArgs; result: CheckpointList };
   "checkpoints.save": { args: NoArgs; result: SaveStatus };
   "checkpoints.load": { args: { key: string }; result: ModelInfo };

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"sort"
 	"time"
 
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
+	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
@@ -113,6 +115,14 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 		e.fail(id, errorf(CodeBadRequest, "train: %v", err))
 		return
 	}
+	e.mu.Lock()
+	if e.data == l {
+		if e.baselines == nil {
+			e.baselines = map[string]*gnn.Model{}
+		}
+		e.baselines[model] = res.Model
+	}
+	e.mu.Unlock()
 	out.TestAUC, out.ValAUC, out.BestEpoch = res.TestAUC, res.ValAUC, res.BestEpoch
 	out.Epochs, out.TrainSeconds = res.Epochs, res.TrainSeconds
 	if l.d.Truth != nil && cfg.Kind == gnn.GAT {
@@ -132,4 +142,120 @@ func flagMap(register func(*flag.FlagSet)) map[string]string {
 		out[h.Name] = h.Value
 	}
 	return out
+}
+
+// Comparison is the result of compare: which neighbours other explainers
+// name for the same pair.
+type Comparison struct {
+	Explainers []BaselineExplanation `json:"explainers"`
+	Message    string                `json:"message,omitempty"`
+}
+
+// BaselineExplanation is one explainer's answer for a pair: each end's
+// neighbours, best first.
+type BaselineExplanation struct {
+	Model  string       `json:"model"`  // the trained baseline: gat, gae or vgae
+	Method string       `json:"method"` // attention or gnnexplainer
+	I      []RankedNode `json:"i"`
+	J      []RankedNode `json:"j"`
+	Millis float64      `json:"ms"` // time taken to explain
+}
+
+// RankedNode is one neighbour in an explainer's ranking; Weight is its
+// GNNExplainer mask (absent for attention, whose ranking is all it gives
+// per pair).
+type RankedNode struct {
+	Node   int32    `json:"node"`
+	ID     string   `json:"id"`
+	Weight *float64 `json:"weight,omitempty"`
+}
+
+// compare explains a pair with every GNN baseline trained on the loaded
+// graph: GAT by its attention, GAE and VGAE by GNNExplainer. Like ILP-GNN's
+// explanations, they speak of the whole graph.
+func (e *Engine) compare(req Request) (any, []byte, error) {
+	var a struct {
+		I   *int `json:"i"`
+		J   *int `json:"j"`
+		Top *int `json:"top"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if a.I == nil || a.J == nil {
+		return nil, nil, errorf(CodeBadRequest, "compare: args.i and args.j (node indices) are required")
+	}
+	top := 5
+	if a.Top != nil {
+		top = *a.Top
+	}
+	if top < 1 {
+		return nil, nil, errorf(CodeBadRequest, "compare: args.top must be at least 1 (got %d)", top)
+	}
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, v := range []int{*a.I, *a.J} {
+		if err := e.node(l, "compare", "node", v); err != nil {
+			return nil, nil, err
+		}
+	}
+	e.mu.Lock()
+	names := make([]string, 0, len(e.baselines))
+	models := map[string]*gnn.Model{}
+	for name, m := range e.baselines {
+		names = append(names, name)
+		models[name] = m
+	}
+	e.mu.Unlock()
+	sort.Strings(names)
+	g := l.d.Graph
+	ids := func(ns []int32, w func(int32) *float64) []RankedNode {
+		out := make([]RankedNode, 0, min(top, len(ns)))
+		for _, n := range ns[:min(top, len(ns))] {
+			out = append(out, RankedNode{Node: n, ID: g.IDs[n], Weight: w(n)})
+		}
+		return out
+	}
+	noWeight := func(int32) *float64 { return nil }
+	out := Comparison{Explainers: []BaselineExplanation{}}
+	for _, name := range names {
+		m := models[name]
+		start := time.Now()
+		if m.Config.Kind == gnn.GAT {
+			rank, err := m.AttentionRanker(g)
+			if err != nil {
+				return nil, nil, errorf(CodeInternal, "compare: %v", err)
+			}
+			b := BaselineExplanation{Model: name, Method: "attention", I: ids(rank(*a.I, *a.J), noWeight), J: ids(rank(*a.J, *a.I), noWeight)}
+			b.Millis = float64(time.Since(start).Microseconds()) / 1000
+			out.Explainers = append(out.Explainers, b)
+			continue
+		}
+		cfg := gnnexplainer.DefaultConfig()
+		cfg.Seed = m.Config.Seed
+		ex, err := gnnexplainer.New(m, g, cfg)
+		if err != nil {
+			return nil, nil, errorf(CodeInternal, "compare: %v", err)
+		}
+		x, err := ex.Explain(*a.I, *a.J)
+		if err != nil {
+			return nil, nil, errorf(CodeBadRequest, "compare: %v", err)
+		}
+		mask := func(s gnnexplainer.Side) func(int32) *float64 {
+			return func(n int32) *float64 {
+				k := sort.Search(len(s.Neighbors), func(k int) bool { return s.Neighbors[k] >= n })
+				v := float64(s.Mask[k])
+				return &v
+			}
+		}
+		b := BaselineExplanation{Model: name, Method: "gnnexplainer", I: ids(x.SideI.Ranked, mask(x.SideI)), J: ids(x.SideJ.Ranked, mask(x.SideJ))}
+		b.Millis = float64(time.Since(start).Microseconds()) / 1000
+		out.Explainers = append(out.Explainers, b)
+	}
+	if len(out.Explainers) == 0 {
+		out.Message = "no baseline has been trained on this graph: train gat (attention) or gae/vgae (GNNExplainer) to compare"
+	}
+	return out, nil, nil
 }

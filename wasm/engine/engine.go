@@ -23,6 +23,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
+	"ilpgnn/core/gnn"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/load"
@@ -61,6 +62,9 @@ type Engine struct {
 	data     *loaded
 	model    *model
 	training *run
+	// baselines are the GNN baselines trained on data, by model name, for
+	// comparing their explanations with ILP-GNN's.
+	baselines map[string]*gnn.Model
 }
 
 type loaded struct {
@@ -201,6 +205,8 @@ func (e *Engine) serve(ctx context.Context, req Request) (any, []byte, error) {
 		return e.explain(req)
 	case "suggest":
 		return e.suggest(req)
+	case "compare":
+		return e.compare(req)
 	case "checkpoints.save":
 		mo, err := e.current()
 		if err != nil {
@@ -283,6 +289,9 @@ func (e *Engine) setGraph(l *loaded) {
 	defer e.mu.Unlock()
 	if e.model != nil && e.model.meta.Fingerprint != l.info.Fingerprint {
 		e.model = nil
+	}
+	if e.data == nil || e.data.info.Fingerprint != l.info.Fingerprint {
+		e.baselines = nil
 	}
 	e.data = l
 }

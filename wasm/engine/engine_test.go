@@ -532,6 +532,35 @@ func TestBaselines(t *testing.T) {
 	if gat.Model != "gat" || gat.Epochs != 3 || len(p.events[id]) != 3 || gat.P1 == nil || gat.Config["heads"] == "" {
 		t.Errorf("gat: %+v (%d progress events)", gat, len(p.events[id]))
 	}
+	// Compare: GAT by attention, GAE by GNNExplainer, on the whole graph.
+	p.call("train", map[string]any{"model": "gae", "config": map[string]any{"epochs": 3}}, nil)
+	var cmp Comparison
+	p.call("compare", map[string]any{"i": 3, "j": 40, "top": 4}, &cmp)
+	if len(cmp.Explainers) != 2 || cmp.Explainers[0].Model != "gae" || cmp.Explainers[0].Method != "gnnexplainer" ||
+		cmp.Explainers[1].Model != "gat" || cmp.Explainers[1].Method != "attention" {
+		t.Fatalf("compare: %+v", cmp)
+	}
+	rank, err := p.e.baselines["gat"].AttentionRanker(d.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want3 := rank(3, 40)
+	for k, n := range cmp.Explainers[1].I {
+		if n.Node != want3[k] || n.ID != d.Graph.IDs[n.Node] || n.Weight != nil {
+			t.Errorf("GAT side i rank %d: %+v, want node %d", k, n, want3[k])
+		}
+	}
+	g := cmp.Explainers[0]
+	if len(g.I) != min(4, d.Graph.Degree(3)) {
+		t.Errorf("GNNExplainer side i: %d neighbours of %d", len(g.I), d.Graph.Degree(3))
+	}
+	for k, n := range g.I {
+		if !d.Graph.HasEdge(3, int(n.Node)) || n.Node == 40 || n.Weight == nil || *n.Weight <= 0 || *n.Weight >= 1 ||
+			(k > 0 && *n.Weight > *g.I[k-1].Weight) {
+			t.Errorf("GNNExplainer side i rank %d: %+v", k, n)
+		}
+	}
+
 	// ILP-GNN's model is still the one that explains.
 	var mi ModelInfo
 	var list CheckpointList
@@ -563,5 +592,11 @@ func TestBaselines(t *testing.T) {
 	}
 	if e := p.callErr("defaults", map[string]any{"model": "seal"}, nil); e.Code != CodeBadRequest {
 		t.Errorf("defaults of an unknown model: %+v", e)
+	}
+	// Another graph leaves nothing to compare with.
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 3}, nil)
+	p.call("compare", map[string]any{"i": 3, "j": 40}, &cmp)
+	if len(cmp.Explainers) != 0 || cmp.Message == "" {
+		t.Errorf("compare on a new graph: %+v", cmp)
 	}
 }
