@@ -457,3 +457,24 @@ func TestReLUMatchesMax(t *testing.T) {
 		}
 	}
 }
+
+// TestConcatColsAll: the balanced tree gives the columns in order, for odd
+// and even counts.
+func TestConcatColsAll(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 5} {
+		tp := NewTape()
+		var vs []*Var
+		for k := range n {
+			vs = append(vs, Const(2, 1, []float32{float32(k), float32(10 + k)}))
+		}
+		got := ConcatColsAll(tp, vs)
+		if got.Rows != 2 || got.Cols != n {
+			t.Fatalf("%d vars: %v", n, got)
+		}
+		for k := range n {
+			if got.Value[k] != float32(k) || got.Value[n+k] != float32(10+k) {
+				t.Errorf("%d vars: column %d is %v, %v", n, k, got.Value[k], got.Value[n+k])
+			}
+		}
+	}
+}

@@ -236,3 +236,20 @@ func concatRowsBackward(out *Var) {
 	axpy(1, out.Grad[:n], out.a.Grad) // dA += dC[:m]
 	axpy(1, out.Grad[n:], out.b.Grad) // dB += dC[m:]
 }
+
+// ConcatColsAll places vs side by side, [v0 v1 … vn], as pairwise
+// ConcatCols in a balanced tree, so that every column is copied
+// log2(len(vs)) times rather than len(vs) times (GAT's heads).
+func ConcatColsAll(t *Tape, vs []*Var) *Var {
+	for len(vs) > 1 {
+		next := vs[:0:0]
+		for k := 0; k+1 < len(vs); k += 2 {
+			next = append(next, ConcatCols(t, vs[k], vs[k+1]))
+		}
+		if len(vs)%2 == 1 {
+			next = append(next, vs[len(vs)-1])
+		}
+		vs = next
+	}
+	return vs[0]
+}

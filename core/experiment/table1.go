@@ -118,13 +118,15 @@ func WriteTable1(w io.Writer, rep *Table1Report) error {
 	}
 	var b strings.Builder
 	models := rep.Rows[0].Cells
-	fmt.Fprintf(&b, "Test AUC %% over seeds %v (the paper's table 1 in brackets):\n\n| dataset |", rep.Seeds)
-	for _, c := range models {
-		fmt.Fprintf(&b, " %s |", c.Model)
+	header := func() {
+		b.WriteString("| dataset |")
+		for _, c := range models {
+			fmt.Fprintf(&b, " %s |", c.Model)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---|", len(models)) + "\n")
 	}
-	b.WriteString("\n|---|")
-	b.WriteString(strings.Repeat("---|", len(models)))
-	b.WriteString("\n")
+	fmt.Fprintf(&b, "Test AUC %% over seeds %v (the paper's table 1 in brackets):\n\n", rep.Seeds)
+	header()
 	for _, r := range rep.Rows {
 		fmt.Fprintf(&b, "| %s |", r.Dataset)
 		for _, c := range r.Cells {
@@ -136,13 +138,8 @@ func WriteTable1(w io.Writer, rep *Table1Report) error {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nSeconds for all seeds (validation AUC % in brackets):\n\n| dataset |")
-	for _, c := range models {
-		fmt.Fprintf(&b, " %s |", c.Model)
-	}
-	b.WriteString("\n|---|")
-	b.WriteString(strings.Repeat("---|", len(models)))
-	b.WriteString("\n")
+	b.WriteString("\nSeconds for all seeds (validation AUC % in brackets):\n\n")
+	header()
 	for _, r := range rep.Rows {
 		fmt.Fprintf(&b, "| %s |", r.Dataset)
 		for _, c := range r.Cells {

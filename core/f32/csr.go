@@ -10,7 +10,10 @@
 // them. Destinations come first; inputs are never modified.
 package f32
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // CSR is a sparse Rows x Cols float32 matrix in compressed sparse row form.
 // Row r holds the column indices Indices[Indptr[r]:Indptr[r+1]], sorted
@@ -103,4 +106,25 @@ func (m *CSR) Transpose() *CSR {
 		}
 	}
 	return t
+}
+
+// NormalizeRows returns a copy of m with every non-empty row scaled to unit
+// L2 norm (sums in float64); the structure is shared with m.
+func (m *CSR) NormalizeRows() *CSR {
+	y := &CSR{Rows: m.Rows, Cols: m.Cols, Indptr: m.Indptr, Indices: m.Indices, Values: make([]float32, len(m.Values))}
+	for r := range m.Rows {
+		lo, hi := m.Indptr[r], m.Indptr[r+1]
+		var ss float64
+		for _, v := range m.Values[lo:hi] {
+			ss += float64(v) * float64(v)
+		}
+		if ss == 0 {
+			continue
+		}
+		inv := 1 / math.Sqrt(ss)
+		for k := lo; k < hi; k++ {
+			y.Values[k] = float32(float64(m.Values[k]) * inv)
+		}
+	}
+	return y
 }

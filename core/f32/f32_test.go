@@ -516,3 +516,17 @@ func TestCSRValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeRows(t *testing.T) {
+	m := &CSR{Rows: 3, Cols: 3, Indptr: []int32{0, 2, 2, 3}, Indices: []int32{0, 2, 1}, Values: []float32{3, 4, -2}}
+	y := m.NormalizeRows()
+	want := []float32{0.6, 0.8, -1}
+	for k, v := range y.Values {
+		if math.Abs(float64(v-want[k])) > 1e-7 {
+			t.Errorf("value %d = %v, want %v", k, v, want[k])
+		}
+	}
+	if m.Values[0] != 3 {
+		t.Error("NormalizeRows modified its input")
+	}
+}

@@ -692,20 +692,6 @@ func TestLogitsMatchEmbed(t *testing.T) {
 	}
 }
 
-// TestGaussians: the polar method's draws have mean 0 and variance 1.
-func TestGaussians(t *testing.T) {
-	x := gaussians(100001, rand.New(rand.NewPCG(1, 2)))
-	var s, ss float64
-	for _, v := range x {
-		s += float64(v)
-		ss += float64(v) * float64(v)
-	}
-	mean, variance := s/float64(len(x)), ss/float64(len(x))-(s/float64(len(x)))*(s/float64(len(x)))
-	if math.Abs(mean) > 0.01 || math.Abs(variance-1) > 0.02 {
-		t.Errorf("mean %.4f variance %.4f", mean, variance)
-	}
-}
-
 func ExampleRunSplit() {
 	// A small graph of two communities; real data comes from core/load.
 	rng := rand.New(rand.NewPCG(1, 1))

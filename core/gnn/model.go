@@ -153,7 +153,7 @@ type Inputs struct {
 func Prepare(g *graph.Graph, cfg Config) *Inputs {
 	x := g.Features
 	if cfg.NormalizeFeatures {
-		x = normalizeRows(x)
+		x = x.NormalizeRows()
 	}
 	in := &Inputs{Graph: g, Features: autograd.NewSparse(x)}
 	a := withSelfLoops(g)
@@ -203,27 +203,6 @@ func withSelfLoops(g *graph.Graph) *f32.CSR {
 	return a
 }
 
-// normalizeRows returns a copy of x with every non-empty row scaled to
-// unit L2 norm.
-func normalizeRows(x *f32.CSR) *f32.CSR {
-	y := &f32.CSR{Rows: x.Rows, Cols: x.Cols, Indptr: x.Indptr, Indices: x.Indices, Values: make([]float32, len(x.Values))}
-	for r := range x.Rows {
-		lo, hi := x.Indptr[r], x.Indptr[r+1]
-		var ss float64
-		for _, v := range x.Values[lo:hi] {
-			ss += float64(v) * float64(v)
-		}
-		if ss == 0 {
-			continue
-		}
-		inv := 1 / math.Sqrt(ss)
-		for k := lo; k < hi; k++ {
-			y.Values[k] = float32(float64(x.Values[k]) * inv)
-		}
-	}
-	return y
-}
-
 // forward is what one encoder pass gives: the embeddings Z, VGAE's heads
 // Mu and LogStd (nil for the other kinds), and GAT's second-layer attention
 // coefficients Alpha, one E×1 column per head.
@@ -251,7 +230,9 @@ func (m *Model) encode(t *autograd.Tape, in *Inputs, p float32, dropRNG, noiseRN
 		if t == nil {
 			return forward{Z: mu, Mu: mu, LogStd: logStd}
 		}
-		eps := autograd.Const(mu.Rows, mu.Cols, gaussians(mu.Rows*mu.Cols, noiseRNG))
+		noise := make([]float32, mu.Rows*mu.Cols)
+		detmath.Normals(noise, noiseRNG)
+		eps := autograd.Const(mu.Rows, mu.Cols, noise)
 		z := autograd.Add(t, mu, autograd.Mul(t, autograd.Exp(t, logStd), eps))
 		return forward{Z: z, Mu: mu, LogStd: logStd}
 	}
@@ -260,7 +241,7 @@ func (m *Model) encode(t *autograd.Tape, in *Inputs, p float32, dropRNG, noiseRN
 	for k := range l1.W {
 		heads[k], _ = attend(t, in, autograd.SpMM(t, in.Features, l1.W[k]), l1.ADst[k], l1.ASrc[k], p, dropRNG)
 	}
-	h := autograd.ELU(t, autograd.AddBias(t, concat(t, heads), l1.Bias))
+	h := autograd.ELU(t, autograd.AddBias(t, autograd.ConcatColsAll(t, heads), l1.Bias))
 	h = autograd.Dropout(t, h, p, dropRNG)
 	l2 := m.Layer2
 	var z *autograd.Var
@@ -295,43 +276,6 @@ func attend(t *autograd.Tape, in *Inputs, wh, aDst, aSrc *autograd.Var, p float3
 	alpha = autograd.SegmentSoftmax(t, autograd.LeakyReLU(t, e, 0.2), in.Offsets)
 	a := autograd.Dropout(t, alpha, p, rng)
 	return autograd.SegmentGatherSum(t, a, wh, in.Src, in.Offsets), alpha
-}
-
-// concat places the heads side by side. Pairwise, as a balanced tree, so
-// that every column is copied log2(heads) times rather than heads times.
-func concat(t *autograd.Tape, vs []*autograd.Var) *autograd.Var {
-	for len(vs) > 1 {
-		next := vs[:0:0]
-		for k := 0; k+1 < len(vs); k += 2 {
-			next = append(next, autograd.ConcatCols(t, vs[k], vs[k+1]))
-		}
-		if len(vs)%2 == 1 {
-			next = append(next, vs[len(vs)-1])
-		}
-		vs = next
-	}
-	return vs[0]
-}
-
-// gaussians returns n standard normal draws from rng by Marsaglia's polar
-// method, with detmath.Log and math.Sqrt (exactly rounded) so the draws
-// are the same natively and in WebAssembly; rand.NormFloat64 uses math.Exp,
-// whose last bit differs between the two.
-func gaussians(n int, rng *rand.Rand) []float32 {
-	out := make([]float32, n)
-	for i := 0; i < n; i += 2 {
-		var u, v, s float64
-		for s == 0 || s >= 1 {
-			u, v = 2*rng.Float64()-1, 2*rng.Float64()-1
-			s = u*u + v*v
-		}
-		f := math.Sqrt(-2 * detmath.Log(s) / s)
-		out[i] = float32(u * f)
-		if i+1 < n {
-			out[i+1] = float32(v * f)
-		}
-	}
-	return out
 }
 
 // Embed returns the evaluation-mode embeddings Z of g's nodes (N×Out; for

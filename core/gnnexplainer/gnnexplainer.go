@@ -237,8 +237,10 @@ func (e *Explainer) explain(i, j int) (Explanation, error) {
 	rng := rand.New(rand.NewPCG(e.Config.Seed, pairKey(i, j)^0x676e6578_706c6e72))
 	std := math.Sqrt2 * math.Sqrt(2/float64(2*len(s.sources)))
 	mask := autograd.NewParam(s.masks, 1)
-	for k, v := range gaussians(s.masks, rng) {
-		mask.Value[k] = float32(1 + std*float64(v))
+	draws := make([]float64, s.masks)
+	detmath.Normals(draws, rng)
+	for k, v := range draws {
+		mask.Value[k] = float32(1 + std*v)
 	}
 	if s.masks > 0 {
 		tp := autograd.NewTape()
@@ -327,23 +329,4 @@ func (e *Explainer) LogitWithout(i, j int, removed []graph.Edge) float32 {
 		}
 	}
 	return e.forward(nil, e.subgraph(i, j, rm), nil).Value[0]
-}
-
-// gaussians returns n standard normal draws from rng (Marsaglia's polar
-// method with detmath.Log, so the draws are the same in WebAssembly).
-func gaussians(n int, rng *rand.Rand) []float64 {
-	out := make([]float64, n)
-	for k := 0; k < n; k += 2 {
-		var u, v, s float64
-		for s == 0 || s >= 1 {
-			u, v = 2*rng.Float64()-1, 2*rng.Float64()-1
-			s = u*u + v*v
-		}
-		f := math.Sqrt(-2 * detmath.Log(s) / s)
-		out[k] = u * f
-		if k+1 < n {
-			out[k+1] = v * f
-		}
-	}
-	return out
 }

@@ -193,7 +193,7 @@ func (e *Explainer) forward(t *autograd.Tape, s *subgraph, sig *autograd.Var) *a
 		for k := range heads {
 			heads[k] = autograd.SegmentGatherSum(t, gate(g1, col(s.alpha1[k])), s.xs[k], s.src1, s.off1)
 		}
-		h := autograd.ELU(t, autograd.AddBias(t, concat(t, heads), e.b1))
+		h := autograd.ELU(t, autograd.AddBias(t, autograd.ConcatColsAll(t, heads), e.b1))
 		for k := range e.w2 {
 			// Attention logits h·(W aDst) and output (Σ α h)W: the
 			// projection of the second layer applied to 2 rows and two
@@ -215,19 +215,4 @@ func (e *Explainer) forward(t *autograd.Tape, s *subgraph, sig *autograd.Var) *a
 		z = autograd.AddBias(t, z, e.b2)
 	}
 	return autograd.GatherDot(t, z, z, []int32{0}, []int32{1})
-}
-
-// concat places the heads side by side, pairwise as gnn's encoder does.
-func concat(t *autograd.Tape, vs []*autograd.Var) *autograd.Var {
-	for len(vs) > 1 {
-		next := vs[:0:0]
-		for k := 0; k+1 < len(vs); k += 2 {
-			next = append(next, autograd.ConcatCols(t, vs[k], vs[k+1]))
-		}
-		if len(vs)%2 == 1 {
-			next = append(next, vs[len(vs)-1])
-		}
-		vs = next
-	}
-	return vs[0]
 }

@@ -207,7 +207,7 @@ func Prepare(g *graph.Graph, cfg Config) (*Inputs, error) {
 	}
 	x := g.Features
 	if cfg.NormalizeFeatures {
-		x = normalizeRows(x)
+		x = x.NormalizeRows()
 	}
 	return &Inputs{
 		Graph:    g,
@@ -244,28 +244,6 @@ func gcnAdjacency(g *graph.Graph) *f32.CSR {
 		a.Indptr[i+1] = int32(len(a.Indices))
 	}
 	return a
-}
-
-// normalizeRows returns a copy of x with every non-empty row scaled to unit
-// L2 norm.
-func normalizeRows(x *f32.CSR) *f32.CSR {
-	y := &f32.CSR{Rows: x.Rows, Cols: x.Cols, Indptr: x.Indptr, Indices: x.Indices,
-		Values: make([]float32, len(x.Values))}
-	for r := 0; r < x.Rows; r++ {
-		lo, hi := x.Indptr[r], x.Indptr[r+1]
-		var ss float64
-		for _, v := range x.Values[lo:hi] {
-			ss += float64(v) * float64(v)
-		}
-		if ss == 0 {
-			continue
-		}
-		inv := 1 / math.Sqrt(ss)
-		for k := lo; k < hi; k++ {
-			y.Values[k] = float32(float64(x.Values[k]) * inv)
-		}
-	}
-	return y
 }
 
 // Encode returns H^r (N x d), SPEC §3 (eq 3-4):

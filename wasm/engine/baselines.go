@@ -101,11 +101,10 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	out.Config = flagMap(cfg.RegisterFlags)
 	progress := func(p gnn.Progress) {
 		elapsed := p.Elapsed.Seconds() * 1000
-		remaining := elapsed / float64(p.Epoch) * float64(min(p.MaxEpochs-p.Epoch, max(cfg.Patience-(p.Epoch-p.BestEpoch), 0)))
 		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &Progress{
 			Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.BCE,
 			ValAUC: p.ValAUC, BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, Score: p.ValAUC, BestScore: p.BestValAUC,
-			ElapsedMs: elapsed, RemainingMs: remaining,
+			ElapsedMs: elapsed, RemainingMs: remainingMs(elapsed, p.Epoch, p.MaxEpochs, p.BestEpoch, cfg.Patience),
 		}})
 		e.opt.Yield()
 	}

@@ -598,15 +598,10 @@ func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train
 	}
 	progress := func(p train.Progress) {
 		elapsed := p.Elapsed.Seconds() * 1000
-		// At most MaxEpochs remain; early stopping may end the run sooner.
-		remaining := elapsed / float64(p.Epoch) * float64(p.MaxEpochs-p.Epoch)
-		if left := cfg.Patience - (p.Epoch - p.BestEpoch); left >= 0 && left < p.MaxEpochs-p.Epoch {
-			remaining = elapsed / float64(p.Epoch) * float64(left)
-		}
 		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &Progress{
 			Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
 			ValAUC: p.ValAUC, BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, Score: p.Score, BestScore: p.BestScore,
-			ElapsedMs: elapsed, RemainingMs: remaining,
+			ElapsedMs: elapsed, RemainingMs: remainingMs(elapsed, p.Epoch, p.MaxEpochs, p.BestEpoch, cfg.Patience),
 		}})
 		e.opt.Yield()
 	}
@@ -897,4 +892,12 @@ func (e *Engine) suggest(req Request) (any, []byte, error) {
 		return nil, nil, errorf(CodeBadRequest, "suggest: %v", err)
 	}
 	return s, nil, nil
+}
+
+// remainingMs estimates the time left after epoch, from the mean epoch so
+// far: at most maxEpochs run, and early stopping ends the run patience
+// epochs after the best one unless a better one comes.
+func remainingMs(elapsedMs float64, epoch, maxEpochs, bestEpoch, patience int) float64 {
+	left := min(maxEpochs-epoch, max(patience-(epoch-bestEpoch), 0))
+	return elapsedMs / float64(epoch) * float64(left)
 }
