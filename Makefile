@@ -1,25 +1,38 @@
-# ILP-GNN Explorer. `make run` trains on the default dataset; `make site`
-# builds the browser engine into build/site; `make test` runs every check
-# the repository has. All work from a fresh clone: Go fetches the modules,
-# npm the JavaScript tools, and apt Debian's Chromium when it is missing.
+# ILP-GNN Explorer. `make run` builds the app and serves it on 127.0.0.1
+# (ADDR=127.0.0.1:8080); `make train` trains on the default dataset from the
+# command line; `make site` builds the static site into build/site; `make
+# test` runs every check the repository has. All work from a fresh clone: Go
+# fetches the modules, npm the JavaScript tools, and apt Debian's Chromium
+# (for the browser tests) when it is missing.
 
 GO       ?= go
 DATA     ?= synth:medium
 SEEDS    ?= 0,1,2,3,4
 FUZZTIME ?= 10s
+ADDR     ?= 127.0.0.1:8080
 
 GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build run test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm clean site wasm frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm clean site wasm frontend chromium
 
-all: build site
+all: build
 
-build:
+# One binary that is the whole app: the site is embedded (webapp/site holds
+# a copy of build/site at build time; only its .gitkeep is committed).
+build: embed
 	$(GO) build -o build/ilpgnn ./core/cmd/ilpgnn
 
-run:
+embed: site
+	find webapp/site -mindepth 1 ! -name .gitkeep -delete
+	cp -R $(SITE)/. webapp/site/
+
+# Build everything, then serve the app on $(ADDR) and print its URL.
+run serve: build
+	./build/ilpgnn serve --addr $(ADDR)
+
+train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
 test: fmt-check vet unit wasm-unit ts-unit browser
@@ -96,3 +109,4 @@ bench-wasm: site chromium
 
 clean:
 	rm -rf build
+	find webapp/site -mindepth 1 ! -name .gitkeep -delete

@@ -1,11 +1,14 @@
-// Builds the page-side engine bundles into build/site/:
-//   worker.js  the Worker bootstrap (IIFE: a classic worker, for importScripts)
-//   engine.js  ESM exporting startEngine, EngineClient, EngineError
-// both minified with external source maps. Usage: `node frontend/build.mjs`.
+// Builds the page side of the site into build/site/:
+//   index.html, app.css, ...  copied from public/
+//   app.js     the app (ESM), loaded by index.html
+//   layout.js  the force-layout worker (IIFE)
+//   worker.js  the engine Worker's bootstrap (IIFE: a classic worker, for importScripts)
+//   engine.js  ESM exporting startEngine, EngineClient, EngineError (for embedders and tests)
+// all minified with linked source maps. Usage: `node frontend/build.mjs`.
 // wasm_exec.js (from Go's GOROOT/lib/wasm) and ilpgnn.wasm must be placed
 // next to them by the Go build; this script does not produce them.
 
-import { readFileSync, statSync } from "node:fs";
+import { cpSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -23,9 +26,16 @@ const common = {
   legalComments: "none",
   logLevel: "warning",
   metafile: true,
+  // Leave the sources out of the maps: third-party headers carry URLs the
+  // external-URL check below would (rightly) refuse to ship.
+  sourcesContent: false,
 };
 
+cpSync(join(root, "public"), site, { recursive: true });
+
 const results = await Promise.all([
+  build({ ...common, entryPoints: [join(frontend, "src", "app", "main.ts")], outfile: join(site, "app.js"), format: "esm" }),
+  build({ ...common, entryPoints: [join(frontend, "src", "app", "graph", "layout-worker.ts")], outfile: join(site, "layout.js"), format: "iife" }),
   build({ ...common, entryPoints: [join(frontend, "src", "worker.ts")], outfile: join(site, "worker.js"), format: "iife" }),
   build({ ...common, entryPoints: [join(frontend, "src", "engine.ts")], outfile: join(site, "engine.js"), format: "esm" }),
 ]);

@@ -34,8 +34,10 @@ async function exists(p) {
  * Starts the server on a free loopback port. `wrongWasmType` serves .wasm as
  * application/octet-stream, as a misconfigured host would.
  */
-export async function serve({ site = join(root, "build", "site"), datasets = resolve(root, "..", "shared", "datasets"), wrongWasmType = false } = {}) {
+export async function serve({ site = join(root, "build", "site"), datasets = resolve(root, "..", "shared", "datasets"), wrongWasmType = false, mounts: extra = [] } = {}) {
+  // extra: [[prefix, dir], ...] served before the defaults, e.g. a test's own bundle.
   const mounts = [
+    ...extra,
     ["/e2e/", here],
     ["/data/", datasets],
     ["/", site],

@@ -10,11 +10,14 @@ import {
   type ErrorInfo,
   type Evaluation,
   type Explanation,
+  type FidelityProgress,
+  type FidelityResult,
   type FileMap,
   type GraphDescription,
   type GraphInfo,
   type Hyperparameter,
   type ImportResult,
+  type Insight,
   type ModelInfo,
   type NoArgs,
   type OpArgs,
@@ -61,7 +64,7 @@ export interface ClientOptions {
 export interface RequestOptions<O extends OpName = OpName> {
   /** Files sent with the request, keyed by file name. */
   files?: FileMap;
-  /** Called for each progress event, in arrival order (train only). */
+  /** Called for each progress event, in arrival order (`train`, `fidelity`). */
   onProgress?: [OpProgress<O>] extends [never] ? never : (progress: OpProgress<O>) => void;
   /**
    * Aborting a `train` sends `cancel`; the promise then resolves with the
@@ -102,6 +105,17 @@ export interface TrainOptions {
   select?: TrainSelect;
   save?: boolean;
   saveOnCancel?: boolean;
+}
+
+/** Options of {@link EngineClient.fidelity}. */
+export interface FidelityOptions {
+  /** Called after each M, in order. */
+  onProgress?: (progress: FidelityProgress) => void;
+  /**
+   * Aborting rejects at once with an `AbortError`; the engine cannot stop a
+   * fidelity run, so it finishes it and the reply is dropped.
+   */
+  signal?: AbortSignal;
 }
 
 /** An error reply from the engine, or a client-side failure ({@link ClientErrorCode}). */
@@ -145,7 +159,7 @@ interface Pending {
   op: OpName;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
-  onProgress: ((progress: TrainProgress) => void) | undefined;
+  onProgress: ((progress: unknown) => void) | undefined;
   /** Detaches the abort listener. */
   cleanup: () => void;
   cancelSent: boolean;
@@ -280,6 +294,21 @@ export class EngineClient {
     return this.request("explain", { i, j });
   }
 
+  /** `insight`: weights and scores of the neighbours the model selects for its linked and unlinked test pairs (the paper's figure 6). */
+  insight(): Promise<Insight> {
+    return this.request("insight");
+  }
+
+  /**
+   * `fidelity`: test AUC and its drop when the top-M neighbours of every
+   * test pair are removed, M = 1..`maxM` (engine default 4, at most 10),
+   * with a progress event per M (the paper's figure 3).
+   */
+  fidelity(maxM?: number, options: FidelityOptions = {}): Promise<FidelityResult> {
+    const { onProgress, signal } = options;
+    return this.request("fidelity", maxM === undefined ? {} : { maxM }, compact({ onProgress, signal }));
+  }
+
   /** `suggest`: the most probable new links of `node` (engine default `top` = 10). */
   suggest(node: number, top?: number): Promise<Suggestion[]> {
     return this.request("suggest", top === undefined ? { node } : { node, top });
@@ -344,7 +373,7 @@ export class EngineClient {
         op,
         resolve,
         reject,
-        onProgress: options.onProgress as ((progress: TrainProgress) => void) | undefined,
+        onProgress: options.onProgress as ((progress: unknown) => void) | undefined,
         cleanup: () => signal?.removeEventListener("abort", onAbort),
         cancelSent: false,
       };
@@ -441,7 +470,7 @@ export class EngineClient {
     if (type === "progress") {
       if (entry.onProgress === undefined) return;
       try {
-        entry.onProgress(data["progress"] as TrainProgress);
+        entry.onProgress(data["progress"]);
       } catch (error) {
         // A bug in the page's callback must not break routing.
         this.warn(`onProgress of request ${id} threw`, error);

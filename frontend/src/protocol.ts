@@ -185,6 +185,73 @@ export interface Explanation {
   prob_random: number;
   prob_removed: number;
   reading: string;
+  /** `explain` on a synthetic graph with groundtruth, when `(i, j)` is one of its explained links. */
+  groundtruth?: Groundtruth;
+}
+
+/** The generator's reasons for a link of a synthetic graph (SPEC §8). */
+export interface Groundtruth {
+  /** GT(i|j): the neighbours of `i` that explain the link. */
+  i: number[];
+  /** GT(j|i): the neighbours of `j` that explain the link. */
+  j: number[];
+  /** The labelled set of the link. */
+  role: "train" | "validation" | "test";
+}
+
+/**
+ * Selected neighbours (N^r) of both ends of a set of pairs: one entry per
+ * neighbour in `weight`, `score`, `structure` and `features` (pair by pair,
+ * end `i` then end `j`, each end by descending score), and `prob` per pair.
+ */
+export interface Dist {
+  /** b (eq 6). */
+  weight: number[];
+  /** s = α s_ST + (1-α) s_NO. */
+  score: number[];
+  structure: number[];
+  features: number[];
+  /** p_ij, one per pair. */
+  prob: number[];
+}
+
+/** Result of `insight`: what the model aggregates for the linked and unlinked test pairs (the paper's figure 6). */
+export interface Insight {
+  /** The model's K: at most K selected neighbours per end. */
+  k: number;
+  /** Test positives. */
+  linked: Dist;
+  /** Test negatives. */
+  unlinked: Dist;
+  pairs: { linked: number; unlinked: number };
+}
+
+/** One M of `fidelity`. */
+export interface FidelityPoint {
+  m: number;
+  /** Test AUC with nothing removed minus {@link FidelityPoint.auc}. */
+  deltaAUC: number;
+  /** Test AUC with the top-M neighbours of both ends of every test pair removed. */
+  auc: number;
+}
+
+/** Result of `fidelity` (the paper's figure 3 for the current model). */
+export interface FidelityResult {
+  /** Test AUC, nothing removed. */
+  auc: number;
+  /** M = 1..maxM. */
+  points: FidelityPoint[];
+  /** Time taken, in milliseconds. */
+  ms: number;
+}
+
+/** Progress of a `fidelity` request: one event per M. */
+export interface FidelityProgress {
+  /** Steps done (the last M measured), 1-based. */
+  step: number;
+  /** maxM. */
+  steps: number;
+  elapsedMs: number;
 }
 
 /** A probable new link of a node, with its explanation. */
@@ -286,6 +353,8 @@ export interface Ops {
   cancel: { args: { target: number }; result: { cancelled: boolean } };
   evaluate: { args: NoArgs; result: Evaluation };
   explain: { args: { i: number; j: number }; result: Explanation };
+  insight: { args: NoArgs; result: Insight };
+  fidelity: { args: { maxM?: number }; result: FidelityResult; progress: FidelityProgress };
   suggest: { args: { node: number; top?: number }; result: Suggestion[] };
   compare: { args: { i: number; j: number; top?: number }; result: Comparison };
   "checkpoints.list": { args: NoArgs; result: CheckpointList };
@@ -359,12 +428,12 @@ export interface ReadyMessage {
   engine: EngineInfo;
 }
 
-/** Progress of a running request (train only). */
+/** Progress of a running request (`train`, `fidelity`). */
 export interface ProgressMessage {
   v: ProtocolVersion;
   type: "progress";
   id: number;
-  progress: TrainProgress;
+  progress: TrainProgress | FidelityProgress;
 }
 
 /** Successful end of a request. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { EngineClient, EngineError } from "../src/client";
-import type { Explanation, TrainProgress, TrainResult } from "../src/protocol";
+import type { Explanation, FidelityProgress, FidelityResult, Insight, TrainProgress, TrainResult } from "../src/protocol";
 import { FakeWorker } from "./fake-worker";
 
 function setup(): { worker: FakeWorker; client: EngineClient; warnings: string[] } {
@@ -73,6 +73,55 @@ describe("EngineClient", () => {
     worker.progress(id, { epoch: 4 }); // after the end: unknown id
     assert.deepEqual(events, ["epoch 1", "epoch 2", "epoch 3", "result"]);
     assert.equal(warnings.length, 1);
+  });
+
+  test("fidelity reports progress per M, in order, before the result", async () => {
+    const { worker, client, warnings } = setup();
+    const seen: FidelityProgress[] = [];
+    const fidelity = client.fidelity(3, { onProgress: (p) => seen.push(p) });
+    const { id, op, args } = worker.last;
+    assert.equal(op, "fidelity");
+    assert.deepEqual(args, { maxM: 3 });
+    const steps: FidelityProgress[] = [1, 2, 3].map((step) => ({ step, steps: 3, elapsedMs: 10 * step }));
+    for (const progress of steps) worker.emit({ v: 1, type: "progress", id, progress });
+    assert.deepEqual(seen, steps);
+    const result: FidelityResult = {
+      auc: 0.9,
+      points: [0.85, 0.8, 0.7].map((auc, k) => ({ m: k + 1, deltaAUC: 0.9 - auc, auc })),
+      ms: 31,
+    };
+    worker.result(id, result);
+    assert.deepEqual(await fidelity, result);
+    assert.equal(seen.length, 3, "no progress after the result");
+    assert.deepEqual(warnings, []);
+  });
+
+  test("insight resolves with the engine's distributions", async () => {
+    const { worker, client } = setup();
+    const insight = client.insight();
+    assert.equal(worker.last.op, "insight");
+    assert.equal("args" in worker.last, false);
+    const dist = { weight: [0.6, 0.4], score: [0.8, 0.5], structure: [1, 0.5], features: [0.7, 0.6], prob: [0.9] };
+    const result: Insight = { k: 3, linked: dist, unlinked: { ...dist, prob: [0.2] }, pairs: { linked: 1, unlinked: 1 } };
+    worker.result(worker.last.id, result);
+    assert.deepEqual(await insight, result);
+  });
+
+  test("aborting fidelity rejects at once and drops its late progress and result", async () => {
+    const { worker, client, warnings } = setup();
+    const controller = new AbortController();
+    const seen: FidelityProgress[] = [];
+    const fidelity = client.fidelity(undefined, { signal: controller.signal, onProgress: (p) => seen.push(p) });
+    const { id } = worker.last;
+    worker.emit({ v: 1, type: "progress", id, progress: { step: 1, steps: 4, elapsedMs: 5 } });
+    controller.abort();
+    await assert.rejects(fidelity, (e: unknown) => e instanceof DOMException && e.name === "AbortError");
+    assert.equal(worker.posted.length, 1, "fidelity cannot be cancelled in the engine: nothing is sent");
+    worker.emit({ v: 1, type: "progress", id, progress: { step: 2, steps: 4, elapsedMs: 9 } });
+    worker.result(id, { auc: 0.5, points: [], ms: 1 });
+    assert.equal(seen.length, 1);
+    assert.deepEqual(warnings, []);
+    assert.equal(client.pendingCount, 0);
   });
 
   test("a throwing onProgress is reported, not thrown", async () => {
@@ -324,6 +373,9 @@ describe("EngineClient", () => {
       ],
       [() => client.evaluate(), "evaluate", undefined],
       [() => client.explain(4, 9), "explain", { i: 4, j: 9 }],
+      [() => client.insight(), "insight", undefined],
+      [() => client.fidelity(), "fidelity", {}],
+      [() => client.fidelity(6), "fidelity", { maxM: 6 }],
       [() => client.suggest(2), "suggest", { node: 2 }],
       [() => client.suggest(2, 3), "suggest", { node: 2, top: 3 }],
       [() => client.compare(4, 9), "compare", { i: 4, j: 9 }],
@@ -377,6 +429,15 @@ describe("EngineClient", () => {
     const explanation: Promise<Explanation> = client.request("explain", { i: 1, j: 2 });
     const exported: Promise<{ filename: string; bytes: Uint8Array }> = client.request("checkpoints.export", {});
     void client.request("train", {}, { onProgress: (p) => p.bestScore });
+    void client.request("fidelity", {}, { onProgress: (p) => p.step / p.steps });
+    const insight: Promise<Insight> = client.request("insight");
+    void explanation.then((e) => e.groundtruth?.role === "test" && e.groundtruth.i.length + e.groundtruth.j.length);
+    // @ts-expect-error fidelity progress is not train progress
+    void client.fidelity(2, { onProgress: (p) => p.epoch });
+    // @ts-expect-error maxM is a number
+    void client.request("fidelity", { maxM: "4" });
+    // @ts-expect-error insight reports no progress
+    void client.request("insight", {}, { onProgress: () => undefined });
     // @ts-expect-error explain needs i and j
     void client.request("explain", { i: 1 });
     // @ts-expect-error explain needs args
@@ -391,6 +452,7 @@ describe("EngineClient", () => {
     void client.generate("huge", 1);
     void explanation;
     void exported;
+    void insight;
     assert.ok(true);
   });
 });

@@ -68,25 +68,18 @@ func (e *Engine) startBaseline(ctx context.Context, id int64, model string, over
 		return err
 	}
 	cfg.Seed = runSeed(l, seed, cfg.Seed)
-	go e.trainBaseline(runCtx, id, l, model, method, cfg)
+	go e.finishRun(id, func() (any, error) { return e.trainBaseline(runCtx, id, l, model, method, cfg) })
 	return nil
 }
 
-func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model string, method heuristic.Method, cfg gnn.Config) {
-	defer e.release()
-	defer func() {
-		if r := recover(); r != nil {
-			e.fail(id, errorf(CodeInternal, "train: internal error: %v", r))
-		}
-	}()
+func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model string, method heuristic.Method, cfg gnn.Config) (any, error) {
 	valFrac, testFrac := cfg.ValFrac, cfg.TestFrac
 	if model == "cn" || model == "aa" {
 		valFrac, testFrac = split.DefaultValFrac, split.DefaultTestFrac
 	}
 	sp, err := l.d.Split(cfg.Seed, valFrac, testFrac)
 	if err != nil {
-		e.fail(id, errorf(CodeBadRequest, "train: %v", err))
-		return
+		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
 	out := TrainResult{Model: model, ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: cfg.Seed, Created: e.opt.Now().Unix()},
 		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}}
@@ -95,8 +88,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 		out.ValAUC, out.TestAUC = heuristic.SplitAUC(sp, method)
 		out.TrainSeconds = time.Since(start).Seconds()
 		out.Config = map[string]string{}
-		e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
-		return
+		return out, nil
 	}
 	out.Config = flagMap(cfg.RegisterFlags)
 	progress := func(p gnn.Progress) {
@@ -111,8 +103,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	res, err := gnn.RunSplit(ctx, sp, cfg, progress)
 	out.Cancelled = errors.Is(err, context.Canceled)
 	if err != nil && !out.Cancelled {
-		e.fail(id, errorf(CodeBadRequest, "train: %v", err))
-		return
+		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
 	e.mu.Lock()
 	if e.data == l {
@@ -131,7 +122,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 			out.P1, out.P2 = &p[0], &p[1]
 		}
 	}
-	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
+	return out, nil
 }
 
 // flagMap returns the values of the flags register binds, by name.

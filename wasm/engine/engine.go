@@ -80,6 +80,9 @@ type model struct {
 	cfg  train.Config
 	m    *ilpgnn.Model
 	pred *ilpgnn.Predictor // on the whole graph, as the command line explains
+	// held is the predictor on the seed split's training graph (evaluate,
+	// insight, fidelity), built on first use; Engine.mu guards it.
+	held *heldOut
 }
 
 type run struct {
@@ -201,6 +204,10 @@ func (e *Engine) serve(ctx context.Context, req Request) (any, []byte, error) {
 		return e.generate(req)
 	case "evaluate":
 		return e.evaluate()
+	case "insight":
+		return e.insight(req)
+	case "fidelity":
+		return e.fidelity(req)
 	case "explain":
 		return e.explain(req)
 	case "suggest":
@@ -506,7 +513,9 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	}
 	cfg.Seed = runSeed(l, a.Seed, cfg.Seed)
 	save := a.Save == nil || *a.Save
-	go e.train(runCtx, req.ID, l, cfg, a.Select != "auc", given["patience"], save, a.SaveOnCancel)
+	go e.finishRun(req.ID, func() (any, error) {
+		return e.train(runCtx, req.ID, l, cfg, a.Select != "auc", given["patience"], save, a.SaveOnCancel)
+	})
 	return nil
 }
 
@@ -530,7 +539,7 @@ func (e *Engine) claim(ctx context.Context, id int64, check func(*loaded) error)
 	return e.data, runCtx, nil
 }
 
-// release ends the training run; every run's goroutine defers it.
+// release ends the training run (finishRun calls it when a run ends).
 func (e *Engine) release() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -551,24 +560,38 @@ func runSeed(l *loaded, asked *uint64, def uint64) uint64 {
 	return def
 }
 
-func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Config, byPrecision, patienceGiven, save, saveOnCancel bool) {
-	defer e.release()
-	// A bug here must not take the worker down with the page's data.
-	defer func() {
-		if r := recover(); r != nil {
-			e.fail(id, errorf(CodeInternal, "train: internal error: %v", r))
-		}
+// finishRun runs a training run's body on its goroutine and replies with
+// its result or error. The engine is released before the reply is posted,
+// so a request the page sends on seeing the result is never refused as busy.
+func (e *Engine) finishRun(id int64, body func() (any, error)) {
+	var out any
+	var err error
+	func() {
+		// A bug here must not take the worker down with the page's data.
+		defer func() {
+			if r := recover(); r != nil {
+				err = errorf(CodeInternal, "train: internal error: %v", r)
+			}
+		}()
+		out, err = body()
 	}()
-	res, err := e.runTraining(ctx, id, l, cfg, byPrecision, patienceGiven)
-	cancelled := errors.Is(err, context.Canceled)
-	if err != nil && !cancelled {
-		e.fail(id, errorf(CodeBadRequest, "train: %v", err))
-		return
-	}
-	mo, err := e.adopt(res, l)
+	e.release()
 	if err != nil {
 		e.fail(id, err)
 		return
+	}
+	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
+}
+
+func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Config, byPrecision, patienceGiven, save, saveOnCancel bool) (any, error) {
+	res, err := e.runTraining(ctx, id, l, cfg, byPrecision, patienceGiven)
+	cancelled := errors.Is(err, context.Canceled)
+	if err != nil && !cancelled {
+		return nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	mo, err := e.adopt(res, l)
+	if err != nil {
+		return nil, err
 	}
 	out := TrainResult{ModelInfo: modelInfo(mo), Model: train.ModelName, Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds}
 	switch {
@@ -579,7 +602,7 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 	default:
 		out.Saved = SaveStatus{Message: "not saved: saving was not requested"}
 	}
-	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
+	return out, nil
 }
 
 func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train.Config, byPrecision, patienceGiven bool) (*train.Result, error) {
@@ -796,15 +819,11 @@ func (e *Engine) evaluate() (any, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sp, err := l.d.Split(mo.cfg.Seed, mo.cfg.ValFrac, mo.cfg.TestFrac)
+	h, err := e.heldOut(l, mo)
 	if err != nil {
-		return nil, nil, errorf(CodeInternal, "splitting: %v", err)
+		return nil, nil, err
 	}
-	in, err := ilpgnn.Prepare(sp.Train, mo.cfg.Model)
-	if err != nil {
-		return nil, nil, errorf(CodeInternal, "preparing the training graph: %v", err)
-	}
-	pred := ilpgnn.NewPredictor(mo.m, in)
+	sp, pred := h.split, h.pred
 	auc := func(pos, neg []graph.Edge) float64 {
 		s := pred.Logits(append(append([]graph.Edge{}, pos...), neg...))
 		return eval.AUC(s[:len(pos)], s[len(pos):])
@@ -855,7 +874,7 @@ func (e *Engine) explain(req Request) (any, []byte, error) {
 	if err != nil {
 		return nil, nil, errorf(CodeBadRequest, "explain: %v", err)
 	}
-	return ex, nil, nil
+	return e.withGroundtruth(l, ex), nil, nil
 }
 
 func (e *Engine) suggest(req Request) (any, []byte, error) {

@@ -30,6 +30,7 @@ type page struct {
 	next    int64
 	replies map[int64]chan Reply
 	events  map[int64][]Progress
+	steps   map[int64][]StepProgress // progress of foreground operations
 	ready   *Info
 	// onProgress, if set, runs on every progress event (from the training
 	// goroutine), as a page reacting to it would.
@@ -37,7 +38,7 @@ type page struct {
 }
 
 func newPage(t testing.TB, st store.Store) *page {
-	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}}
+	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, steps: map[int64][]StepProgress{}}
 	var opt Options
 	if st != nil {
 		opt.Store = st
@@ -65,9 +66,16 @@ func (p *page) post(r Reply) {
 	case "ready":
 		p.ready = r.Engine
 	case "progress":
-		p.events[*r.ID] = append(p.events[*r.ID], *r.Progress)
-		if p.onProgress != nil {
-			go p.onProgress(*r.ID, *r.Progress)
+		switch pr := r.Progress.(type) {
+		case *Progress:
+			p.events[*r.ID] = append(p.events[*r.ID], *pr)
+			if p.onProgress != nil {
+				go p.onProgress(*r.ID, *pr)
+			}
+		case *StepProgress:
+			p.steps[*r.ID] = append(p.steps[*r.ID], *pr)
+		default:
+			p.t.Errorf("progress of type %T", r.Progress)
 		}
 	default:
 		p.chanFor(*r.ID) <- r

@@ -23,14 +23,14 @@ type Request struct {
 // Reply is one message to the page. Bytes travel beside the JSON part, as a
 // Uint8Array in the browser.
 type Reply struct {
-	V        int       `json:"v"`
-	Type     string    `json:"type"` // ready, progress, result or error
-	ID       *int64    `json:"id,omitempty"`
-	Engine   *Info     `json:"engine,omitempty"`
-	Progress *Progress `json:"progress,omitempty"`
-	Result   any       `json:"result,omitempty"`
-	Error    *Error    `json:"error,omitempty"`
-	Bytes    []byte    `json:"-"`
+	V        int    `json:"v"`
+	Type     string `json:"type"` // ready, progress, result or error
+	ID       *int64 `json:"id,omitempty"`
+	Engine   *Info  `json:"engine,omitempty"`
+	Progress any    `json:"progress,omitempty"` // *Progress (train) or *StepProgress (fidelity)
+	Result   any    `json:"result,omitempty"`
+	Error    *Error `json:"error,omitempty"`
+	Bytes    []byte `json:"-"`
 }
 
 // Error codes (PROTOCOL.md).

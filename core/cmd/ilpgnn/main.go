@@ -7,6 +7,7 @@
 //	ilpgnn inspect --data PATH [--json]
 //	ilpgnn synth   --preset NAME [--seed S] --out DIR
 //	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
+//	ilpgnn serve   [--addr 127.0.0.1:8080] [--dir DIR] [--open=false]
 //
 // PATH is a LINQS folder (*.content + *.cites), a gnn-benchmark .npz, an
 // edge list, a folder written by synth, or synth:PRESET[:seed=S] to
@@ -38,6 +39,7 @@ commands:
   inspect     describe a graph
   synth       generate a synthetic graph with groundtruth explanations
   experiment  reproduce the paper's explanation experiments
+  serve       serve the web app (ILP-GNN Explorer) on a local address
 
 Run "ilpgnn <command> -h" for a command's flags.
 `
@@ -65,6 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = cmdExperiment(ctx, args[1:], stdout, stderr)
 	case "synth":
 		err = cmdSynth(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,222 @@
+// The app in headless Chromium, walking a new user's path: the demo graph
+// appears by itself, training shows progress and ends with a test AUC, two
+// clicks explain a pair, a reload brings the explanation back from the
+// stored checkpoint without training, a broken file shows its error while
+// the old graph stays usable, and Cora opens through the file input. It
+// asserts that no request leaves the page's origin and that training causes
+// no long main-thread task, and saves screenshots of each state to
+// build/e2e-artifacts/. Run with `node --test frontend/e2e/app.test.mjs`
+// after `make site`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { serve, root } from "./server.mjs";
+import { launch } from "./browser.mjs";
+
+const artifacts = join(root, "build", "e2e-artifacts");
+const cora = resolve(root, "..", "shared", "datasets", "cora");
+const timings = {};
+let server, browser, page;
+const requests = [];
+const pageErrors = [];
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  server = await serve();
+  browser = await launch();
+  browser.context.on("request", (r) => requests.push(r.url()));
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  await page.setViewportSize({ width: 1280, height: 800 });
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") pageErrors.push(m.text());
+  });
+  // Long main-thread tasks, from the first moment of every page load.
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  });
+});
+
+after(async () => {
+  writeFileSync(join(artifacts, "app-timings.json"), JSON.stringify(timings, null, 2));
+  console.log("app timings:", JSON.stringify(timings));
+  await browser?.close();
+  await server?.close();
+});
+
+const shot = (name) => page.screenshot({ path: join(artifacts, `app-${name}.png`) });
+const app = (fn, arg) => page.evaluate(fn, arg);
+
+async function waitFirstGraph() {
+  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: 60_000 });
+}
+
+/** Clicks node v on the canvas at its drawn position (the view brings it into sight first). */
+async function clickNode(v) {
+  await page.locator("#graph").scrollIntoViewIfNeeded();
+  const [x, y] = await app((v) => {
+    const a = window.ilpgnnExplorer;
+    a.view.focus([v], { zoom: true });
+    const [sx, sy] = a.view.screenOf(v);
+    const r = document.getElementById("graph").getBoundingClientRect();
+    return [r.left + sx, r.top + sy];
+  }, v);
+  await page.waitForTimeout(50);
+  await page.mouse.click(x, y);
+}
+
+test("a new user: demo graph, train, click two nodes, reload restores the explanation", async () => {
+  await page.goto(`${server.origin}/`);
+  await waitFirstGraph();
+  const m = await app(() => window.ilpgnnExplorer.metrics);
+  timings.firstGraphMs = Math.round(m.firstGraphMs);
+  timings.engineReadyMs = Math.round(m.engineReadyMs);
+  assert.match(await page.textContent("#graph-info"), /1,000 nodes/);
+  assert.equal(await app(() => location.hash), "#data=synth:medium&seed=0");
+  assert.ok((await app(() => window.ilpgnnExplorer.view.frameStats().frames)) > 0, "the graph is drawn");
+  await page.waitForFunction(() => window.ilpgnnExplorer.view.layoutDone(), null, { timeout: 60_000 });
+  await shot("01-demo-graph");
+
+  // Train with the defaults, as a newcomer would.
+  const t0 = await app(() => performance.now());
+  await page.click("#train");
+  await page.waitForSelector("#progress-box:not([hidden])");
+  await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 3, null, { timeout: 60_000 });
+  assert.match(await page.textContent("#progress-text"), /epoch \d+ of at most 1000 .* left/);
+  await shot("02-training");
+  await page.waitForSelector("#train-result h3", { timeout: 300_000 });
+  const t1 = await app(() => performance.now());
+  timings.trainSynthMediumMs = Math.round(await app(() => window.ilpgnnExplorer.metrics.lastTrainMs));
+  const result = await page.textContent("#train-result");
+  assert.match(result, /Trained ILP-GNN/);
+  const auc = Number(/test AUC(\d+\.\d+)%/.exec(result)?.[1]);
+  assert.ok(auc > 80, `test AUC ${auc}%`);
+  assert.match(result, /Precision@1 \/ @2/);
+  const long = await app(([a, b]) => window.__longTasks.filter((t) => t.start >= a && t.start <= b), [t0, t1]);
+  assert.deepEqual(long, [], "no main-thread task over 50 ms while training");
+  await shot("03-trained");
+
+  // Click a node, then its best suggestion's node: both neighbour sets and p_ij.
+  const a = await app(() => {
+    const g = window.ilpgnnExplorer.graph;
+    let best = 0;
+    for (let v = 0; v < g.n; v++) if (g.desc.degrees[v] > g.desc.degrees[best]) best = v;
+    return best;
+  });
+  await clickNode(a);
+  await page.waitForSelector("#suggestions button");
+  assert.deepEqual(await app(() => window.ilpgnnExplorer.selection), { kind: "node", node: a });
+  const b = Number(await page.getAttribute("#suggestions li:first-child button", "data-node"));
+  await clickNode(b);
+  await page.waitForSelector("#pair-prob");
+  assert.deepEqual(await app(() => window.ilpgnnExplorer.selection), { kind: "pair", i: a, j: b });
+  for (const side of ["i", "j"]) {
+    const rows = await page.$$(`.side-block.${side} tbody tr.selected`);
+    assert.ok(rows.length > 0, `${side}'s selected neighbours are listed`);
+  }
+  const prob = await page.textContent("#pair-prob");
+  const reading = await page.textContent("#reading");
+  assert.match(prob, /^\d+\.\d%/);
+  assert.ok(reading.length > 20, reading);
+  const hash = await app(() => location.hash);
+  assert.match(hash, /^#data=synth:medium&seed=0&pair=[^&]+,[^&]+$/);
+  await shot("04-pair-explained");
+
+  // Insight plots on the trained model.
+  await page.click("#insight-panel > summary");
+  await page.click("#insight-weights");
+  await page.waitForSelector("#insight-summary", { timeout: 120_000 });
+  await page.click("#insight-fidelity");
+  await page.waitForSelector("#fidelity-summary", { timeout: 300_000 });
+  assert.match(await page.textContent("#fidelity-summary"), /points at M = 4/);
+  await page.locator("#insight-panel").scrollIntoViewIfNeeded();
+  await shot("05-insight");
+
+  // Reload: the stored checkpoint comes back and explains the same pair, no training.
+  await page.reload();
+  await page.waitForSelector("#pair-prob", { timeout: 60_000 });
+  assert.equal(await app(() => window.ilpgnnExplorer.metrics.trainRuns), 0, "the reload did not train");
+  assert.equal(await page.textContent("#pair-prob"), prob);
+  assert.equal(await page.textContent("#reading"), reading);
+  assert.equal(await app(() => location.hash), hash);
+  await shot("06-reloaded");
+});
+
+test("a broken file shows the loader's message and the old graph stays usable", async () => {
+  await page.setInputFiles("#file-input", { name: "edges.csv", mimeType: "text/csv", buffer: Buffer.from("source,target\n1\n2,3\n") });
+  await page.waitForSelector("#data-error:not([hidden])");
+  const err = await page.textContent("#data-error");
+  assert.match(err, /edges\.csv/);
+  assert.match(err, /line 2|:2:/);
+  assert.match(err, /is still loaded/);
+  assert.match(await page.textContent("#graph-info"), /1,000 nodes/);
+  // The model and graph still answer.
+  await page.fill("#pair-i", "1");
+  await page.fill("#pair-j", "2");
+  await page.click("#pair-form button[type=submit]");
+  await page.waitForFunction(() => document.querySelector("#reading")?.textContent?.length > 0);
+  await shot("07-bad-file");
+});
+
+test("Cora opens through the file input and pans smoothly", async () => {
+  const t0 = Date.now();
+  await page.setInputFiles("#file-input", [join(cora, "cora.content"), join(cora, "cora.cites")]);
+  await page.waitForFunction(() => /2,708 nodes/.test(document.getElementById("graph-info").textContent), null, { timeout: 60_000 });
+  timings.coraLoadMs = Math.round(await app(() => window.ilpgnnExplorer.metrics.lastLoadMs));
+  await page.waitForFunction(() => window.ilpgnnExplorer.view.layoutDone(), null, { timeout: 120_000 });
+  timings.coraLayoutSettledMs = Date.now() - t0;
+  assert.equal(await app(() => location.hash), "#data=file:cora");
+  await page.waitForSelector("#data-error", { state: "hidden" });
+  await shot("08-cora");
+
+  // Pan for two seconds: frames the page produced and the view's draw times.
+  const box = await page.locator("#graph").boundingBox();
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await app(() => {
+    window.ilpgnnExplorer.view.frameStats(true);
+    window.__frames = 0;
+    const count = () => {
+      window.__frames++;
+      if (!window.__stopFrames) requestAnimationFrame(count);
+    };
+    window.__stopFrames = false;
+    requestAnimationFrame(count);
+  });
+  const p0 = await app(() => performance.now());
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  for (let k = 0; k < 120; k++) {
+    const phase = (k / 120) * 2 * Math.PI;
+    await page.mouse.move(cx + 150 * Math.sin(phase), cy + 80 * Math.sin(2 * phase));
+    await page.waitForTimeout(16);
+  }
+  await page.mouse.up();
+  const pan = await app((p0) => {
+    window.__stopFrames = true;
+    const ms = performance.now() - p0;
+    const s = window.ilpgnnExplorer.view.frameStats();
+    const long = window.__longTasks.filter((t) => t.start >= p0);
+    return { ms, frames: window.__frames, draws: s.frames, meanDrawMs: s.meanMs, maxDrawMs: s.maxMs, long };
+  }, p0);
+  timings.coraPan = { fps: Math.round((1000 * pan.frames) / pan.ms), draws: pan.draws, meanDrawMs: +pan.meanDrawMs.toFixed(2), maxDrawMs: +pan.maxDrawMs.toFixed(2) };
+  assert.ok(pan.draws > 30, `the view redrew while panning (${pan.draws} draws)`);
+  assert.deepEqual(pan.long, [], "no long task while panning Cora");
+
+  // A narrow window still reads.
+  await page.setViewportSize({ width: 600, height: 900 });
+  await page.waitForTimeout(200);
+  await shot("09-narrow");
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test("no request left the page's origin, and the page logged no error", () => {
+  const foreign = requests.filter((u) => !u.startsWith(server.origin) && !u.startsWith("blob:") && !u.startsWith("data:"));
+  assert.deepEqual(foreign, []);
+  assert.ok(requests.some((u) => u.endsWith("/ilpgnn.wasm")));
+  assert.deepEqual(pageErrors, []);
+});

@@ -1,0 +1,339 @@
+// The app: one engine (the Go core in a Web Worker), one graph view, and
+// the panels around them. App owns the shared state — the loaded graph, the
+// current model, the selection — and the panels ask it to change it, so
+// every change updates the canvas, the panels and the URL hash together.
+
+import { EngineError, type EngineClient } from "../client";
+import type { EngineInfo, Explanation, GraphInfo, ModelInfo, Preset } from "../protocol";
+import { byId, replace, h } from "./dom";
+import { GraphView, type Highlight } from "./graph/index";
+import { LoadedGraph } from "./graphdata";
+import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
+import { classColor, COMMON, GROUNDTRUTH, SIDE_I, SIDE_J } from "./palette";
+import { CheckpointsPanel } from "./panels/checkpoints";
+import { DataPanel } from "./panels/data";
+import { ExplainPanel } from "./panels/explain";
+import { InsightPanel } from "./panels/insight";
+import { TrainPanel } from "./panels/train";
+
+/** Timings the browser tests and the closing report read. */
+export interface AppMetrics {
+  /** performance.now() when the first graph was drawn (ms since navigation). */
+  firstGraphMs?: number;
+  /** Engine ready (ms since navigation). */
+  engineReadyMs?: number;
+  /** Last graph load: request to first drawn frame. */
+  lastLoadMs?: number;
+  /** Last training run: Train pressed to result. */
+  lastTrainMs?: number;
+  /** Number of `train` requests sent (to show a reload did not retrain). */
+  trainRuns: number;
+}
+
+/** What the explanation view shows. */
+export type Selection = { kind: "none" } | { kind: "node"; node: number } | { kind: "pair"; i: number; j: number };
+
+/** The current ILP-GNN model: its info and the graph it belongs to. */
+export interface CurrentModel {
+  info: ModelInfo;
+  fingerprint: string;
+}
+
+export class App {
+  readonly engine: EngineClient;
+  readonly view: GraphView;
+  readonly metrics: AppMetrics = { trainRuns: 0 };
+  engineInfo: EngineInfo | null = null;
+  graph: LoadedGraph | null = null;
+  /** Where the loaded graph came from, as a hash `data` value. */
+  dataKey = DEFAULT_DATA;
+  dataSeed: number | null = 0;
+  model: CurrentModel | null = null;
+  selection: Selection = { kind: "none" };
+  training = false;
+
+  readonly data: DataPanel;
+  readonly train: TrainPanel;
+  readonly explain: ExplainPanel;
+  readonly insight: InsightPanel;
+  readonly checkpoints: CheckpointsPanel;
+
+  private readonly status = byId("status", HTMLElement);
+  private readonly legend = byId("legend", HTMLElement);
+  private readonly graphInfo = byId("graph-info", HTMLElement);
+  private readonly layoutStatus = byId("layout-status", HTMLElement);
+  private loading: Promise<unknown> = Promise.resolve();
+
+  constructor(engine: EngineClient) {
+    this.engine = engine;
+    const canvas = byId("graph", HTMLCanvasElement);
+    this.view = new GraphView(canvas, {
+      layoutWorkerUrl: new URL("layout.js", import.meta.url),
+      tooltip: byId("tooltip", HTMLElement),
+      onNodeClick: (node) => this.clickNode(node),
+      onBackgroundClick: () => this.select({ kind: "none" }),
+      onLayoutProgress: (p) => {
+        this.layoutStatus.textContent = p.done ? "" : "arranging…";
+      },
+    });
+    this.data = new DataPanel(this);
+    this.train = new TrainPanel(this);
+    this.explain = new ExplainPanel(this);
+    this.insight = new InsightPanel(this);
+    this.checkpoints = new CheckpointsPanel(this);
+    byId("fit", HTMLButtonElement).addEventListener("click", () => this.view.fit());
+    window.addEventListener("hashchange", () => void this.applyLink(parseHash(location.hash)));
+  }
+
+  /** Starts the app: waits for the engine, then opens what the URL asks for (the synthetic demo graph by default). */
+  async start(): Promise<void> {
+    this.setStatus("Starting the engine…");
+    try {
+      this.engineInfo = await this.engine.ready;
+    } catch (e) {
+      this.setStatus(`The engine could not start: ${errorText(e)}`);
+      throw e;
+    }
+    this.metrics.engineReadyMs = performance.now();
+    this.checkpoints.showStorage(this.engineInfo);
+    this.setStatus("Engine ready");
+    void this.train.loadDefaults();
+    await this.applyLink(parseHash(location.hash), true);
+  }
+
+  setStatus(text: string): void {
+    this.status.textContent = text;
+  }
+
+  /** Opens what a deep link names, then selects its pair or node. */
+  async applyLink(link: DeepLink, first = false): Promise<void> {
+    let data = link.data ?? DEFAULT_DATA;
+    const seed = link.seed ?? 0;
+    if (data.startsWith("file:")) {
+      this.data.showNote(`This link shows a graph opened from your files (${data.slice(5)}). Open the same files to continue; nothing was uploaded, so the page cannot reopen them itself.`);
+      if (!first) return;
+      data = DEFAULT_DATA;
+    }
+    const preset = presetOf(data);
+    if (preset === null) {
+      this.data.showNote(`Unknown dataset "${data}" in the link; showing ${DEFAULT_DATA}.`);
+      data = DEFAULT_DATA;
+    }
+    if (this.graph === null || data !== this.dataKey || seed !== this.dataSeed) {
+      const ok = await this.generate(presetOf(data) ?? "medium", seed, { autoRestore: link.pair !== null || link.node !== null, autoTrain: link.train });
+      if (!ok) return;
+    }
+    const g = this.graph;
+    if (g === null) return;
+    if (link.pair) {
+      const [a, b] = link.pair.map((ref) => g.resolve(ref));
+      if (a === null || a === undefined || b === null || b === undefined) {
+        this.data.showNote(`The link's pair ${link.pair.join(",")} names no node of this graph.`);
+        return;
+      }
+      await this.select({ kind: "pair", i: a, j: b });
+    } else if (link.node) {
+      const v = g.resolve(link.node);
+      if (v !== null) await this.select({ kind: "node", node: v });
+    }
+  }
+
+  /** Generates a synthetic graph and shows it. */
+  generate(preset: Preset, seed: number, options: LoadOptions = {}): Promise<boolean> {
+    return this.open(`synth:${preset}`, seed, () => this.engine.generate(preset, seed), options);
+  }
+
+  /** Loads the user's files (parsed in the worker) and shows the graph. */
+  openFiles(files: File[]): Promise<boolean> {
+    const stem = files.map((f) => f.name.replace(/\.[^.]*$/, "")).sort()[0] ?? "files";
+    return this.open(`file:${stem}`, null, () => this.engine.loadFileList(files), {});
+  }
+
+  /**
+   * Loads a graph with `load`. On failure the message goes next to the
+   * picker and the previous graph stays as it was; on success the view,
+   * the panels and the hash follow.
+   */
+  private open(dataKey: string, seed: number | null, load: () => Promise<GraphInfo>, options: LoadOptions): Promise<boolean> {
+    const run = this.loading.then(async () => {
+      if (this.training) {
+        this.data.showError("Training is running: cancel it before opening another graph.");
+        return false;
+      }
+      const t0 = performance.now();
+      this.data.setBusy(true);
+      this.setStatus("Loading the graph…");
+      let info: GraphInfo;
+      try {
+        info = await load();
+      } catch (e) {
+        this.data.showError(errorText(e), this.graph?.desc.name);
+        this.setStatus(this.graph ? `Showing ${this.graph.desc.name}` : "No graph loaded");
+        this.data.setBusy(false);
+        return false;
+      }
+      const desc = await this.engine.describe();
+      const g = new LoadedGraph(desc);
+      this.graph = g;
+      this.dataKey = dataKey;
+      this.dataSeed = seed;
+      if (this.model && this.model.fingerprint !== info.fingerprint) this.model = null;
+      this.selection = { kind: "none" };
+      this.data.clearError();
+      this.data.showGraph(dataKey, seed);
+      this.explain.reset();
+      this.insight.reset();
+      this.train.graphChanged();
+      this.renderLegend(g);
+      this.graphInfo.textContent = graphSummary(info);
+      this.setStatus(`Showing ${info.name}`);
+      this.writeHash();
+      await this.view.setGraph(
+        { n: g.n, edges: g.edges, ids: desc.ids, degrees: desc.degrees, labels: g.labels, classNames: desc.classNames },
+        { seed: seed ?? 0 },
+      );
+      const now = performance.now();
+      this.metrics.lastLoadMs = now - t0;
+      this.metrics.firstGraphMs ??= now;
+      this.data.setBusy(false);
+      await this.checkpoints.refresh();
+      const last = this.checkpoints.lastMatching();
+      if (this.model === null && last) {
+        if (options.autoRestore) await this.checkpoints.restore(last.key);
+        else this.train.offerRestore(last);
+      } else if (this.model === null && options.autoTrain) {
+        await this.train.start();
+      }
+      return true;
+    });
+    this.loading = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A model became current (trained or restored). */
+  setModel(info: ModelInfo): void {
+    if (this.graph === null) return;
+    this.model = { info, fingerprint: this.graph.desc.fingerprint };
+    this.train.showModel(info);
+    this.insight.reset();
+    void this.select(this.selection);
+  }
+
+  private clickNode(node: number): void {
+    const s = this.selection;
+    if (s.kind === "node" && s.node !== node) void this.select({ kind: "pair", i: s.node, j: node });
+    else if (s.kind === "node" && s.node === node) void this.select({ kind: "none" });
+    else void this.select({ kind: "node", node });
+  }
+
+  /** Changes the selection: canvas highlight, explanation panel and hash. */
+  async select(sel: Selection): Promise<void> {
+    this.selection = sel;
+    this.writeHash();
+    if (sel.kind !== "none") this.explain.reveal();
+    const g = this.graph;
+    if (g === null || sel.kind === "none") {
+      this.view.setHighlight(null);
+      this.explain.reset();
+      return;
+    }
+    if (sel.kind === "node") {
+      this.view.setHighlight({ selected: [sel.node], neighbors: g.neighbors(sel.node) });
+      this.view.focus([sel.node]);
+      const suggestions = await this.explain.showNode(sel.node);
+      if (this.selection !== sel) return;
+      if (suggestions) {
+        this.view.setHighlight({
+          selected: [sel.node],
+          neighbors: g.neighbors(sel.node),
+          candidates: suggestions.map((s) => ({ node: s.node, prob: s.prob })),
+        });
+      }
+      return;
+    }
+    this.view.setHighlight({ selected: [sel.i, sel.j], neighbors: [...g.neighbors(sel.i), ...g.neighbors(sel.j)] });
+    this.view.focus([sel.i, sel.j]);
+    const ex = await this.explain.showPair(sel.i, sel.j);
+    if (this.selection !== sel || ex === null) return;
+    this.view.setHighlight(pairHighlight(ex));
+  }
+
+  /** Records the graph and selection in the URL hash (replacing the entry: selections are not history). */
+  writeHash(): void {
+    const g = this.graph;
+    const s = this.selection;
+    const link: Partial<DeepLink> = { data: this.dataKey, seed: this.dataSeed };
+    if (g && s.kind === "pair") link.pair = [g.id(s.i), g.id(s.j)];
+    if (g && s.kind === "node") link.node = g.id(s.node);
+    const hash = formatHash(link);
+    if (hash !== location.hash) history.replaceState(null, "", hash === "" ? location.pathname + location.search : hash);
+  }
+
+  private renderLegend(g: LoadedGraph): void {
+    const items: HTMLElement[] = [];
+    const swatch = (color: string, text: string) => {
+      const dot = h("span", { class: "swatch" });
+      dot.style.background = color;
+      return h("span", {}, dot, text);
+    };
+    const names = g.desc.classNames;
+    if (g.labels !== null) {
+      const classes = names?.length ?? Math.max(0, ...g.labels) + 1;
+      for (let c = 0; c < Math.min(classes, 12); c++) items.push(swatch(classColor(c), names?.[c] ?? `class ${c}`));
+    }
+    items.push(swatch(SIDE_I, "i's side"), swatch(SIDE_J, "j's side"), swatch(COMMON, "common neighbour"));
+    if (g.desc.hasGroundtruth) items.push(swatch(GROUNDTRUTH, "groundtruth"));
+    replace(this.legend, ...items);
+  }
+}
+
+/** Options of a graph load. */
+export interface LoadOptions {
+  /** Restore the newest matching checkpoint without asking (deep links). */
+  autoRestore?: boolean;
+  /** Train at once when no checkpoint fits (`train=1` links). */
+  autoTrain?: boolean;
+}
+
+/** The canvas highlight of an explanation: both sides' neighbour sets, weighted. */
+export function pairHighlight(ex: Explanation): Highlight {
+  const side = (s: Explanation["i"], color: string) => ({
+    node: s.node,
+    color,
+    neighbors: s.neighbors.map((n) => ({ node: n.node, weight: n.weight, selected: n.selected })),
+  });
+  const common = new Set<number>();
+  for (const n of [...ex.i.neighbors, ...ex.j.neighbors]) if (n.common) common.add(n.node);
+  const h: Highlight = {
+    selected: [ex.i.node, ex.j.node],
+    sides: [side(ex.i, SIDE_I), side(ex.j, SIDE_J)],
+    common: [...common],
+    pairLink: { i: ex.i.node, j: ex.j.node, prob: ex.prob, linked: ex.linked },
+  };
+  if (ex.groundtruth) h.groundtruth = [...ex.groundtruth.i, ...ex.groundtruth.j];
+  return h;
+}
+
+/** One line about the graph under the canvas. */
+export function graphSummary(info: GraphInfo): string {
+  const s = info.stats;
+  const parts = [
+    `${info.name}: ${info.nodes.toLocaleString("en")} nodes, ${info.edges.toLocaleString("en")} edges`,
+    `${info.featureDim} features`,
+    `mean degree ${s.meanDegree.toFixed(1)}`,
+    `${s.components} component${s.components === 1 ? "" : "s"}`,
+  ];
+  if (info.hasGroundtruth) parts.push("groundtruth explanations");
+  return parts.join(" · ");
+}
+
+/** A readable message of any error; engine errors keep their file and line. */
+export function errorText(e: unknown): string {
+  if (e instanceof EngineError) {
+    if (e.code === "bad_input" && e.file && !e.message.includes(e.file)) {
+      return `${e.file}${e.line ? `, line ${e.line}` : ""}: ${e.message}`;
+    }
+    return e.message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}

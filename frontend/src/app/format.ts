@@ -1,0 +1,36 @@
+// Number and time formatting shared by the panels.
+
+/** A probability or AUC in [0, 1] as a percentage with `digits` decimals: 0.9123 → "91.2%". */
+export function percent(v: number, digits = 1): string {
+  return Number.isFinite(v) ? `${(100 * v).toFixed(digits)}%` : "–";
+}
+
+/** A fixed-point number, "–" when not finite. */
+export function fixed(v: number, digits = 3): string {
+  return Number.isFinite(v) ? v.toFixed(digits) : "–";
+}
+
+/** A duration in milliseconds for people: "850 ms", "12 s", "3 min 05 s", "1 h 02 min". */
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "–";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, "0")} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
+}
+
+/** Unix seconds as a local date and time, "2026-11-22 14:05". */
+export function dateTime(unixSeconds: number): string {
+  const d = new Date(unixSeconds * 1000);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** Bytes as "512 B", "12.3 kB", "4.5 MB". */
+export function bytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}

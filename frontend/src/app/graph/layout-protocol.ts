@@ -1,0 +1,58 @@
+// Messages between the graph view (page) and the layout worker. DOM-free:
+// imported by both sides.
+
+/** What the worker's static-layer renderer needs to draw a graph. */
+export interface StaticStyle {
+  /** Colour per colour index (class colours, NEUTRAL). */
+  palette: string[];
+  /** Colour index per node. */
+  colorIndex: Uint8Array;
+  /** World radius per node. */
+  radius: Float32Array;
+  edgeColor: string;
+  dimColor: string;
+}
+
+/** A view to render: viewport (CSS px), device pixel ratio, transform. */
+export interface ViewSpec {
+  req: number;
+  width: number;
+  height: number;
+  dpr: number;
+  k: number;
+  x: number;
+  y: number;
+  dimmed: boolean;
+  /** Ignore k, x, y and fit the current positions into the viewport. */
+  fit: boolean;
+}
+
+export type ToWorker =
+  | {
+      type: "start";
+      run: number;
+      n: number;
+      edges: Uint32Array;
+      seed: number;
+      /** Known positions: show them as they are, run no simulation. */
+      positions?: Float32Array;
+      /** Present when the worker should render the static layer (large graphs). */
+      style?: StaticStyle;
+    }
+  | { type: "view"; run: number; view: ViewSpec }
+  | { type: "stop"; run: number };
+
+export type FromWorker =
+  | {
+      type: "positions";
+      run: number;
+      tick: number;
+      alpha: number;
+      done: boolean;
+      positions: Float32Array;
+      /** The static layer at these positions, when the page asked for rendering. */
+      frame?: { bitmap: ImageBitmap; view: ViewSpec };
+      /** Milliseconds the worker spent rendering frame. */
+      renderMs?: number;
+    }
+  | { type: "error"; run: number; message: string };

@@ -1,0 +1,605 @@
+// GraphView: the graph canvas. The layout runs in a worker
+// (layout-worker.ts); this side draws on one 2D canvas, only when something
+// changed, in a requestAnimationFrame callback. Small graphs are drawn
+// whole every frame; larger ones (Cora up) get their static layer (all
+// edges and nodes) rendered by the worker into an ImageBitmap, which this
+// side blits under the current transform (~1 ms at any size) and asks the
+// worker to re-render whenever the view changed (one request in flight).
+// The highlight overlay is always drawn here.
+import { classColor, DIMMED, EDGE, NEUTRAL, OKABE_ITO } from "../palette";
+import { buildTree, hitTest, type NodeTree } from "./hit";
+import type { FromWorker, StaticStyle, ToWorker, ViewSpec } from "./layout-protocol";
+import { drawOverlay, litNodes, neighborEdges, NEUTRAL_INDEX } from "./overlay";
+import { drawStatic } from "./render-core";
+import { describeNode } from "./search";
+import {
+  bounds,
+  clampZoom,
+  degreeRadius,
+  fitTransform,
+  IDENTITY,
+  pan,
+  screenRadius,
+  toWorld,
+  zoomAbout,
+  type Transform,
+} from "./transform";
+import type { FrameStats, GraphData, Highlight } from "./types";
+
+export interface GraphViewOptions {
+  layoutWorkerUrl: string | URL;
+  tooltip?: HTMLElement;
+  onNodeClick?: (node: number, ev: MouseEvent | KeyboardEvent) => void;
+  onBackgroundClick?: () => void;
+  onLayoutProgress?: (p: { tick: number; alpha: number; done: boolean }) => void;
+  /**
+   * Who draws the static layer: "page" every frame, "worker" as a bitmap;
+   * "auto" (default) picks the worker when n + m/4 > WORKER_RENDER_COST.
+   */
+  staticLayer?: "auto" | "page" | "worker";
+}
+
+/**
+ * Graphs whose n + m/4 exceeds this have their static layer drawn by the
+ * worker. Software rasterisation costs about 2.5 us per node disc and
+ * 0.5 us per edge: drawn by the page, Cora (n + m/4 = 4,028) took 7.4-9.2 ms
+ * a frame, Photo (37,420) 55-130 ms; blitting the worker's bitmap ~1 ms.
+ */
+export const WORKER_RENDER_COST = 1_500;
+/** Pointer travel (CSS px) after which a press is a drag, not a click. */
+const DRAG_THRESHOLD = 4;
+/** Extra hit-test reach around a node's disc (CSS px). */
+const HIT_TOLERANCE = 4;
+const KEY_PAN = 60;
+const KEY_ZOOM = 1.25;
+
+interface Drag {
+  id: number;
+  x0: number;
+  y0: number;
+  x: number;
+  y: number;
+  moved: boolean;
+}
+
+export class GraphView {
+  private readonly canvas: HTMLCanvasElement;
+  private readonly ctx: CanvasRenderingContext2D;
+  private readonly opts: GraphViewOptions;
+  private worker: Worker | null = null;
+  private data: GraphData | null = null;
+  private pos: Float32Array | null = null;
+  private style: StaticStyle | null = null;
+  private maxRadius = 1;
+  private tree: NodeTree | null = null;
+  private run = 0;
+  private t: Transform = IDENTITY;
+  private autoFit = true;
+  private width = 0;
+  private height = 0;
+  private dpr = 1;
+  private highlight: Highlight | null = null;
+  private emphasised: number[] = [];
+  private workerRender = false;
+  private frame: { bitmap: ImageBitmap; view: ViewSpec } | null = null;
+  private viewReq = 0;
+  private viewInFlight = false;
+  private raf = 0;
+  private hover = -1;
+  private drag: Drag | null = null;
+  private done = false;
+  private pending: { resolve: () => void; reject: (e: Error) => void } | null = null;
+  private stats = { frames: 0, sum: 0, max: 0 };
+  private readonly observer: ResizeObserver | null;
+  private readonly listeners: Array<[string, EventListener, AddEventListenerOptions | undefined]> = [];
+  private destroyed = false;
+
+  constructor(canvas: HTMLCanvasElement, options: GraphViewOptions) {
+    this.canvas = canvas;
+    this.opts = options;
+    const ctx = canvas.getContext("2d");
+    if (!ctx) throw new Error("GraphView: no 2D canvas context");
+    this.ctx = ctx;
+    this.listen("pointerdown", (e) => this.onPointerDown(e as PointerEvent));
+    this.listen("pointermove", (e) => this.onPointerMove(e as PointerEvent));
+    this.listen("pointerup", (e) => this.onPointerUp(e as PointerEvent));
+    this.listen("pointercancel", () => this.endDrag());
+    this.listen("pointerleave", () => this.setHover(-1, null));
+    this.listen("wheel", (e) => this.onWheel(e as WheelEvent), { passive: false });
+    this.listen("keydown", (e) => this.onKey(e as KeyboardEvent));
+    if (options.tooltip) {
+      options.tooltip.hidden = true;
+      options.tooltip.style.position = "fixed";
+      options.tooltip.style.pointerEvents = "none";
+    }
+    this.observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => this.resize()) : null;
+    this.observer?.observe(canvas);
+    canvas.setAttribute("aria-label", "Graph view: no graph loaded");
+    this.resize();
+  }
+
+  // ---- public API ----
+
+  setGraph(data: GraphData, options: { seed?: number; positions?: Float32Array } = {}): Promise<void> {
+    if (this.destroyed) return Promise.reject(new Error("GraphView destroyed"));
+    this.pending?.resolve(); // a previous setGraph is superseded
+    this.pending = null;
+    const worker = this.ensureWorker();
+    const run = ++this.run;
+    this.data = data;
+    this.pos = null;
+    this.tree = null;
+    this.done = false;
+    this.autoFit = true;
+    this.hover = -1;
+    this.highlight = null;
+    this.emphasised = [];
+    this.setFrame(null);
+    this.viewInFlight = false;
+    const n = data.n;
+    const m = data.edges.length >> 1;
+    // Style: colour index per node, world radius from degree.
+    const colorIndex = new Uint8Array(n);
+    const radius = new Float32Array(n);
+    let maxRadius = 1;
+    const meanDegree = n > 0 ? (2 * m) / n : 0;
+    for (let i = 0; i < n; i++) {
+      const c = data.labels?.[i] ?? -1;
+      colorIndex[i] = c >= 0 ? c % OKABE_ITO.length : NEUTRAL_INDEX;
+      radius[i] = degreeRadius(data.degrees[i] ?? 0, meanDegree);
+      if (radius[i]! > maxRadius) maxRadius = radius[i]!;
+    }
+    const palette = [...OKABE_ITO.map((_, c) => classColor(c)), NEUTRAL];
+    this.style = { palette, colorIndex, radius, edgeColor: EDGE, dimColor: DIMMED };
+    this.maxRadius = maxRadius;
+    const mode = this.opts.staticLayer ?? "auto";
+    this.workerRender = mode === "worker" || (mode === "auto" && n + m / 4 > WORKER_RENDER_COST);
+    const msg: ToWorker = {
+      type: "start",
+      run,
+      n,
+      edges: data.edges.slice(),
+      seed: options.seed ?? 0,
+      ...(options.positions ? { positions: options.positions.slice() } : {}),
+      ...(this.workerRender ? { style: { ...this.style, colorIndex: colorIndex.slice(), radius: radius.slice() } } : {}),
+    };
+    worker.postMessage(msg, [msg.edges.buffer]);
+    this.requestRender();
+    this.updateLabel();
+    this.hideTooltip();
+    return new Promise<void>((resolve, reject) => {
+      this.pending = { resolve, reject };
+    });
+  }
+
+  setHighlight(h: Highlight | null): void {
+    this.highlight = h;
+    this.emphasised = h && this.data ? neighborEdges(h, this.data.edges) : [];
+    this.requestRender();
+    this.invalidate();
+  }
+
+  focus(nodes: number[], options: { zoom?: boolean } = {}): void {
+    if (!this.pos || nodes.length === 0) return;
+    const b = bounds(this.pos, nodes);
+    if (!b) return;
+    this.autoFit = false;
+    // Zoom out if they do not fit at the current scale; with zoom, also in (up to 2x or the current scale).
+    const fitted = fitTransform(b, this.width, this.height, 80).k;
+    const k = clampZoom(options.zoom ? Math.min(fitted, Math.max(this.t.k, 2)) : Math.min(fitted, this.t.k));
+    const cx = (b.minX + b.maxX) / 2, cy = (b.minY + b.maxY) / 2;
+    this.setTransform({ k, x: this.width / 2 - cx * k, y: this.height / 2 - cy * k });
+  }
+
+  fit(): void {
+    this.autoFit = !this.done;
+    this.applyFit();
+  }
+
+  positions(): Float32Array | null {
+    return this.pos ? this.pos.slice() : null;
+  }
+
+  layoutDone(): boolean {
+    return this.done;
+  }
+
+  frameStats(reset = false): FrameStats {
+    const { frames, sum, max } = this.stats;
+    const out = { frames, meanMs: frames ? sum / frames : 0, maxMs: max };
+    if (reset) this.stats = { frames: 0, sum: 0, max: 0 };
+    return out;
+  }
+
+  resize(): void {
+    const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
+    const dpr = globalThis.devicePixelRatio || 1;
+    if (w === this.width && h === this.height && dpr === this.dpr) return;
+    this.width = w;
+    this.height = h;
+    this.dpr = dpr;
+    this.canvas.width = Math.max(1, Math.round(w * dpr));
+    this.canvas.height = Math.max(1, Math.round(h * dpr));
+    if (this.autoFit) this.applyFit();
+    this.requestRender();
+    this.invalidate();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.worker?.terminate();
+    this.worker = null;
+    this.observer?.disconnect();
+    for (const [type, fn, o] of this.listeners) this.canvas.removeEventListener(type, fn, o);
+    if (this.raf) cancelAnimationFrame(this.raf);
+    this.raf = 0;
+    this.setFrame(null);
+    this.hideTooltip();
+    this.pending?.resolve();
+    this.pending = null;
+  }
+
+  // ---- extras (tests, integration) ----
+
+  /** The node drawn at canvas point (x, y) in CSS pixels, or -1. */
+  nodeAt(x: number, y: number): number {
+    if (!this.pos || !this.style) return -1;
+    if (!this.tree) this.tree = buildTree(this.pos);
+    const [wx, wy] = toWorld(this.t, x, y);
+    const k = this.t.k;
+    const radius = this.style.radius;
+    return hitTest(this.tree, this.pos, wx, wy, (i) => screenRadius(radius[i]!, k) / k, screenRadius(this.maxRadius, k) / k, HIT_TOLERANCE / k);
+  }
+
+  /** Canvas point (CSS px) where node i is drawn, or null. */
+  screenOf(i: number): [number, number] | null {
+    const x = this.pos?.[2 * i], y = this.pos?.[2 * i + 1];
+    if (x === undefined || y === undefined) return null;
+    return [x * this.t.k + this.t.x, y * this.t.k + this.t.y];
+  }
+
+  transform(): Transform {
+    return this.t;
+  }
+
+  setTransform(t: Transform): void {
+    this.t = { k: clampZoom(t.k), x: t.x, y: t.y };
+    this.requestRender();
+    this.invalidate();
+  }
+
+  /** "page" or "worker": who draws the static layer of the current graph. */
+  staticLayer(): "page" | "worker" {
+    return this.workerRender ? "worker" : "page";
+  }
+
+  /** Whether edges are on screen yet (worker mode draws nodes alone until its first bitmap). */
+  staticLayerReady(): boolean {
+    return this.pos !== null && (!this.workerRender || this.frame !== null);
+  }
+
+  // ---- worker ----
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const w = new Worker(this.opts.layoutWorkerUrl);
+    w.onmessage = (ev: MessageEvent<FromWorker>) => this.onWorkerMessage(ev.data);
+    w.onerror = (ev) => {
+      ev.preventDefault();
+      this.fail(new Error(`layout worker failed: ${ev.message || "could not load"}`));
+    };
+    this.worker = w;
+    return w;
+  }
+
+  private fail(err: Error): void {
+    console.error(err);
+    this.pending?.reject(err);
+    this.pending = null;
+  }
+
+  private onWorkerMessage(msg: FromWorker): void {
+    if (msg.run !== this.run || this.destroyed) {
+      if (msg.type === "positions") msg.frame?.bitmap.close();
+      return;
+    }
+    if (msg.type === "error") {
+      this.fail(new Error(`layout: ${msg.message}`));
+      return;
+    }
+    this.pos = msg.positions;
+    this.tree = null;
+    if (msg.frame) {
+      if (msg.frame.view.req >= this.viewReq) this.viewInFlight = false;
+      this.setFrame(msg.frame);
+      // The worker fitted the view to these positions: adopt its transform.
+      if (msg.frame.view.fit && this.autoFit) this.t = { k: msg.frame.view.k, x: msg.frame.view.x, y: msg.frame.view.y };
+    } else if (this.autoFit && (!this.workerRender || !this.frame)) {
+      this.applyFit();
+    }
+    const wasDone = this.done;
+    this.done = msg.done;
+    if (msg.done && !wasDone) {
+      this.updateLabel();
+      if (this.autoFit) this.applyFit();
+      this.requestRender();
+    }
+    this.opts.onLayoutProgress?.({ tick: msg.tick, alpha: msg.alpha, done: msg.done });
+    this.invalidate();
+  }
+
+  private setFrame(f: { bitmap: ImageBitmap; view: ViewSpec } | null): void {
+    this.frame?.bitmap.close();
+    this.frame = f;
+  }
+
+  /** Asks the worker for a static layer matching the current view (large graphs; one request in flight). */
+  private requestRender(): void {
+    if (!this.workerRender || !this.worker || !this.data) return;
+    if (this.width === 0 || this.height === 0) return;
+    const dimmed = this.highlight !== null;
+    const f = this.frame?.view;
+    const t = this.t;
+    const fresh =
+      f !== undefined &&
+      f.width === this.width &&
+      f.height === this.height &&
+      f.dpr === this.dpr &&
+      f.dimmed === dimmed &&
+      // A fitted render while auto-fitting, else one at exactly this transform.
+      (this.autoFit ? f.fit : f.k === t.k && f.x === t.x && f.y === t.y);
+    if (fresh) return;
+    if (this.viewInFlight) return; // re-checked when the frame arrives (invalidate -> draw)
+    const view: ViewSpec = { req: ++this.viewReq, width: this.width, height: this.height, dpr: this.dpr, k: this.t.k, x: this.t.x, y: this.t.y, dimmed, fit: this.autoFit };
+    this.viewInFlight = true;
+    const msg: ToWorker = { type: "view", run: this.run, view };
+    this.worker.postMessage(msg);
+  }
+
+  // ---- drawing ----
+
+  private invalidate(): void {
+    if (!this.raf && !this.destroyed) this.raf = requestAnimationFrame(() => this.draw());
+  }
+
+  private draw(): void {
+    this.raf = 0;
+    const t0 = performance.now();
+    const { ctx, pos, style, data } = this;
+    const w = this.width, h = this.height, dpr = this.dpr;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.globalAlpha = 1;
+    if (!pos || !style || !data || w === 0 || h === 0) {
+      ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+      return;
+    }
+    const dimmed = this.highlight !== null;
+    if (this.workerRender) {
+      ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+      const f = this.frame;
+      if (f) {
+        // The worker's bitmap, mapped from its transform to the current one.
+        const s = this.t.k / f.view.k;
+        ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * (this.t.x - s * f.view.x), dpr * (this.t.y - s * f.view.y));
+        // Until a dimmed render arrives, dim by transparency.
+        if (dimmed && !f.view.dimmed) ctx.globalAlpha = 0.3;
+        ctx.drawImage(f.bitmap, 0, 0, f.view.width, f.view.height);
+        ctx.globalAlpha = 1;
+        this.requestRender();
+      } else {
+        // No bitmap yet: the nodes alone (cheap), so the graph shows at once.
+        drawStatic(ctx, { pos, edges: new Uint32Array(0), ...style }, this.t, w, h, dpr, dimmed);
+      }
+    } else {
+      drawStatic(ctx, { pos, edges: data.edges, ...style }, this.t, w, h, dpr, dimmed);
+    }
+    if (this.highlight) {
+      const { labels } = data;
+      drawOverlay(ctx, this.highlight, { pos, neighborEdges: this.emphasised, radius: style.radius, ids: data.ids, colorOf: (i) => colorOfLabel(labels?.[i] ?? -1) }, this.t, dpr);
+    } else if (this.hover >= 0) {
+      this.drawHoverRing(this.hover); // a light ring under the pointer
+    }
+    const ms = performance.now() - t0;
+    this.stats.frames++;
+    this.stats.sum += ms;
+    if (ms > this.stats.max) this.stats.max = ms;
+    if (this.pending) {
+      this.pending.resolve();
+      this.pending = null;
+    }
+  }
+
+  private drawHoverRing(i: number): void {
+    const p = this.screenOf(i);
+    if (!p || !this.style) return;
+    const { ctx } = this;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.strokeStyle = "#000000";
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.arc(p[0], p[1], screenRadius(this.style.radius[i]!, this.t.k) + 2.5, 0, 2 * Math.PI);
+    ctx.stroke();
+  }
+
+  private applyFit(): void {
+    if (!this.pos || this.width === 0 || this.height === 0) return;
+    const b = bounds(this.pos);
+    if (!b) return;
+    this.t = fitTransform(b, this.width, this.height);
+    this.requestRender();
+    this.invalidate();
+  }
+
+  private updateLabel(): void {
+    const d = this.data;
+    if (!d) return;
+    const m = d.edges.length >> 1;
+    const state = this.done ? "" : ", layout in progress";
+    this.canvas.setAttribute("aria-label", `Graph of ${d.n.toLocaleString("en")} nodes and ${m.toLocaleString("en")} edges${state}`);
+  }
+
+  // ---- interaction ----
+
+  private listen(type: string, fn: EventListener, o?: AddEventListenerOptions): void {
+    this.canvas.addEventListener(type, fn, o);
+    this.listeners.push([type, fn, o]);
+  }
+
+  private local(e: MouseEvent): [number, number] {
+    const r = this.canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  }
+
+  private onPointerDown(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    const [x, y] = this.local(e);
+    this.drag = { id: e.pointerId, x0: x, y0: y, x, y, moved: false };
+    try {
+      this.canvas.setPointerCapture(e.pointerId);
+    } catch {
+      // synthetic pointers cannot be captured; dragging still works inside the canvas
+    }
+  }
+
+  private onPointerMove(e: PointerEvent): void {
+    const [x, y] = this.local(e);
+    const d = this.drag;
+    if (d && d.id === e.pointerId) {
+      if (!d.moved && Math.hypot(x - d.x0, y - d.y0) > DRAG_THRESHOLD) {
+        d.moved = true;
+        this.autoFit = false;
+        this.setHover(-1, null);
+        this.canvas.style.cursor = "grabbing";
+      }
+      if (d.moved) {
+        this.setTransform(pan(this.t, x - d.x, y - d.y));
+        d.x = x;
+        d.y = y;
+      }
+      return;
+    }
+    this.setHover(this.nodeAt(x, y), e);
+  }
+
+  private onPointerUp(e: PointerEvent): void {
+    const d = this.drag;
+    if (!d || d.id !== e.pointerId) return;
+    this.endDrag();
+    if (d.moved) return; // the end of a drag is not a click
+    const [x, y] = this.local(e);
+    const i = this.nodeAt(x, y);
+    if (i >= 0) this.opts.onNodeClick?.(i, e);
+    else this.opts.onBackgroundClick?.();
+  }
+
+  private endDrag(): void {
+    if (this.drag) {
+      try {
+        this.canvas.releasePointerCapture(this.drag.id);
+      } catch {
+        // not captured
+      }
+    }
+    this.drag = null;
+    this.canvas.style.cursor = this.hover >= 0 ? "pointer" : "";
+  }
+
+  private onWheel(e: WheelEvent): void {
+    e.preventDefault();
+    const [x, y] = this.local(e);
+    const unit = e.deltaMode === 1 ? 0.05 : e.deltaMode === 2 ? 1 : 0.002;
+    const factor = Math.exp(-e.deltaY * unit);
+    this.autoFit = false;
+    this.setTransform(zoomAbout(this.t, x, y, factor));
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = e.shiftKey ? 4 * KEY_PAN : KEY_PAN;
+    let t: Transform | null = null;
+    switch (e.key) {
+      case "ArrowLeft":
+        t = pan(this.t, step, 0);
+        break;
+      case "ArrowRight":
+        t = pan(this.t, -step, 0);
+        break;
+      case "ArrowUp":
+        t = pan(this.t, 0, step);
+        break;
+      case "ArrowDown":
+        t = pan(this.t, 0, -step);
+        break;
+      case "+":
+      case "=":
+        t = zoomAbout(this.t, this.width / 2, this.height / 2, KEY_ZOOM);
+        break;
+      case "-":
+      case "_":
+        t = zoomAbout(this.t, this.width / 2, this.height / 2, 1 / KEY_ZOOM);
+        break;
+      case "0":
+        e.preventDefault();
+        this.fit();
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    this.autoFit = false;
+    this.setTransform(t);
+  }
+
+  private setHover(i: number, e: MouseEvent | null): void {
+    if (i !== this.hover) {
+      this.hover = i;
+      if (!this.drag?.moved) this.canvas.style.cursor = i >= 0 ? "pointer" : "";
+      if (!this.highlight) this.invalidate();
+    }
+    if (i < 0 || !e) {
+      this.hideTooltip();
+      return;
+    }
+    this.showTooltip(i, e);
+  }
+
+  private showTooltip(i: number, e: MouseEvent): void {
+    const tip = this.opts.tooltip;
+    if (!tip || !this.data) return;
+    if (tip.dataset["node"] !== String(i)) {
+      const { id, lines } = describeNode(i, this.data);
+      const head = document.createElement("strong");
+      head.textContent = id;
+      const rows = lines.map((line) => {
+        const div = document.createElement("div");
+        div.textContent = line;
+        return div;
+      });
+      tip.replaceChildren(head, ...rows);
+      tip.dataset["node"] = String(i);
+    }
+    tip.hidden = false;
+    const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let x = e.clientX + 14, y = e.clientY + 14;
+    if (x + w > vw - 4) x = Math.max(4, e.clientX - 14 - w);
+    if (y + h > vh - 4) y = Math.max(4, e.clientY - 14 - h);
+    tip.style.left = `${x}px`;
+    tip.style.top = `${y}px`;
+  }
+
+  private hideTooltip(): void {
+    const tip = this.opts.tooltip;
+    if (!tip) return;
+    tip.hidden = true;
+    delete tip.dataset["node"];
+  }
+}
+
+function colorOfLabel(c: number): string {
+  return c >= 0 ? classColor(c) : NEUTRAL;
+}
+
+/** Nodes a highlight draws undimmed (for the app's own summaries). */
+export { litNodes };

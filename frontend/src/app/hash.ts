@@ -1,0 +1,62 @@
+// Deep links: the URL hash records what the page shows, so a tutorial or a
+// static demo can link straight to an explanation, e.g.
+//   #data=synth:medium&seed=0&pair=12,45
+// Node references in links are node ids (what users see), not indices.
+
+/** What a URL hash asks the page to show. Absent parts are null. */
+export interface DeepLink {
+  /** A dataset: `synth:sparse|medium|dense`, or `file:NAME` for a graph opened from files (not reopenable from a link). */
+  data: string | null;
+  /** The synthetic generator's seed. */
+  seed: number | null;
+  /** A pair of node ids to explain. */
+  pair: [string, string] | null;
+  /** One selected node id (when no pair). */
+  node: string | null;
+  /** `train=1`: train at once if no stored checkpoint fits (for demos). */
+  train: boolean;
+}
+
+export const PRESETS = ["sparse", "medium", "dense"] as const;
+export type PresetName = (typeof PRESETS)[number];
+
+/** The page's default: the built-in synthetic graph, seed 0. */
+export const DEFAULT_DATA = "synth:medium";
+
+/** Parses `location.hash` (with or without the leading '#'); unknown keys and malformed values are ignored. */
+export function parseHash(hash: string): DeepLink {
+  const link: DeepLink = { data: null, seed: null, pair: null, node: null, train: false };
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const data = params.get("data");
+  if (data !== null && data !== "") link.data = data;
+  const seed = params.get("seed");
+  if (seed !== null && /^\d{1,9}$/.test(seed)) link.seed = Number(seed);
+  const pair = params.get("pair");
+  if (pair !== null) {
+    const parts = pair.split(",");
+    if (parts.length === 2 && parts[0] !== "" && parts[1] !== "") link.pair = [parts[0]!, parts[1]!];
+  }
+  const node = params.get("node");
+  if (node !== null && node !== "" && link.pair === null) link.node = node;
+  link.train = params.get("train") === "1";
+  return link;
+}
+
+/** Formats a link as a hash ("#..."), in a fixed key order; empty parts are left out. */
+export function formatHash(link: Partial<DeepLink>): string {
+  const parts: string[] = [];
+  const enc = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+  if (link.data) parts.push(`data=${enc(link.data)}`);
+  if (link.seed !== null && link.seed !== undefined) parts.push(`seed=${link.seed}`);
+  if (link.pair) parts.push(`pair=${enc(link.pair[0])},${enc(link.pair[1])}`);
+  else if (link.node !== null && link.node !== undefined) parts.push(`node=${enc(link.node)}`);
+  if (link.train) parts.push("train=1");
+  return parts.length === 0 ? "" : `#${parts.join("&")}`;
+}
+
+/** The synthetic preset named by a `data` value, or null. */
+export function presetOf(data: string | null): PresetName | null {
+  const m = /^synth:(\w+)$/.exec(data ?? "");
+  const name = m?.[1];
+  return name !== undefined && (PRESETS as readonly string[]).includes(name) ? (name as PresetName) : null;
+}

@@ -1,0 +1,127 @@
+// Checkpoints: every trained ILP-GNN is saved in this browser (IndexedDB,
+// through the engine); the list restores, exports, deletes and imports them.
+
+import type { CheckpointMeta, EngineInfo } from "../../protocol";
+import { errorText, type App } from "../app";
+import { byId, download, h, replace } from "../dom";
+import { bytes, dateTime, percent } from "../format";
+
+export class CheckpointsPanel {
+  private readonly app: App;
+  private readonly list = byId("checkpoint-list", HTMLElement);
+  private readonly storage = byId("storage-status", HTMLElement);
+  private readonly input = byId("checkpoint-input", HTMLInputElement);
+  private entries: CheckpointMeta[] = [];
+
+  constructor(app: App) {
+    this.app = app;
+    byId("import-checkpoint", HTMLButtonElement).addEventListener("click", () => this.input.click());
+    this.input.addEventListener("change", () => {
+      const f = this.input.files?.[0];
+      this.input.value = "";
+      if (f) void this.importFile(f);
+    });
+  }
+
+  showStorage(info: EngineInfo): void {
+    this.storage.textContent = info.storage.available
+      ? "Saved in this browser's storage (IndexedDB); nothing is uploaded."
+      : `Checkpoints are kept for this session only: ${info.storage.message ?? "browser storage is unavailable"}. Export them to keep them.`;
+  }
+
+  /** The newest checkpoint trained on the loaded graph. */
+  lastMatching(): CheckpointMeta | undefined {
+    return this.entries.find((c) => c.matches && c.model === "ilpgnn");
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const r = await this.app.engine.listCheckpoints();
+      this.entries = r.checkpoints;
+      this.render();
+    } catch (e) {
+      replace(this.list, h("p", { class: "error" }, errorText(e)));
+    }
+  }
+
+  private render(): void {
+    if (this.entries.length === 0) {
+      replace(this.list, h("p", { class: "muted small" }, "None yet: a checkpoint is saved each time training ends."));
+      return;
+    }
+    const current = this.app.model?.info.key;
+    const rows = this.entries.map((c) => {
+      const restore = h("button", { type: "button", disabled: !c.matches || c.key === current, title: c.matches ? "make this the current model" : "trained on another graph: open that graph first" }, c.key === current ? "current" : "Restore");
+      const exp = h("button", { type: "button" }, "Export");
+      const del = h("button", { type: "button", "aria-label": `Delete checkpoint of ${c.dataset} from ${dateTime(c.created)}` }, "Delete");
+      restore.addEventListener("click", () => void this.restore(c.key));
+      exp.addEventListener("click", () => void this.export(c.key));
+      del.addEventListener("click", () => void this.remove(c));
+      const m = c.metrics;
+      const p = m["p_at_1"] !== undefined && m["p_at_2"] !== undefined ? ` · P@1/2 ${percent(m["p_at_1"])}/${percent(m["p_at_2"])}` : "";
+      return h(
+        "tr",
+        { class: c.matches ? "match" : "other", "data-key": c.key },
+        h("td", {}, h("strong", {}, c.dataset), h("br"), `${c.model} · seed ${c.seed} · ${bytes(c.size)}`),
+        h("td", {}, dateTime(c.created), h("br"), `AUC ${percent(m["test_auc"] ?? NaN, 2)}${p}`),
+        h("td", {}, restore, exp, del),
+      );
+    });
+    replace(this.list, h("table", { class: "checkpoints" }, h("thead", {}, h("tr", {}, h("th", {}, "graph"), h("th", {}, "trained · test"), h("th", {}, ""))), h("tbody", {}, ...rows)));
+  }
+
+  /** Makes a stored checkpoint the current model. */
+  async restore(key: string): Promise<boolean> {
+    try {
+      const info = await this.app.engine.loadCheckpoint(key);
+      this.app.train.hideOffer();
+      this.app.setModel(info);
+      this.app.setStatus(`Restored the model trained ${dateTime(info.created)}`);
+      this.render();
+      return true;
+    } catch (e) {
+      replace(this.list, h("p", { class: "error" }, errorText(e)));
+      await this.refreshLater();
+      return false;
+    }
+  }
+
+  private async export(key: string): Promise<void> {
+    try {
+      const r = await this.app.engine.exportCheckpoint(key);
+      download(r.filename, r.bytes);
+    } catch (e) {
+      this.app.setStatus(`Export failed: ${errorText(e)}`);
+    }
+  }
+
+  private async remove(c: CheckpointMeta): Promise<void> {
+    if (!confirm(`Delete the checkpoint of ${c.dataset} trained ${dateTime(c.created)}? Export it first to keep a copy.`)) return;
+    try {
+      await this.app.engine.deleteCheckpoint(c.key);
+    } catch (e) {
+      this.app.setStatus(`Delete failed: ${errorText(e)}`);
+    }
+    await this.refresh();
+  }
+
+  /** Imports a checkpoint file; restores it when it fits the loaded graph. */
+  async importFile(file: File): Promise<void> {
+    try {
+      const r = await this.app.engine.importCheckpoint(file.name, new Uint8Array(await file.arrayBuffer()));
+      this.app.setStatus(r.status.saved ? `Imported ${file.name}` : `Imported ${file.name} (${r.status.message ?? "not saved"})`);
+      await this.refresh();
+      if (r.meta.matches) await this.restore(r.meta.key);
+      else this.app.setStatus(`Imported ${file.name}: trained on ${r.meta.dataset}; open that graph to use it.`);
+    } catch (e) {
+      this.app.setStatus(`Import failed: ${errorText(e)}`);
+      replace(this.list, h("p", { class: "error" }, `${file.name}: ${errorText(e)}`));
+      await this.refreshLater();
+    }
+  }
+
+  private async refreshLater(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 4000));
+    await this.refresh();
+  }
+}

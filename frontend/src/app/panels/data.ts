@@ -1,0 +1,152 @@
+// The graph picker: synthetic presets and seeds, and the user's own files
+// through the file dialog or drag and drop (folders included). Files are
+// read in the page and parsed in the worker; a bad file's message (file,
+// line, problem) appears next to the picker while the old graph stays.
+
+import type { App } from "../app";
+import { byId, h, replace } from "../dom";
+import { presetOf } from "../hash";
+
+export class DataPanel {
+  private readonly app: App;
+  private readonly form = byId("data-form", HTMLFormElement);
+  private readonly preset = byId("preset", HTMLSelectElement);
+  private readonly seed = byId("data-seed", HTMLInputElement);
+  private readonly fileInput = byId("file-input", HTMLInputElement);
+  private readonly error = byId("data-error", HTMLElement);
+  private readonly dropHint = byId("drop-hint", HTMLElement);
+  private readonly fileOption: HTMLOptionElement;
+
+  constructor(app: App) {
+    this.app = app;
+    this.fileOption = this.preset.querySelector<HTMLOptionElement>('option[value="file"]')!;
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const p = presetOf(this.preset.value);
+      const seed = Number(this.seed.value);
+      if (p === null) return;
+      if (!Number.isInteger(seed) || seed < 0) {
+        this.showError(`seed must be a whole number ≥ 0 (got "${this.seed.value}")`);
+        return;
+      }
+      void app.generate(p, seed);
+    });
+    this.preset.addEventListener("change", () => {
+      if (presetOf(this.preset.value)) this.form.requestSubmit();
+    });
+    byId("open-files", HTMLButtonElement).addEventListener("click", () => this.fileInput.click());
+    this.fileInput.addEventListener("change", () => {
+      const files = Array.from(this.fileInput.files ?? []);
+      this.fileInput.value = "";
+      if (files.length > 0) void this.openFiles(files);
+    });
+    this.installDrop();
+  }
+
+  private async openFiles(files: File[]): Promise<void> {
+    const checkpoints = files.filter((f) => f.name.endsWith(".ckpt"));
+    if (checkpoints.length > 0 && checkpoints.length === files.length) {
+      for (const f of checkpoints) await this.app.checkpoints.importFile(f);
+      return;
+    }
+    await this.app.openFiles(files.filter((f) => !f.name.endsWith(".ckpt")));
+  }
+
+  /** Drag and drop anywhere on the page: files, or a folder (one level, e.g. a LINQS folder or an `ilpgnn synth` folder). */
+  private installDrop(): void {
+    let depth = 0;
+    const hasFiles = (ev: DragEvent) => Array.from(ev.dataTransfer?.types ?? []).includes("Files");
+    window.addEventListener("dragenter", (ev) => {
+      if (!hasFiles(ev)) return;
+      depth++;
+      this.dropHint.hidden = false;
+    });
+    window.addEventListener("dragleave", () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) this.dropHint.hidden = true;
+    });
+    window.addEventListener("dragover", (ev) => {
+      if (hasFiles(ev)) ev.preventDefault();
+    });
+    window.addEventListener("drop", (ev) => {
+      if (!hasFiles(ev)) return;
+      ev.preventDefault();
+      depth = 0;
+      this.dropHint.hidden = true;
+      void droppedFiles(ev.dataTransfer!).then((files) => {
+        if (files.length === 0) this.showError("Nothing to open: the drop held no files.");
+        else void this.openFiles(files);
+      });
+    });
+  }
+
+  /** Disables the picker while a graph loads or a model trains. */
+  setBusy(busy: boolean): void {
+    for (const el of this.form.querySelectorAll<HTMLButtonElement | HTMLSelectElement | HTMLInputElement>("button, select, input")) el.disabled = busy;
+  }
+
+  /** Reflects the loaded graph in the picker. */
+  showGraph(dataKey: string, seed: number | null): void {
+    if (presetOf(dataKey)) {
+      this.preset.value = dataKey;
+      this.fileOption.hidden = true;
+      if (seed !== null) this.seed.value = String(seed);
+    } else {
+      this.fileOption.textContent = `Your files: ${dataKey.replace(/^file:/, "")}`;
+      this.fileOption.hidden = false;
+      this.preset.value = "file";
+    }
+  }
+
+  /** Shows a loader's error next to the picker; `kept` names the graph still loaded. */
+  showError(message: string, kept?: string): void {
+    replace(this.error, h("strong", {}, "Could not open the graph. "), message, kept ? h("br") : null, kept ? `${kept} is still loaded.` : null);
+    this.error.dataset["kind"] = "error";
+    this.error.hidden = false;
+  }
+
+  /** Shows a neutral note in the same place. */
+  showNote(message: string): void {
+    replace(this.error, message);
+    this.error.dataset["kind"] = "note";
+    this.error.hidden = false;
+  }
+
+  clearError(): void {
+    this.error.hidden = true;
+    replace(this.error);
+  }
+}
+
+/** The files of a drop; directories are read one level deep (their files only). */
+async function droppedFiles(dt: DataTransfer): Promise<File[]> {
+  const entries = Array.from(dt.items ?? [])
+    .map((item) => (typeof item.webkitGetAsEntry === "function" ? item.webkitGetAsEntry() : null))
+    .filter((e): e is FileSystemEntry => e !== null);
+  if (entries.length === 0 || !entries.some((e) => e.isDirectory)) return Array.from(dt.files);
+  const out: File[] = [];
+  for (const entry of entries) {
+    if (entry.isFile) out.push(await fileOf(entry as FileSystemFileEntry));
+    else if (entry.isDirectory) {
+      for (const child of await readDir(entry as FileSystemDirectoryEntry)) {
+        if (child.isFile) out.push(await fileOf(child as FileSystemFileEntry));
+      }
+    }
+  }
+  return out;
+}
+
+function fileOf(entry: FileSystemFileEntry): Promise<File> {
+  return new Promise((resolve, reject) => entry.file(resolve, reject));
+}
+
+async function readDir(dir: FileSystemDirectoryEntry): Promise<FileSystemEntry[]> {
+  const reader = dir.createReader();
+  const all: FileSystemEntry[] = [];
+  // readEntries returns the listing in batches until an empty one.
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    if (batch.length === 0) return all;
+    all.push(...batch);
+  }
+}

@@ -1,0 +1,256 @@
+// The explanation view, the heart of the app. One node: its neighbours and
+// the links the model would suggest for it. A pair: p_ij, the reading, the
+// two counterfactuals, and each side's neighbours with their structure and
+// feature scores as bars, weights, common-neighbour and groundtruth marks.
+// "Compare explainers" sets GAT attention and GNNExplainer beside it.
+
+import type { Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
+import { errorText, type App } from "../app";
+import { byId, h, replace } from "../dom";
+import { fixed, percent } from "../format";
+
+export class ExplainPanel {
+  private readonly app: App;
+  private readonly body = byId("explain-body", HTMLElement);
+  private readonly pairI = byId("pair-i", HTMLInputElement);
+  private readonly pairJ = byId("pair-j", HTMLInputElement);
+  private readonly compareToggle = byId("compare-toggle", HTMLInputElement);
+  private current: Explanation | null = null;
+  private compareBox: HTMLElement | null = null;
+
+  constructor(app: App) {
+    this.app = app;
+    byId("pair-form", HTMLFormElement).addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const g = app.graph;
+      if (g === null) return;
+      const i = g.resolve(this.pairI.value);
+      const j = g.resolve(this.pairJ.value);
+      const bad = [i === null ? `"${this.pairI.value}"` : null, j === null ? `"${this.pairJ.value}"` : null].filter(Boolean);
+      if (bad.length > 0) {
+        replace(this.body, h("p", { class: "error" }, `No node with id ${bad.join(" or ")} in ${g.desc.name}.`));
+        return;
+      }
+      if (i === j) {
+        replace(this.body, h("p", { class: "error" }, "Pick two different nodes."));
+        return;
+      }
+      void app.select({ kind: "pair", i: i!, j: j! });
+    });
+    this.compareToggle.addEventListener("change", () => void this.updateCompare());
+  }
+
+  /** Opens the panel and scrolls it into view (inside the side column). */
+  reveal(): void {
+    const panel = byId("explain-panel", HTMLDetailsElement);
+    panel.open = true;
+    panel.scrollIntoView({ block: "nearest" });
+  }
+
+  /** Back to the hint (no selection or a new graph). */
+  reset(): void {
+    this.current = null;
+    this.compareBox = null;
+    replace(
+      this.body,
+      h(
+        "p",
+        { class: "muted" },
+        "Click a node in the graph to see its neighbours and the links the model would suggest; click a second node (or a suggestion) to see why the model scores that pair as it does.",
+      ),
+    );
+  }
+
+  private noModelNote(): HTMLElement {
+    return h("p", { class: "note" }, this.app.training ? "Training is running; explanations follow when it ends." : "Train a model (or restore a checkpoint) to see suggestions and explanations.");
+  }
+
+  /** One node selected: its neighbours and, with a model, its suggested links. Returns the suggestions. */
+  async showNode(node: number): Promise<Suggestion[] | null> {
+    const g = this.app.graph!;
+    this.current = null;
+    this.pairI.value = g.id(node);
+    this.pairJ.value = "";
+    const nbrs = g.neighbors(node);
+    const cls = g.className(node);
+    const head = h(
+      "div",
+      {},
+      h("h3", {}, `Node ${g.id(node)}`),
+      h("p", { class: "small" }, `${nbrs.length} neighbour${nbrs.length === 1 ? "" : "s"}${cls ? ` · ${cls}` : ""}: `, ...joinNodes(this.app, nbrs.slice(0, 30)), nbrs.length > 30 ? ` and ${nbrs.length - 30} more` : ""),
+    );
+    if (this.app.model === null || this.app.training) {
+      replace(this.body, head, this.noModelNote());
+      return null;
+    }
+    replace(this.body, head, h("p", { class: "muted" }, "Finding the most probable new links…"));
+    let list: Suggestion[];
+    try {
+      list = await this.app.engine.suggest(node, 10);
+    } catch (e) {
+      replace(this.body, head, h("p", { class: "error" }, errorText(e)));
+      return null;
+    }
+    const items = list.map((s) => {
+      const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${percent(s.prob)}`);
+      b.addEventListener("click", () => void this.app.select({ kind: "pair", i: node, j: s.node }));
+      const gt = s.explanation.groundtruth ? h("span", { class: "tag truth", title: "a groundtruth link of the synthetic graph" }, "groundtruth") : null;
+      return h("li", {}, b, gt);
+    });
+    replace(
+      this.body,
+      head,
+      h("h4", {}, "Suggested new links"),
+      list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items) : h("p", { class: "muted" }, "No candidates."),
+      h("p", { class: "note" }, "Click a suggestion, or a second node in the graph, to see why."),
+    );
+    return list;
+  }
+
+  /** A pair selected: the full explanation. */
+  async showPair(i: number, j: number): Promise<Explanation | null> {
+    const g = this.app.graph!;
+    this.pairI.value = g.id(i);
+    this.pairJ.value = g.id(j);
+    this.current = null;
+    if (this.app.model === null || this.app.training) {
+      const linked = g.linked(i, j);
+      replace(this.body, h("h3", {}, `${g.id(i)} and ${g.id(j)}`), h("p", {}, linked ? "They are linked." : "They are not linked."), this.noModelNote());
+      return null;
+    }
+    replace(this.body, h("p", { class: "muted" }, `Explaining ${g.id(i)} – ${g.id(j)}…`));
+    let ex: Explanation;
+    try {
+      ex = await this.app.engine.explain(i, j);
+    } catch (e) {
+      replace(this.body, h("p", { class: "error" }, errorText(e)));
+      return null;
+    }
+    this.current = ex;
+    this.compareBox = h("div", { class: "compare-block", id: "compare" });
+    replace(this.body, ...renderExplanation(this.app, ex), this.compareBox);
+    void this.updateCompare();
+    return ex;
+  }
+
+  private async updateCompare(): Promise<void> {
+    const ex = this.current;
+    const box = this.compareBox;
+    if (ex === null || box === null) return;
+    if (!this.compareToggle.checked) {
+      replace(box);
+      return;
+    }
+    replace(box, h("p", { class: "muted" }, "Asking the baselines…"));
+    let c: Comparison;
+    try {
+      c = await this.app.engine.compare(ex.i.node, ex.j.node, 5);
+    } catch (e) {
+      replace(box, h("p", { class: "error" }, errorText(e)));
+      return;
+    }
+    if (this.current !== ex) return;
+    replace(box, ...renderComparison(ex, c));
+  }
+}
+
+/** Node ids as small buttons that select the node. */
+function joinNodes(app: App, nodes: number[]): Node[] {
+  const out: Node[] = [];
+  nodes.forEach((v, k) => {
+    if (k > 0) out.push(document.createTextNode(", "));
+    out.push(nodeButton(app, v));
+  });
+  return out;
+}
+
+function nodeButton(app: App, v: number, label?: string): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "node link", "data-node": v }, label ?? app.graph!.id(v));
+  b.addEventListener("click", () => void app.select({ kind: "node", node: v }));
+  return b;
+}
+
+function bar(kind: string, v: number, label: string): HTMLElement {
+  const fill = h("span");
+  fill.style.width = `${Math.max(0, Math.min(1, v)) * 100}%`;
+  return h("span", { class: `bar ${kind}`, role: "img", "aria-label": `${label} ${fixed(v, 2)}`, title: `${label} ${fixed(v, 3)}` }, fill);
+}
+
+/** The explanation's elements: probability, reading, counterfactuals, both sides. */
+export function renderExplanation(app: App, ex: Explanation): HTMLElement[] {
+  const truth = ex.groundtruth;
+  const verdict = ex.prob >= 0.5 ? "predicts a link" : "predicts no link";
+  const linkNote = ex.linked ? (ex.masked ? "They are linked; the link itself was hidden from the model, as in training." : "They are linked.") : "They are not linked in the graph.";
+  return [
+    h("h3", {}, `Why ${ex.i.id} – ${ex.j.id}?`),
+    h("p", { class: "prob", id: "pair-prob" }, percent(ex.prob), " ", h("small", {}, `p_ij: the model ${verdict}. ${linkNote}`)),
+    h("p", { class: "reading", id: "reading" }, ex.reading),
+    h(
+      "ul",
+      { class: "counterfactuals" },
+      h("li", {}, `With random neighbours instead of the selected ones: ${percent(ex.prob_random)}`),
+      h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
+    ),
+    truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : h("span"),
+    h("div", { class: "sides" }, renderSide(app, ex.i, "i", truth?.i ?? []), renderSide(app, ex.j, "j", truth?.j ?? [])),
+  ];
+}
+
+function renderSide(app: App, s: Side, which: "i" | "j", truth: number[]): HTMLElement {
+  const truthSet = new Set(truth);
+  const selected = s.neighbors.filter((n) => n.selected).sort((a, b) => a.rank - b.rank);
+  const others = s.neighbors.filter((n) => !n.selected).sort((a, b) => b.score - a.score);
+  const row = (n: Neighbor) =>
+    h(
+      "tr",
+      { class: n.selected ? "selected" : "unselected" },
+      h("td", {}, nodeButton(app, n.node, n.id), n.common ? h("span", { class: "tag common", title: "common neighbour of i and j" }, "common") : null, truthSet.has(n.node) ? h("span", { class: "tag truth", title: "groundtruth explanation" }, "truth") : null),
+      h("td", {}, bar("structure", n.structure, "structure")),
+      h("td", {}, bar("features", n.features, "features")),
+      h("td", { class: "num" }, n.selected ? fixed(n.weight, 2) : "–"),
+    );
+  const head = h("tr", {}, h("th", {}, "neighbour"), h("th", {}, "structure"), h("th", {}, "features"), h("th", { title: "weight b in the aggregation" }, "b"));
+  const other = s.neighbors.length - selected.length;
+  return h(
+    "div",
+    { class: `side-block ${which}` },
+    h("h3", {}, `${which} = ${s.id}: ${selected.length} selected of ${s.neighbors.length} neighbour${s.neighbors.length === 1 ? "" : "s"}`),
+    h("table", { class: "neighbours", "aria-label": `neighbours of ${s.id}` }, h("thead", {}, head), h("tbody", {}, ...selected.map(row))),
+    other > 0
+      ? h("details", {}, h("summary", { class: "small" }, `${other} not selected`), h("table", { class: "neighbours" }, h("tbody", {}, ...others.slice(0, 50).map(row))))
+      : null,
+  );
+}
+
+/** The baselines' picks beside ILP-GNN's, agreements in bold. */
+export function renderComparison(ex: Explanation, c: Comparison): HTMLElement[] {
+  if (c.explainers.length === 0) {
+    return [h("p", { class: "note" }, c.message ?? "No baseline is trained on this graph.", " Train GAT, GAE or VGAE (Train panel → Model) to compare their explanations with ILP-GNN's.")];
+  }
+  const ours = (s: Side) => s.neighbors.filter((n) => n.selected).sort((a, b) => a.rank - b.rank);
+  const oursI = new Set(ours(ex.i).map((n) => n.node));
+  const oursJ = new Set(ours(ex.j).map((n) => n.node));
+  const cell = (nodes: Array<{ node: number; id: string; weight?: number }>, mine: Set<number>) =>
+    h(
+      "td",
+      {},
+      ...nodes.flatMap((n, k) => [
+        k > 0 ? ", " : "",
+        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `mask ${fixed(n.weight, 3)}` : "" }, n.id),
+      ]),
+    );
+  const rows = [
+    h("tr", {}, h("th", {}, "explainer"), h("th", {}, `i = ${ex.i.id}`), h("th", {}, `j = ${ex.j.id}`)),
+    h("tr", {}, h("td", {}, "ILP-GNN (selected)"), cell(ours(ex.i), oursI), cell(ours(ex.j), oursJ)),
+    ...c.explainers.map((b) =>
+      h(
+        "tr",
+        {},
+        h("td", {}, b.method === "attention" ? `${b.model.toUpperCase()} attention` : `GNNExplainer on ${b.model.toUpperCase()}`, h("span", { class: "muted small" }, ` ${Math.round(b.ms)} ms`)),
+        cell(b.i, oursI),
+        cell(b.j, oursJ),
+      ),
+    ),
+  ];
+  return [h("h4", {}, "Compare explainers"), h("table", {}, ...rows), h("p", { class: "note" }, "Bold: the same neighbour ILP-GNN selected. Baselines rank by their own scores, best first.")];
+}

@@ -1,0 +1,249 @@
+// The training panel: model choice, the hyperparameters with their
+// defaults and one-line help (from the engine, so the page never disagrees
+// with the command line), Train / Cancel, a progress bar with time left,
+// live charts of the loss parts and validation AUC, and the final metrics.
+
+import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
+import { errorText, type App } from "../app";
+import { LineChart } from "../charts/index";
+import { byId, h, replace } from "../dom";
+import { dateTime, duration, fixed, percent } from "../format";
+import { SERIES } from "../palette";
+
+const MODEL_HELP: Record<ModelName, string> = {
+  ilpgnn: "Predicts links and names the neighbours of each end that make it so (the paper's method).",
+  gae: "Graph autoencoder with two GCN layers: a strong predictor without explanations; GNNExplainer explains it post hoc.",
+  vgae: "Variational GAE; explained post hoc by GNNExplainer.",
+  gat: "Graph attention autoencoder; its attention weights serve as an explanation to compare.",
+  cn: "Counts common neighbours: no training, a baseline.",
+  aa: "Adamic-Adar: common neighbours weighted by 1/log(degree); no training.",
+};
+
+export class TrainPanel {
+  private readonly app: App;
+  private readonly form = byId("train-form", HTMLFormElement);
+  private readonly model = byId("model", HTMLSelectElement);
+  private readonly seed = byId("train-seed", HTMLInputElement);
+  private readonly modelHelp = byId("model-help", HTMLElement);
+  private readonly fields = byId("hyper-fields", HTMLElement);
+  private readonly trainButton = byId("train", HTMLButtonElement);
+  private readonly cancelButton = byId("cancel", HTMLButtonElement);
+  private readonly progressBox = byId("progress-box", HTMLElement);
+  private readonly progress = byId("progress", HTMLProgressElement);
+  private readonly progressText = byId("progress-text", HTMLElement);
+  private readonly result = byId("train-result", HTMLElement);
+  private readonly offer = byId("restore-offer", HTMLElement);
+  private readonly lossChart: LineChart;
+  private readonly aucChart: LineChart;
+  private defaults = new Map<string, Hyperparameter>();
+  private abort: AbortController | null = null;
+  /** Progress events received during the last run (the browser tests read it). */
+  progressEvents = 0;
+
+  constructor(app: App) {
+    this.app = app;
+    this.lossChart = new LineChart(byId("loss-chart", HTMLCanvasElement), { title: "Training loss", xLabel: "epoch", yLabel: "loss", legend: true });
+    this.aucChart = new LineChart(byId("auc-chart", HTMLCanvasElement), { title: "Validation AUC", xLabel: "epoch", yLabel: "AUC", legend: true });
+    this.form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      void this.start();
+    });
+    this.cancelButton.addEventListener("click", () => this.abort?.abort());
+    this.model.addEventListener("change", () => void this.loadDefaults());
+    byId("hyper-reset", HTMLButtonElement).addEventListener("click", () => this.renderFields());
+  }
+
+  private get modelName(): ModelName {
+    return this.model.value as ModelName;
+  }
+
+  /** Fetches the chosen model's hyperparameters and renders their fields. */
+  async loadDefaults(): Promise<void> {
+    const name = this.modelName;
+    this.modelHelp.textContent = MODEL_HELP[name];
+    try {
+      const list = await this.app.engine.defaults(name);
+      if (name !== this.modelName) return;
+      this.defaults = new Map(list.map((p) => [p.name, p]));
+      this.renderFields();
+    } catch (e) {
+      replace(this.fields, h("p", { class: "error" }, errorText(e)));
+    }
+  }
+
+  private renderFields(): void {
+    const rows: Node[] = [];
+    for (const p of this.defaults.values()) {
+      const id = `hp-${p.name}`;
+      const boolean = p.value === "true" || p.value === "false";
+      const input = boolean
+        ? h("input", { id, type: "checkbox", "data-name": p.name, "aria-describedby": `${id}-help` })
+        : h("input", { id, value: p.value, "data-name": p.name, autocomplete: "off", spellcheck: "false", "aria-describedby": `${id}-help` });
+      if (boolean) input.checked = p.value === "true";
+      const mark = () => input.classList.toggle("changed", valueOf(input) !== p.value);
+      input.addEventListener("input", mark);
+      input.addEventListener("change", mark);
+      rows.push(h("label", { for: id }, p.name), input, h("p", { class: "help", id: `${id}-help` }, p.help, ` (default ${p.value})`));
+    }
+    replace(this.fields, ...rows);
+  }
+
+  /** The hyperparameters the user changed, by name. */
+  private config(): TrainConfig {
+    const out: TrainConfig = {};
+    for (const input of this.fields.querySelectorAll<HTMLInputElement>("input[data-name]")) {
+      const name = input.dataset["name"]!;
+      const value = valueOf(input);
+      if (value !== this.defaults.get(name)?.value) out[name] = value;
+    }
+    return out;
+  }
+
+  /** Trains the chosen model with progress; resolves when it ends (or fails). */
+  async start(): Promise<void> {
+    const app = this.app;
+    if (app.training || app.graph === null) return;
+    const seed = Number(this.seed.value);
+    if (!Number.isInteger(seed) || seed < 0) {
+      replace(this.result, h("p", { class: "error" }, `seed must be a whole number ≥ 0 (got "${this.seed.value}")`));
+      return;
+    }
+    const model = this.modelName;
+    this.offer.hidden = true;
+    this.setTraining(true);
+    this.progressEvents = 0;
+    const parts = model === "ilpgnn";
+    this.lossChart.setSeries([
+      { name: "loss", color: SERIES.loss, points: [] },
+      ...(parts
+        ? [
+            { name: "L_cls", color: SERIES.cls, points: [] },
+            { name: "L_dis positive", color: SERIES.pos, dash: [4, 3], points: [] },
+            { name: "L_dis negative", color: SERIES.neg, dash: [2, 2], points: [] },
+          ]
+        : []),
+    ]);
+    this.aucChart.setSeries([{ name: "validation AUC", color: SERIES.valAUC, points: [] }]);
+    this.aucChart.setMarker(null);
+    this.progress.value = 0;
+    this.progressText.textContent = "Preparing the graph (diffusion, split)…";
+    this.progressBox.hidden = false;
+    replace(this.result);
+    this.abort = new AbortController();
+    const t0 = performance.now();
+    app.metrics.trainRuns++;
+    try {
+      const res = await app.engine.train(this.config(), {
+        model,
+        seed,
+        signal: this.abort.signal,
+        onProgress: (p) => this.onProgress(p),
+      });
+      app.metrics.lastTrainMs = performance.now() - t0;
+      this.showResult(res);
+      if (model === "ilpgnn") app.setModel(res);
+      await app.checkpoints.refresh();
+    } catch (e) {
+      replace(this.result, h("p", { class: "error" }, `Training failed: ${errorText(e)}`));
+    } finally {
+      this.abort = null;
+      this.setTraining(false);
+    }
+  }
+
+  private setTraining(on: boolean): void {
+    this.app.training = on;
+    this.trainButton.disabled = on;
+    this.cancelButton.disabled = !on;
+    this.model.disabled = on;
+    this.app.data.setBusy(on);
+    this.app.setStatus(on ? "Training…" : this.app.graph ? `Showing ${this.app.graph.desc.name}` : "");
+  }
+
+  private onProgress(p: TrainProgress): void {
+    this.progressEvents++;
+    const total = p.elapsedMs + p.remainingMs;
+    this.progress.value = total > 0 ? p.elapsedMs / total : p.epoch / p.maxEpochs;
+    this.progressText.textContent =
+      `epoch ${p.epoch} of at most ${p.maxEpochs} · loss ${fixed(p.loss)} · validation AUC ${percent(p.valAUC)} ` +
+      `(best ${percent(p.bestValAUC)} at epoch ${p.bestEpoch}) · about ${duration(p.remainingMs)} left`;
+    this.lossChart.append("loss", p.epoch, p.loss);
+    if (this.modelName === "ilpgnn") {
+      this.lossChart.append("L_cls", p.epoch, p.cls);
+      this.lossChart.append("L_dis positive", p.epoch, p.pos);
+      this.lossChart.append("L_dis negative", p.epoch, p.neg);
+    }
+    this.aucChart.append("validation AUC", p.epoch, p.valAUC);
+    this.aucChart.setMarker(p.bestEpoch, "kept");
+  }
+
+  private showResult(r: TrainResult): void {
+    this.progress.value = 1;
+    this.progressText.textContent = r.cancelled
+      ? `Cancelled after ${r.epochs} epochs (${duration(r.trainSeconds * 1000)}); the best weights so far are kept.`
+      : `Done: ${r.epochs} epochs in ${duration(r.trainSeconds * 1000)}.`;
+    const rows: Array<[string, string]> = [
+      ["test AUC", percent(r.testAUC, 2)],
+      ["validation AUC", percent(r.valAUC, 2)],
+    ];
+    if (r.p1 !== undefined && r.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(r.p1)} / ${percent(r.p2)}`]);
+    rows.push(["kept epoch", String(r.bestEpoch)], ["model · seed", `${r.model} · ${r.seed}`]);
+    const saved = r.model === "ilpgnn" ? (r.saved.saved ? "saved in this browser" : (r.saved.message ?? "not saved")) : null;
+    replace(
+      this.result,
+      h("h3", {}, r.model === "ilpgnn" ? "Trained ILP-GNN" : `Trained baseline: ${r.model.toUpperCase()}`),
+      metricsList(rows),
+      saved ? h("p", { class: "note" }, `Checkpoint: ${saved}.`) : null,
+      r.model !== "ilpgnn"
+        ? h("p", { class: "note" }, "Baselines do not replace the ILP-GNN model; GAT, GAE and VGAE now appear under “compare explainers”.")
+        : h("p", { class: "note" }, "Click a node, or two, to see the model's reasons."),
+    );
+  }
+
+  /** Shows the current model (after a restore) in the result area. */
+  showModel(info: ModelInfo): void {
+    if (this.app.training) return;
+    const rows: Array<[string, string]> = [
+      ["test AUC", percent(info.testAUC, 2)],
+      ["validation AUC", percent(info.valAUC, 2)],
+    ];
+    if (info.p1 !== undefined && info.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(info.p1)} / ${percent(info.p2)}`]);
+    rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)], ["trained", dateTime(info.created)]);
+    replace(this.result, h("h3", {}, "Current model: ILP-GNN"), metricsList(rows));
+  }
+
+  /** Offers the newest checkpoint of the loaded graph, so a reload needs no retraining. */
+  offerRestore(meta: CheckpointMeta): void {
+    const restore = h("button", { type: "button", class: "primary", id: "restore-last" }, "Restore it");
+    const dismiss = h("button", { type: "button" }, "Not now");
+    restore.addEventListener("click", () => void this.app.checkpoints.restore(meta.key));
+    dismiss.addEventListener("click", () => (this.offer.hidden = true));
+    const auc = meta.metrics["test_auc"];
+    replace(
+      this.offer,
+      h("p", {}, `A model trained on this graph is stored in this browser (${dateTime(meta.created)}, seed ${meta.seed}${auc !== undefined ? `, test AUC ${percent(auc, 2)}` : ""}).`),
+      h("div", { class: "row" }, restore, dismiss),
+    );
+    this.offer.hidden = false;
+  }
+
+  hideOffer(): void {
+    this.offer.hidden = true;
+  }
+
+  /** A new graph: clear the last run's display. */
+  graphChanged(): void {
+    this.offer.hidden = true;
+    this.progressBox.hidden = true;
+    replace(this.result, this.app.model ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
+  }
+}
+
+function valueOf(input: HTMLInputElement): string {
+  return input.type === "checkbox" ? String(input.checked) : input.value.trim();
+}
+
+/** A definition list of metric rows. */
+export function metricsList(rows: Array<[string, string]>): HTMLElement {
+  return h("dl", { class: "metrics" }, ...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+}

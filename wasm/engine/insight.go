@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/split"
+)
+
+// The operations of this file measure the current model on its seed's
+// held-out test pairs, as the paper's experiments do: with a predictor on
+// the split's training graph, where the test links are not edges.
+
+// heldOut is a model's seed split with a predictor on its training graph.
+type heldOut struct {
+	l     *loaded // the graph it was split from
+	split *split.Split
+	pred  *ilpgnn.Predictor
+}
+
+// heldOut returns mo's split of l and the predictor on its training graph,
+// preparing them on first use and keeping them with the model: on Cora the
+// preparation (the training graph's structure similarity) costs more than
+// what evaluate, insight or fidelity do with it.
+func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
+	e.mu.Lock()
+	h := mo.held
+	e.mu.Unlock()
+	if h != nil && h.l == l {
+		return h, nil
+	}
+	sp, err := l.d.Split(mo.cfg.Seed, mo.cfg.ValFrac, mo.cfg.TestFrac)
+	if err != nil {
+		return nil, errorf(CodeInternal, "splitting: %v", err)
+	}
+	in, err := ilpgnn.Prepare(sp.Train, mo.cfg.Model)
+	if err != nil {
+		return nil, errorf(CodeInternal, "preparing the training graph: %v", err)
+	}
+	h = &heldOut{l: l, split: sp, pred: ilpgnn.NewPredictor(mo.m, in)}
+	e.mu.Lock()
+	mo.held = h
+	e.mu.Unlock()
+	return h, nil
+}
+
+// modelAndGraph returns the loaded graph and the current model.
+func (e *Engine) modelAndGraph() (*loaded, *model, error) {
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	mo, err := e.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, mo, nil
+}
+
+// Insight is the result of insight: what the model aggregates for the
+// linked (test positive) and unlinked (test negative) pairs of its split,
+// the data of the paper's figure 6.
+type Insight struct {
+	K        int          `json:"k"` // the model's K: at most K neighbours are selected per side
+	Linked   Dist         `json:"linked"`
+	Unlinked Dist         `json:"unlinked"`
+	Pairs    InsightPairs `json:"pairs"`
+}
+
+// InsightPairs counts the pairs behind each distribution.
+type InsightPairs struct {
+	Linked   int `json:"linked"`
+	Unlinked int `json:"unlinked"`
+}
+
+// Dist holds, for every selected neighbour of both ends of a set of pairs,
+// its weight b, score s, structure score s_ST and feature score s_NO
+// (parallel arrays: pair by pair, side i then side j, each side by
+// descending score, ties by node index), and p_ij per pair.
+type Dist struct {
+	Weight    []float64 `json:"weight"`
+	Score     []float64 `json:"score"`
+	Structure []float64 `json:"structure"`
+	Features  []float64 `json:"features"`
+	Prob      []float64 `json:"prob"`
+}
+
+func (e *Engine) insight(req Request) (any, []byte, error) {
+	if err := decode(req, &struct{}{}); err != nil {
+		return nil, nil, err
+	}
+	l, mo, err := e.modelAndGraph()
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := e.heldOut(l, mo)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp := h.split
+	return Insight{
+		K:        mo.cfg.Model.K,
+		Linked:   distOf(h.pred, sp.TestPos),
+		Unlinked: distOf(h.pred, sp.TestNeg),
+		Pairs:    InsightPairs{Linked: len(sp.TestPos), Unlinked: len(sp.TestNeg)},
+	}, nil, nil
+}
+
+// distOf gathers the selected neighbours of every pair.
+func distOf(pred *ilpgnn.Predictor, pairs []graph.Edge) Dist {
+	sel := pred.Selections(pairs)
+	n := 0
+	for _, s := range sel {
+		n += len(s.I) + len(s.J)
+	}
+	d := Dist{Weight: make([]float64, 0, n), Score: make([]float64, 0, n), Structure: make([]float64, 0, n),
+		Features: make([]float64, 0, n), Prob: make([]float64, 0, len(sel))}
+	for _, s := range sel {
+		d.Prob = append(d.Prob, s.Prob)
+		for _, side := range [][]ilpgnn.Selected{s.I, s.J} {
+			// By score, as explain lists the neighbours.
+			slices.SortStableFunc(side, func(a, b ilpgnn.Selected) int {
+				if c := cmp.Compare(b.Score, a.Score); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.Node, b.Node)
+			})
+			for _, c := range side {
+				d.Weight = append(d.Weight, c.Weight)
+				d.Score = append(d.Score, c.Score)
+				d.Structure = append(d.Structure, c.Structure)
+				d.Features = append(d.Features, c.Features)
+			}
+		}
+	}
+	return d
+}
+
+// FidelityResult is the result of fidelity (the paper's figure 3 for the
+// current model).
+type FidelityResult struct {
+	AUC    float64            `json:"auc"` // test AUC, nothing removed
+	Points []FidelityPointAUC `json:"points"`
+	Millis float64            `json:"ms"` // time taken
+}
+
+// FidelityPointAUC is the test AUC after the top-M neighbours of both ends
+// of every test pair are removed, and its drop.
+type FidelityPointAUC struct {
+	M        int     `json:"m"`
+	DeltaAUC float64 `json:"deltaAUC"`
+	AUC      float64 `json:"auc"`
+}
+
+// StepProgress is the progress event of a foreground operation that runs in
+// steps (fidelity: one per M).
+type StepProgress struct {
+	Step      int     `json:"step"` // 1-based: steps done
+	Steps     int     `json:"steps"`
+	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// maxFidelityM bounds fidelity's maxM.
+const maxFidelityM = 10
+
+// fidelity measures ΔAUC for M = 1..maxM exactly as
+// core/experiment.Fidelity measures ILP-GNN, on the current model's split,
+// posting a progress event after each M.
+func (e *Engine) fidelity(req Request) (any, []byte, error) {
+	start := time.Now()
+	var a struct {
+		MaxM *int `json:"maxM"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	maxM := 4
+	if a.MaxM != nil {
+		maxM = *a.MaxM
+	}
+	if maxM < 1 || maxM > maxFidelityM {
+		return nil, nil, errorf(CodeBadRequest, "fidelity: args.maxM must be in 1..%d (got %d)", maxFidelityM, maxM)
+	}
+	l, mo, err := e.modelAndGraph()
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := e.heldOut(l, mo)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp := h.split
+	pairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
+	nPos := len(sp.TestPos)
+	full := h.pred.Logits(pairs)
+	out := FidelityResult{AUC: eval.AUC(full[:nPos], full[nPos:]), Points: make([]FidelityPointAUC, 0, maxM)}
+	id := req.ID
+	for m := 1; m <= maxM; m++ {
+		cut := h.pred.LogitsWithout(pairs, m)
+		auc := eval.AUC(cut[:nPos], cut[nPos:])
+		out.Points = append(out.Points, FidelityPointAUC{M: m, DeltaAUC: out.AUC - auc, AUC: auc})
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &StepProgress{
+			Step: m, Steps: maxM, ElapsedMs: millisSince(start)}})
+		e.opt.Yield()
+	}
+	out.Millis = millisSince(start)
+	return out, nil, nil
+}
+
+func millisSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
