@@ -4,11 +4,12 @@
 // every change updates the canvas, the panels and the URL hash together.
 
 import { EngineError, type EngineClient } from "../client";
-import type { EngineInfo, Explanation, GraphInfo, ModelInfo, Preset } from "../protocol";
+import type { EngineInfo, GraphInfo, ModelInfo, Preset } from "../protocol";
 import { byId, replace, h } from "./dom";
-import { GraphView, type Highlight } from "./graph/index";
+import { GraphView } from "./graph/index";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
+import { graphSummary, pairHighlight } from "./summary";
 import { classColor, COMMON, GROUNDTRUTH, SIDE_I, SIDE_J } from "./palette";
 import { CheckpointsPanel } from "./panels/checkpoints";
 import { DataPanel } from "./panels/data";
@@ -293,38 +294,6 @@ export interface LoadOptions {
   autoRestore?: boolean;
   /** Train at once when no checkpoint fits (`train=1` links). */
   autoTrain?: boolean;
-}
-
-/** The canvas highlight of an explanation: both sides' neighbour sets, weighted. */
-export function pairHighlight(ex: Explanation): Highlight {
-  const side = (s: Explanation["i"], color: string) => ({
-    node: s.node,
-    color,
-    neighbors: s.neighbors.map((n) => ({ node: n.node, weight: n.weight, selected: n.selected })),
-  });
-  const common = new Set<number>();
-  for (const n of [...ex.i.neighbors, ...ex.j.neighbors]) if (n.common) common.add(n.node);
-  const h: Highlight = {
-    selected: [ex.i.node, ex.j.node],
-    sides: [side(ex.i, SIDE_I), side(ex.j, SIDE_J)],
-    common: [...common],
-    pairLink: { i: ex.i.node, j: ex.j.node, prob: ex.prob, linked: ex.linked },
-  };
-  if (ex.groundtruth) h.groundtruth = [...ex.groundtruth.i, ...ex.groundtruth.j];
-  return h;
-}
-
-/** One line about the graph under the canvas. */
-export function graphSummary(info: GraphInfo): string {
-  const s = info.stats;
-  const parts = [
-    `${info.name}: ${info.nodes.toLocaleString("en")} nodes, ${info.edges.toLocaleString("en")} edges`,
-    `${info.featureDim} features`,
-    `mean degree ${s.meanDegree.toFixed(1)}`,
-    `${s.components} component${s.components === 1 ? "" : "s"}`,
-  ];
-  if (info.hasGroundtruth) parts.push("groundtruth explanations");
-  return parts.join(" · ");
 }
 
 /** A readable message of any error; engine errors keep their file and line. */

@@ -1,0 +1,120 @@
+// Unit tests of the app's pure parts: deep links, formatting, the graph
+// index, and the highlight an explanation becomes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatHash, parseHash, presetOf } from "../src/app/hash";
+import { bytes, duration, percent } from "../src/app/format";
+import { LoadedGraph } from "../src/app/graphdata";
+import { graphSummary, pairHighlight } from "../src/app/summary";
+import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
+
+test("deep links parse what they format, and ignore what they cannot read", () => {
+  const link = { data: "synth:medium", seed: 0, pair: ["12", "45"] as [string, string], node: null, train: false };
+  assert.equal(formatHash(link), "#data=synth:medium&seed=0&pair=12,45");
+  assert.deepEqual(parseHash("#data=synth:medium&seed=0&pair=12,45"), link);
+  assert.deepEqual(parseHash("data=synth:dense&seed=7&node=3&train=1"), { data: "synth:dense", seed: 7, pair: null, node: "3", train: true });
+  // Ids with separators survive the round trip.
+  const odd = { data: "file:my graph", seed: null, pair: null, node: "a&b=c", train: false };
+  assert.deepEqual(parseHash(formatHash(odd)), odd);
+  // Malformed parts are dropped, not guessed.
+  assert.deepEqual(parseHash("#seed=-1&pair=1,&pair2=3"), { data: null, seed: null, pair: null, node: null, train: false });
+  assert.deepEqual(parseHash("#seed=1e3&pair=1,2,3"), { data: null, seed: null, pair: null, node: null, train: false });
+  // A pair wins over a node.
+  assert.equal(parseHash("#pair=1,2&node=3").node, null);
+  assert.equal(formatHash({}), "");
+  assert.equal(presetOf("synth:sparse"), "sparse");
+  assert.equal(presetOf("synth:huge"), null);
+  assert.equal(presetOf("file:cora"), null);
+  assert.equal(presetOf(null), null);
+});
+
+test("numbers and durations read as people write them", () => {
+  assert.equal(percent(0.91234), "91.2%");
+  assert.equal(percent(0.91236, 2), "91.24%");
+  assert.equal(percent(Number.NaN), "–");
+  assert.equal(duration(850), "850 ms");
+  assert.equal(duration(12_400), "12 s");
+  assert.equal(duration(185_000), "3 min 05 s");
+  assert.equal(duration(3_720_000), "1 h 02 min");
+  assert.equal(duration(-1), "–");
+  assert.equal(bytes(512), "512 B");
+  assert.equal(bytes(12_345), "12.3 kB");
+  assert.equal(bytes(4_500_000), "4.5 MB");
+});
+
+function describe(n: number, edges: Array<[number, number]>, ids?: string[]): GraphDescription {
+  const stats = { density: 0, minDegree: 0, maxDegree: 0, meanDegree: 0, medianDegree: 0, isolated: 0, components: 1, largestComponent: n };
+  const degrees = new Array<number>(n).fill(0);
+  for (const [a, b] of edges) {
+    degrees[a]!++;
+    degrees[b]!++;
+  }
+  return {
+    name: "t", fingerprint: "f", nodes: n, edges: edges.length, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
+    ids: ids ?? Array.from({ length: n }, (_, v) => `n${v}`), degrees, labels: null, classNames: null, edgeList: edges.flat(),
+  };
+}
+
+test("the graph index agrees with a brute-force scan of the edge list", () => {
+  // A seeded random graph (a small LCG keeps the test deterministic).
+  let state = 12345;
+  const rand = (k: number) => ((state = (state * 1103515245 + 12345) % 2 ** 31), state % k);
+  const n = 60;
+  const set = new Set<string>();
+  const edges: Array<[number, number]> = [];
+  while (edges.length < 150) {
+    const a = rand(n), b = rand(n);
+    if (a === b) continue;
+    const [i, j] = a < b ? [a, b] : [b, a];
+    if (set.has(`${i},${j}`)) continue;
+    set.add(`${i},${j}`);
+    edges.push([i, j]);
+  }
+  const g = new LoadedGraph(describe(n, edges));
+  for (let v = 0; v < n; v++) {
+    const brute = edges.flatMap(([a, b]) => (a === v ? [b] : b === v ? [a] : [])).sort((x, y) => x - y);
+    assert.deepEqual(g.neighbors(v).sort((x, y) => x - y), brute, `neighbours of ${v}`);
+    for (let u = 0; u < n; u++) assert.equal(g.linked(v, u), set.has(`${Math.min(u, v)},${Math.max(u, v)}`));
+  }
+});
+
+test("nodes resolve by id first, then by index", () => {
+  const g = new LoadedGraph(describe(4, [[0, 1]], ["10", "a", "0", "b"]));
+  assert.equal(g.resolve("10"), 0);
+  assert.equal(g.resolve(" a "), 1);
+  assert.equal(g.resolve("0"), 2, "an id wins over an index");
+  assert.equal(g.resolve("3"), 3, "an index when no id matches");
+  assert.equal(g.resolve("4"), null);
+  assert.equal(g.resolve("zzz"), null);
+  assert.equal(g.className(0), null);
+});
+
+function nb(node: number, selected: boolean, common: boolean, weight: number): Neighbor {
+  return { node, id: String(node), structure: 0.5, features: 0.5, score: 0.5, common, selected, weight, rank: selected ? 1 : 0 };
+}
+
+test("an explanation becomes both sides' weighted neighbour sets on the canvas", () => {
+  const ex: Explanation = {
+    i: { node: 1, id: "1", neighbors: [nb(5, true, true, 0.6), nb(6, false, false, 0)] },
+    j: { node: 2, id: "2", neighbors: [nb(5, true, true, 0.4), nb(7, true, false, 0.6)] },
+    prob: 0.8, linked: false, masked: false, prob_random: 0.5, prob_removed: 0.3, reading: "r",
+    groundtruth: { i: [5], j: [7], role: "test" },
+  };
+  const h = pairHighlight(ex);
+  assert.deepEqual(h.selected, [1, 2]);
+  assert.equal(h.sides?.length, 2);
+  assert.deepEqual(h.sides?.[0]?.neighbors, [{ node: 5, weight: 0.6, selected: true }, { node: 6, weight: 0, selected: false }]);
+  assert.deepEqual(h.sides?.[1]?.neighbors.map((n) => n.node), [5, 7]);
+  assert.notEqual(h.sides?.[0]?.color, h.sides?.[1]?.color);
+  assert.deepEqual(h.common, [5]);
+  assert.deepEqual(h.groundtruth, [5, 7]);
+  assert.deepEqual(h.pairLink, { i: 1, j: 2, prob: 0.8, linked: false });
+  delete ex.groundtruth;
+  assert.equal(pairHighlight(ex).groundtruth, undefined);
+});
+
+test("the graph summary names size, features and structure", () => {
+  const d = describe(3, [[0, 1], [1, 2]]);
+  d.stats.meanDegree = 4 / 3;
+  assert.equal(graphSummary({ ...d, nodes: 2708, edges: 5278, featureDim: 1433, name: "cora" }), "cora: 2,708 nodes, 5,278 edges · 1433 features · mean degree 1.3 · 1 component");
+});
