@@ -15,7 +15,7 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm clean site wasm frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-app clean site wasm frontend chromium
 
 all: build
 
@@ -106,6 +106,11 @@ bench:
 # WebAssembly under node, and in headless Chromium; medians and ratios.
 bench-wasm: site chromium
 	node frontend/scripts/bench-epoch.mjs
+
+# The app's timings in headless Chromium: first graph, training on
+# synth:medium and Cora, panning and zooming Cora and Amazon Photo, sizes.
+bench-app: site chromium
+	node frontend/scripts/bench-app.mjs
 
 clean:
 	rm -rf build

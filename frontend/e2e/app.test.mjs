@@ -203,6 +203,17 @@ test("every control has a label and the keyboard reaches the main ones", async (
     reached.add(await app(() => document.activeElement?.id));
   }
   for (const id of ["preset", "data-seed", "open-files", "search", "graph", "model", "train"]) assert.ok(reached.has(id), `Tab reaches #${id}`);
+  // Search: an id selects its node; a class name rings its members.
+  await page.fill("#search", "7");
+  await page.press("#search", "Enter");
+  await page.waitForFunction(() => window.ilpgnnExplorer.selection.kind === "node");
+  assert.equal(await app(() => window.ilpgnnExplorer.graph.id(window.ilpgnnExplorer.selection.node)), "7");
+  await page.fill("#search", "component 3");
+  await page.press("#search", "Enter");
+  await page.waitForSelector("#search-result");
+  const members = await app(() => window.ilpgnnExplorer.graph.labels.filter((c) => c === 3).length);
+  assert.match(await page.textContent("#search-result"), new RegExp(`^${Math.min(members, 200)} nodes match`));
+
   // The canvas takes keys: 0 fits, + zooms.
   await page.focus("#graph");
   const k0 = await app(() => window.ilpgnnExplorer.view.transform().k);
@@ -231,6 +242,13 @@ test("compare explainers: GAT attention beside ILP-GNN's choice", async () => {
   assert.match(text, /GAT attention/);
   await shot("08-compare");
   await page.uncheck("#compare-toggle");
+
+  // Cancel stops a run within an epoch and keeps its best weights.
+  await page.click("#train");
+  await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 2, null, { timeout: 60_000 });
+  await page.click("#cancel");
+  await page.waitForFunction(() => /Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: 60_000 });
+  assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
 });
 
 test("a broken file shows the loader's message and the old graph stays usable", async () => {

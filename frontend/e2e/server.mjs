@@ -45,7 +45,8 @@ export async function serve({ site = join(root, "build", "site"), datasets = res
   const log = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
-    log.push({ method: req.method, path: url.pathname, encoding: "" });
+    const entry = { method: req.method, path: url.pathname, encoding: "" };
+    log.push(entry);
     let path = decodeURIComponent(url.pathname);
     if (path.endsWith("/")) path += "index.html";
     const [prefix, dir] = mounts.find(([p]) => path.startsWith(p));
@@ -70,7 +71,7 @@ export async function serve({ site = join(root, "build", "site"), datasets = res
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    log.at(-1).encoding = encoding;
+    entry.encoding = encoding;
     const headers = { "content-type": type, "cache-control": "no-cache" };
     if (encoding) headers["content-encoding"] = encoding;
     res.writeHead(200, headers).end(await readFile(body));

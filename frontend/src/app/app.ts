@@ -6,7 +6,7 @@
 import { EngineError, type EngineClient } from "../client";
 import type { EngineInfo, GraphInfo, ModelInfo, Preset } from "../protocol";
 import { byId, replace, h } from "./dom";
-import { GraphView } from "./graph/index";
+import { findNodes, GraphView } from "./graph/index";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
 import { graphSummary, pairHighlight } from "./summary";
@@ -83,6 +83,11 @@ export class App {
     this.insight = new InsightPanel(this);
     this.checkpoints = new CheckpointsPanel(this);
     byId("fit", HTMLButtonElement).addEventListener("click", () => this.view.fit());
+    const search = byId("search", HTMLInputElement);
+    byId("search-form", HTMLFormElement).addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.search(search.value);
+    });
     window.addEventListener("hashchange", () => void this.applyLink(parseHash(location.hash)));
   }
 
@@ -225,6 +230,28 @@ export class App {
     if (s.kind === "node" && s.node !== node) void this.select({ kind: "pair", i: s.node, j: node });
     else if (s.kind === "node" && s.node === node) void this.select({ kind: "none" });
     else void this.select({ kind: "node", node });
+  }
+
+  /**
+   * Finds nodes by id or class name: one match (or an exact id) is
+   * selected; several are ringed on the canvas and listed in the panel.
+   */
+  search(query: string): void {
+    const g = this.graph;
+    if (g === null || query.trim() === "") return;
+    const d = g.desc;
+    const found = findNodes(query, { ids: d.ids, labels: g.labels, classNames: d.classNames }, 200);
+    const exact = found.length > 0 && d.ids[found[0]!] === query.trim();
+    if (found.length === 1 || exact) {
+      void this.select({ kind: "node", node: found[0]! });
+      return;
+    }
+    this.selection = { kind: "none" };
+    this.writeHash();
+    this.view.setHighlight(found.length > 0 ? { selected: found } : null);
+    if (found.length > 0) this.view.focus(found);
+    this.explain.reveal();
+    this.explain.showMatches(query.trim(), found);
   }
 
   /** Changes the selection: canvas highlight, explanation panel and hash. */

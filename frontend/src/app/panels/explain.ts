@@ -61,6 +61,19 @@ export class ExplainPanel {
     );
   }
 
+  /** The nodes a search found, as buttons that select them. */
+  showMatches(query: string, nodes: number[]): void {
+    this.current = null;
+    if (nodes.length === 0) {
+      replace(this.body, h("p", { class: "note", id: "search-result" }, `No node matches “${query}” (ids and class names are searched).`));
+      return;
+    }
+    replace(
+      this.body,
+      h("p", { class: "small", id: "search-result" }, `${nodes.length === 200 ? "The first 200" : nodes.length} nodes match “${query}”, ringed in the graph: `, ...joinNodes(this.app, nodes.slice(0, 60)), nodes.length > 60 ? ` and ${nodes.length - 60} more` : ""),
+    );
+  }
+
   private noModelNote(): HTMLElement {
     return h("p", { class: "note" }, this.app.training ? "Training is running; explanations follow when it ends." : "Train a model (or restore a checkpoint) to see suggestions and explanations.");
   }

@@ -26,7 +26,7 @@ export class InsightPanel {
     this.app = app;
     this.weights = new Histogram(this.weightsCanvas, { title: "Weights b of the selected neighbours (test pairs)", xLabel: "weight b", bins: 24, density: true });
     this.scores = new Histogram(this.scoresCanvas, { title: "Scores s of the selected neighbours (test pairs)", xLabel: "score s", bins: 24, density: true });
-    this.fidelity = new LineChart(this.fidelityCanvas, { title: "Fidelity: AUC drop when the top-M neighbours are removed", xLabel: "M", yLabel: "ΔAUC", markers: true, legend: true });
+    this.fidelity = new LineChart(this.fidelityCanvas, { title: "Fidelity: ΔAUC, top-M neighbours removed", xLabel: "M", yLabel: "ΔAUC", markers: true, legend: true });
     this.weightsButton.addEventListener("click", () => void this.showWeights());
     this.fidelityButton.addEventListener("click", () => void this.showFidelity());
   }

@@ -1,0 +1,398 @@
+// The numbers behind the app's closing report, measured on the built site
+// (build/site) in headless Debian Chromium at 1280x800, each measurement in
+// a fresh browser profile (launch() makes a new one: cold HTTP cache, no
+// stored checkpoints):
+//
+//   1. first load: navigation to engine ready and to the first drawn graph
+//      (the app's own metrics), 5 loads;
+//   2. training synth:medium with the default hyperparameters: Train
+//      pressed to trained model, epochs, test AUC, 3 runs;
+//   3. Cora opened through the file input: load to first frame, layout
+//      settled, then training with the defaults;
+//   4. panning Cora (3 s of mouse drags) and zooming it with the wheel
+//      (2 s): requestAnimationFrame rate and the view's draw times;
+//   5. Amazon Photo through the file input: load, layout, pan and zoom, and
+//      the long main-thread tasks while it loads and while it is panned;
+//   6. the site's bundle sizes (build/sizes.json) and what a first visit
+//      transfers with brotli.
+//
+// Prints a table per section and writes everything to build/bench-app.json.
+// `--quick` skips the Cora training and Photo (a smoke run).
+// Usage (after `make site`): node frontend/scripts/bench-app.mjs [--quick]
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { serve, root } from "../e2e/server.mjs";
+import { launch, executablePath } from "../e2e/browser.mjs";
+
+const quick = process.argv.includes("--quick");
+const LOADS = 5; // section 1
+const TRAIN_RUNS = 3; // section 2
+const PAN_MS = 3_000;
+const ZOOM_MS = 2_000;
+const MINUTE = 60_000;
+
+const datasets = resolve(root, "..", "shared", "datasets");
+const coraFiles = [join(datasets, "cora", "cora.content"), join(datasets, "cora", "cora.cites")];
+const photoFile = join(datasets, "amazon_photo", "amazon_electronics_photo.npz");
+
+// ---- small helpers ----
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+/** Median, min and max of a list of numbers. */
+const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+const round = (x, digits = 0) => (x === undefined || x === null ? x : Number(x.toFixed(digits)));
+const loads = () => loadavg().map((x) => round(x, 2));
+const fmtLoad = (l) => l.map((x) => x.toFixed(2)).join(" ");
+const KiB = (bytes) => (bytes / 1024).toFixed(1);
+
+/** Prints rows (arrays of cells) under a title as an aligned text table. */
+function printTable(title, header, rows) {
+  const cells = [header, ...rows].map((r) => r.map((c) => (c === undefined || c === null ? "–" : String(c))));
+  const widths = header.map((_, k) => Math.max(...cells.map((r) => r[k].length)));
+  const line = (r) => "  " + r.map((c, k) => (k === 0 ? c.padEnd(widths[k]) : c.padStart(widths[k]))).join("   ");
+  console.log(`\n${title}`);
+  console.log(line(cells[0]));
+  console.log("  " + widths.map((w) => "-".repeat(w)).join("   "));
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+/** Progress notes go to stderr so that stdout holds the report alone. */
+const note = (msg) => console.error(`[bench-app] ${msg}`);
+
+// ---- the browser ----
+
+const server = await serve();
+const startedAt = new Date();
+const loadavgStart = loads();
+note(`load average at start: ${fmtLoad(loadavgStart)} (${cpus().length} CPUs)`); // printed again at the end
+/** The load average as each section starts: other work on the machine skews these numbers. */
+const loadavgBySection = {};
+function section(name) {
+  loadavgBySection[name] = loads();
+  note(`${name} (load average ${fmtLoad(loadavgBySection[name])})`);
+}
+
+/**
+ * Runs fn(page, network) in a fresh Chromium profile with a 1280x800 page
+ * that records long main-thread tasks from the first moment of every load
+ * (window.__longTasks) and collects page errors, which fail the run.
+ * `network` lists the responses (the page's and its workers'): path and
+ * content encoding.
+ */
+async function withFreshPage(fn) {
+  const browser = await launch();
+  try {
+    const network = [];
+    browser.context.on("response", (res) => {
+      network.push({ path: new URL(res.url()).pathname, encoding: res.headers()["content-encoding"] ?? "identity" });
+    });
+    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.addInitScript(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: "longtask", buffered: true });
+    });
+    const out = await fn(page, network);
+    if (errors.length > 0) throw new Error(`page errors:\n${errors.join("\n")}`);
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Opens the app, waits for the demo graph (synth:medium) and its settled layout; returns the app's metrics. */
+async function openApp(page) {
+  await page.goto(`${server.origin}/`);
+  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: 2 * MINUTE });
+  await page.waitForFunction(() => window.ilpgnnExplorer.view.layoutDone(), null, { timeout: 2 * MINUTE });
+  return page.evaluate(() => ({ ...window.ilpgnnExplorer.metrics }));
+}
+
+/** Long tasks recorded in [from, to] (page time, ms): count and longest. */
+async function longTasks(page, from, to = Number.MAX_VALUE) {
+  const list = await page.evaluate(([a, b]) => window.__longTasks.filter((t) => t.start >= a && t.start <= b), [from, to]);
+  return { count: list.length, maxMs: round(Math.max(0, ...list.map((t) => t.duration))), totalMs: round(list.reduce((s, t) => s + t.duration, 0)) };
+}
+
+/**
+ * Opens files through #file-input and times, in page time from just before
+ * the files are set: the app's load-to-first-frame (metrics.lastLoadMs),
+ * the first frame with edges (the worker's static layer), and the settled
+ * layout. A requestAnimationFrame poller in the page stamps each moment.
+ */
+async function openFilesTimed(page, files, dataKey) {
+  const t0 = await page.evaluate(() => {
+    const app = window.ilpgnnExplorer;
+    app.metrics.lastLoadMs = undefined; // set again when the new graph is drawn
+    const w = (window.__load = { t0: performance.now() });
+    const poll = () => {
+      const now = performance.now();
+      const drawn = app.metrics.lastLoadMs !== undefined; // from here on the view shows the new graph
+      if (drawn && w.edges === undefined && app.view.staticLayerReady()) w.edges = now;
+      if (drawn && w.settled === undefined && app.view.layoutDone()) w.settled = now;
+      if (w.settled === undefined || w.edges === undefined) requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+    return w.t0;
+  });
+  await page.setInputFiles("#file-input", files);
+  await page.waitForFunction(() => window.__load.settled !== undefined && window.__load.edges !== undefined, null, { timeout: 15 * MINUTE, polling: 100 });
+  const r = await page.evaluate(() => ({ ...window.__load, loadMs: window.ilpgnnExplorer.metrics.lastLoadMs, dataKey: window.ilpgnnExplorer.dataKey, info: document.getElementById("graph-info").textContent }));
+  if (r.dataKey !== dataKey) throw new Error(`expected ${dataKey} to be loaded, got ${r.dataKey} (${r.info})`);
+  return { t0, settledAt: r.settled, info: r.info, loadMs: round(r.loadMs), edgesMs: round(r.edges - t0), settledMs: round(r.settled - t0) };
+}
+
+/** Presses Train (default hyperparameters) and waits for the result: time, epochs, AUCs. */
+async function trainDefaults(page) {
+  // The defaults are fetched from the engine after start; wait for their fields (also recorded).
+  await page.waitForSelector("#hyper-fields input[data-name]", { state: "attached", timeout: 2 * MINUTE });
+  const hyper = await page.evaluate(() =>
+    Object.fromEntries([...document.querySelectorAll("#hyper-fields input[data-name]")].map((i) => [i.dataset.name, i.type === "checkbox" ? String(i.checked) : i.value])),
+  );
+  const runs = await page.evaluate(() => window.ilpgnnExplorer.metrics.trainRuns);
+  const t0 = await page.evaluate(() => performance.now());
+  await page.click("#train");
+  await page.waitForFunction((n) => {
+    const app = window.ilpgnnExplorer;
+    return app.metrics.trainRuns > n && !app.training && document.querySelector("#train-result h3") !== null;
+  }, runs, { timeout: 15 * MINUTE, polling: 250 });
+  const r = await page.evaluate(() => {
+    const dd = (name) => [...document.querySelectorAll("#train-result dt")].find((dt) => dt.textContent === name)?.nextElementSibling?.textContent;
+    return {
+      ms: window.ilpgnnExplorer.metrics.lastTrainMs,
+      progress: document.getElementById("progress-text").textContent,
+      title: document.querySelector("#train-result h3").textContent,
+      testAUC: dd("test AUC"),
+      valAUC: dd("validation AUC"),
+      keptEpoch: dd("kept epoch"),
+    };
+  });
+  const epochs = /Done: (\d+) epochs/.exec(r.progress);
+  if (!epochs || r.title !== "Trained ILP-GNN") throw new Error(`training did not finish: ${r.title}: ${r.progress}`);
+  const pct = (s) => Number(/([\d.]+)%/.exec(s ?? "")?.[1]);
+  return {
+    trainMs: round(r.ms),
+    epochs: Number(epochs[1]),
+    keptEpoch: Number(r.keptEpoch),
+    testAUC: pct(r.testAUC),
+    valAUC: pct(r.valAUC),
+    longTasks: await longTasks(page, t0),
+    hyper,
+  };
+}
+
+/**
+ * Drags (kind "pan") or wheels (kind "zoom") over the canvas centre for
+ * `ms`, one input event about every 16 ms, as a user would. Counts the
+ * page's requestAnimationFrame callbacks (its frame rate) and reads the
+ * view's own draw-time statistics and the long tasks over the same span.
+ */
+async function interact(page, kind, ms) {
+  const box = await page.locator("#graph").boundingBox();
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy);
+  const p0 = await page.evaluate(() => {
+    window.ilpgnnExplorer.view.frameStats(true);
+    window.__frames = 0;
+    window.__stopFrames = false;
+    const count = () => {
+      window.__frames++;
+      if (!window.__stopFrames) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    return performance.now();
+  });
+  if (kind === "pan") await page.mouse.down();
+  const start = Date.now();
+  let events = 0;
+  for (let elapsed = 0; elapsed < ms; elapsed = Date.now() - start) {
+    const phase = (elapsed / 2000) * 2 * Math.PI; // one figure of eight, or one zoom in and out, per 2 s
+    if (kind === "pan") await page.mouse.move(cx + 150 * Math.sin(phase), cy + 80 * Math.sin(2 * phase));
+    else await page.mouse.wheel(0, -60 * Math.cos(phase)); // in for the first half, out for the second
+    events++;
+    await page.waitForTimeout(16);
+  }
+  if (kind === "pan") await page.mouse.up();
+  const r = await page.evaluate((p0) => {
+    window.__stopFrames = true;
+    const s = window.ilpgnnExplorer.view.frameStats();
+    return { ms: performance.now() - p0, frames: window.__frames, draws: s.frames, meanDrawMs: s.meanMs, maxDrawMs: s.maxMs };
+  }, p0);
+  return {
+    ms: round(r.ms),
+    events,
+    fps: round((1000 * r.frames) / r.ms, 1),
+    draws: r.draws,
+    meanDrawMs: round(r.meanDrawMs, 2),
+    maxDrawMs: round(r.maxDrawMs, 2),
+    longTasks: await longTasks(page, p0),
+  };
+}
+
+// ---- 1. first load ----
+
+section(`1. first load: ${LOADS} fresh profiles`);
+const firstLoads = [];
+for (let k = 0; k < LOADS; k++) {
+  const { m, requests } = await withFreshPage(async (page, network) => ({ m: await openApp(page), requests: [...network] }));
+  firstLoads.push({ engineReadyMs: round(m.engineReadyMs), firstGraphMs: round(m.firstGraphMs), requests });
+  note(`  load ${k + 1}: engine ready ${round(m.engineReadyMs)} ms, first graph ${round(m.firstGraphMs)} ms`);
+}
+const firstLoad = {
+  profiles: "a new Chromium profile per load (cold HTTP cache, no V8/wasm code cache)",
+  runs: firstLoads.map(({ requests, ...r }) => r),
+  engineReadyMs: summary(firstLoads.map((r) => r.engineReadyMs)),
+  firstGraphMs: summary(firstLoads.map((r) => r.firstGraphMs)),
+};
+printTable(`1. First load, ${LOADS} fresh profiles (ms since navigation)`, ["", "median", "min", "max"], [
+  ["engine ready", ...Object.values(firstLoad.engineReadyMs)],
+  ["first graph drawn (synth:medium)", ...Object.values(firstLoad.firstGraphMs)],
+]);
+
+// ---- 2. training synth:medium ----
+
+section(`2. training synth:medium with the defaults: ${TRAIN_RUNS} fresh profiles`);
+const synthRuns = [];
+for (let k = 0; k < TRAIN_RUNS; k++) {
+  const r = await withFreshPage(async (page) => {
+    await openApp(page);
+    return trainDefaults(page);
+  });
+  synthRuns.push(r);
+  note(`  run ${k + 1}: ${r.trainMs} ms, ${r.epochs} epochs, test AUC ${r.testAUC}%`);
+}
+const trainSynth = {
+  hyperparameters: synthRuns[0].hyper,
+  runs: synthRuns.map(({ hyper, ...r }) => r),
+  trainMs: summary(synthRuns.map((r) => r.trainMs)),
+  epochs: summary(synthRuns.map((r) => r.epochs)),
+  testAUC: summary(synthRuns.map((r) => r.testAUC)),
+};
+printTable(`2. Training synth:medium, default hyperparameters (max ${trainSynth.hyperparameters.epochs ?? "?"} epochs), ${TRAIN_RUNS} fresh profiles`, ["run", "train ms", "epochs", "kept epoch", "test AUC %", "val AUC %", "long tasks", "longest ms"], [
+  ...synthRuns.map((r, k) => [k + 1, r.trainMs, r.epochs, r.keptEpoch, r.testAUC, r.valAUC, r.longTasks.count, r.longTasks.maxMs]),
+  ["median", trainSynth.trainMs.median, trainSynth.epochs.median, "", trainSynth.testAUC.median, "", "", ""],
+]);
+
+// ---- 3 and 4. Cora: load, layout, pan and zoom, train ----
+
+section("3/4. Cora: open, layout, pan, zoom" + (quick ? "" : ", train"));
+const cora = await withFreshPage(async (page) => {
+  await openApp(page);
+  const load = await openFilesTimed(page, coraFiles, "file:cora");
+  note(`  loaded: first frame ${load.loadMs} ms, settled ${load.settledMs} ms`);
+  const pan = await interact(page, "pan", PAN_MS);
+  const zoom = await interact(page, "zoom", ZOOM_MS);
+  note(`  pan ${pan.fps} fps, zoom ${zoom.fps} fps`);
+  const train = quick ? null : await trainDefaults(page);
+  if (train) note(`  trained: ${train.trainMs} ms, ${train.epochs} epochs, test AUC ${train.testAUC}%`);
+  return { graph: load.info, loadMs: load.loadMs, edgesMs: load.edgesMs, layoutSettledMs: load.settledMs, pan, zoom, train: train && (({ hyper, ...t }) => t)(train) };
+});
+printTable(`3. Cora (${cora.graph.split(" · ")[0]}) through #file-input, fresh profile (ms from setting the files)`, ["", "value"], [
+  ["load to first frame (lastLoadMs)", cora.loadMs],
+  ["first frame with edges", cora.edgesMs],
+  ["layout settled", cora.layoutSettledMs],
+  ...(cora.train
+    ? [
+        ["train, Train to model (ms)", cora.train.trainMs],
+        ["epochs (kept epoch)", `${cora.train.epochs} (${cora.train.keptEpoch})`],
+        ["test AUC %", cora.train.testAUC],
+        ["long tasks while training (longest ms)", `${cora.train.longTasks.count} (${cora.train.longTasks.maxMs})`],
+      ]
+    : [["train", "skipped (--quick)"]]),
+]);
+
+const interactionRows = (name, r) => [
+  [`${name}, pan ${PAN_MS / 1000} s`, r.pan.fps, r.pan.events, r.pan.draws, r.pan.meanDrawMs, r.pan.maxDrawMs, r.pan.longTasks.count, r.pan.longTasks.maxMs],
+  [`${name}, wheel zoom ${ZOOM_MS / 1000} s`, r.zoom.fps, r.zoom.events, r.zoom.draws, r.zoom.meanDrawMs, r.zoom.maxDrawMs, r.zoom.longTasks.count, r.zoom.longTasks.maxMs],
+];
+const interactionHeader = ["", "rAF fps", "events", "draws", "mean draw ms", "max draw ms", "long tasks", "longest ms"];
+printTable("4. Interaction after the layout settled", interactionHeader, interactionRows("Cora", cora));
+
+// ---- 5. Amazon Photo ----
+
+let photo = null;
+if (!quick) {
+  section("5. Amazon Photo: open, layout, pan, zoom");
+  photo = await withFreshPage(async (page) => {
+    await openApp(page);
+    const load = await openFilesTimed(page, photoFile, "file:amazon_electronics_photo");
+    note(`  loaded: first frame ${load.loadMs} ms, settled ${load.settledMs} ms`);
+    const loadLong = await longTasks(page, load.t0, load.settledAt);
+    const pan = await interact(page, "pan", PAN_MS);
+    const zoom = await interact(page, "zoom", ZOOM_MS);
+    note(`  pan ${pan.fps} fps, zoom ${zoom.fps} fps`);
+    return { graph: load.info, loadMs: load.loadMs, edgesMs: load.edgesMs, layoutSettledMs: load.settledMs, loadLongTasks: loadLong, pan, zoom };
+  });
+  printTable(`5. Amazon Photo (${photo.graph.split(" · ")[0]}) through #file-input, fresh profile (ms from setting the file)`, ["", "value"], [
+    ["load to first frame (lastLoadMs)", photo.loadMs],
+    ["first frame with edges", photo.edgesMs],
+    ["layout settled", photo.layoutSettledMs],
+    ["long tasks, load + layout: count", photo.loadLongTasks.count],
+    ["long tasks, load + layout: longest / total ms", `${photo.loadLongTasks.maxMs} / ${photo.loadLongTasks.totalMs}`],
+  ]);
+  printTable("5. Amazon Photo interaction after the layout settled", interactionHeader, interactionRows("Photo", photo));
+}
+
+// ---- 6. bundle sizes ----
+
+const sizeList = JSON.parse(readFileSync(join(root, "build", "sizes.json"), "utf8"));
+const sizeOf = (file) => sizeList.find((s) => s.file === file);
+const listed = ["app.js", "layout.js", "worker.js", "engine.js", "app.css", "index.html", "wasm_exec.js", "ilpgnn.wasm"];
+for (const f of listed) if (!sizeOf(f)) throw new Error(`build/sizes.json has no ${f}: run make site`);
+// A first visit fetches what load 1 of section 1 fetched (engine.js is for
+// embedders, not the app; the favicon is fetched): those files' sizes from
+// sizes.json, and the bytes of the twins actually served for the encodings
+// the browser received (bodies only, no headers). (Playwright reports no
+// body size for worker scripts, hence the files on disk.)
+const served = (file, encoding) => statSync(join(root, "build", "site", file) + ({ br: ".br", gzip: ".gz" }[encoding] ?? "")).size;
+const visited = firstLoads[0].requests.map((r) => {
+  const file = r.path === "/" ? "index.html" : r.path.slice(1);
+  return { ...r, file, bytes: served(file, r.encoding) };
+});
+const visitTotal = (key) => visited.reduce((sum, r) => sum + (sizeOf(r.file)?.[key] ?? 0), 0);
+const bundle = {
+  files: Object.fromEntries(listed.map((f) => [f, sizeOf(f)])),
+  firstVisit: {
+    files: visited.map((r) => r.file),
+    raw: visitTotal("raw"),
+    gzip: visitTotal("gzip"),
+    brotli: visitTotal("brotli"),
+    transferred: visited.reduce((sum, r) => sum + r.bytes, 0),
+    requests: visited.map(({ path, encoding, bytes }) => ({ path, encoding, bytes })),
+  },
+};
+printTable("6. Bundle sizes (build/sizes.json), KiB", ["file", "raw", "gzip", "brotli"], [
+  ...listed.map((f) => [f, KiB(sizeOf(f).raw), KiB(sizeOf(f).gzip), KiB(sizeOf(f).brotli)]),
+  [`first visit (${visited.length} requests)`, KiB(bundle.firstVisit.raw), KiB(bundle.firstVisit.gzip), KiB(bundle.firstVisit.brotli)],
+]);
+console.log(`  first visit: ${bundle.firstVisit.files.join(", ")}`);
+console.log(
+  `  served in load 1 (response bodies): ${KiB(bundle.firstVisit.transferred)} KiB ` +
+    `(${visited.map((r) => `${r.file} ${r.encoding}`).join(", ")})`,
+);
+
+// ---- machine and output ----
+
+await server.close();
+const loadavgEnd = loads();
+// (Debian's chromium wrapper script prints a shell warning on stderr; drop it.)
+const chromiumVersion = execFileSync(executablePath, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, chromium: chromiumVersion, loadavgStart, loadavgBySection, loadavgEnd };
+console.log(`\nMachine: ${machine.cpus} × ${machine.cpuModel}; ${chromiumVersion}; node ${process.version}`);
+console.log(`Load average (1/5/15 min): start ${fmtLoad(loadavgStart)}, end ${fmtLoad(loadavgEnd)}`);
+
+const out = { startedAt: startedAt.toISOString(), seconds: round((Date.now() - startedAt) / 1000), quick, viewport: "1280x800", machine, firstLoad, trainSynth, cora, photo, bundle };
+const outFile = join(root, "build", "bench-app.json");
+writeFileSync(outFile, JSON.stringify(out, null, 2) + "\n");
+console.log(`Wrote ${outFile} (${out.seconds} s)`);
