@@ -116,7 +116,6 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   // Train with the defaults, as a newcomer would.
   const t0 = await app(() => performance.now());
   await page.click("#train");
-  await page.waitForSelector("#progress-box:not([hidden])");
   await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 3, null, { timeout: 60_000 });
   assert.match(await page.textContent("#progress-text"), /epoch \d+ of at most 1000 .* left/);
   await page.waitForSelector("#train-result h3", { timeout: 300_000 });
@@ -317,6 +316,18 @@ test("Cora opens through the file input and pans smoothly", async () => {
   await page.waitForTimeout(200);
   await shot("11-narrow");
   await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test("a demo link trains when no checkpoint fits, then explains its pair", async () => {
+  // Only the hash changes: the running page follows it (hashchange).
+  const runs = await app(() => window.ilpgnnExplorer.metrics.trainRuns);
+  await page.goto(`${server.origin}/#data=synth:sparse&seed=2&pair=3,40&train=1`);
+  await page.waitForFunction(() => /Why 3 – 40\?/.test(document.getElementById("explain-body").textContent), null, { timeout: 300_000 });
+  const m = await app(() => ({ runs: window.ilpgnnExplorer.metrics.trainRuns, hash: location.hash }));
+  assert.equal(m.runs, runs + 1, "trained once");
+  assert.equal(m.hash, "#data=synth:sparse&seed=2&pair=3,40");
+  assert.match(await page.textContent("#explain-body"), /Why 3 – 40\?/);
+  await shot("12-demo-link");
 });
 
 test("ilpgnn serve serves the same app under its own headers", async () => {

@@ -187,7 +187,7 @@ export class App {
       this.selection = { kind: "none" };
       this.data.clearError();
       this.data.showGraph(dataKey, seed);
-      this.explain.reset();
+      this.explain.reset(true);
       this.insight.reset();
       this.train.graphChanged();
       this.renderLegend(g);
@@ -298,20 +298,26 @@ export class App {
   }
 
   private renderLegend(g: LoadedGraph): void {
-    const items: HTMLElement[] = [];
     const swatch = (color: string, text: string) => {
       const dot = h("span", { class: "swatch" });
       dot.style.background = color;
       return h("span", {}, dot, text);
     };
+    const classes: HTMLElement[] = [];
     const names = g.desc.classNames;
     if (g.labels !== null) {
-      const classes = names?.length ?? Math.max(0, ...g.labels) + 1;
-      for (let c = 0; c < Math.min(classes, 12); c++) items.push(swatch(classColor(c), names?.[c] ?? `class ${c}`));
+      const count = names?.length ?? Math.max(0, ...g.labels) + 1;
+      for (let c = 0; c < Math.min(count, 12); c++) classes.push(swatch(classColor(c), names?.[c] ?? `class ${c}`));
     }
-    items.push(swatch(SIDE_I, "i's side"), swatch(SIDE_J, "j's side"), swatch(COMMON, "common neighbour"));
-    if (g.desc.hasGroundtruth) items.push(swatch(GROUNDTRUTH, "groundtruth"));
-    replace(this.legend, ...items);
+    // The explanation's colours reuse two class colours; the rest of the
+    // graph turns grey while a pair is shown, so they never meet.
+    const marks = [swatch(SIDE_I, "i's side"), swatch(SIDE_J, "j's side"), swatch(COMMON, "common neighbour")];
+    if (g.desc.hasGroundtruth) marks.push(swatch(GROUNDTRUTH, "groundtruth"));
+    replace(
+      this.legend,
+      classes.length > 0 ? h("span", { class: "group" }, h("span", { class: "group-label" }, "Classes:"), ...classes) : null,
+      h("span", { class: "group" }, h("span", { class: "group-label" }, "Explanations:"), ...marks),
+    );
   }
 }
 

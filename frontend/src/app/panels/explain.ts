@@ -47,9 +47,14 @@ export class ExplainPanel {
     panel.scrollIntoView({ block: "nearest" });
   }
 
-  /** Back to the hint (no selection or a new graph). */
-  reset(): void {
+  /** Back to the hint (no selection, or with `newGraph` a new graph: the typed ids go too). */
+  reset(newGraph = false): void {
     this.current = null;
+    if (newGraph) {
+      this.pairI.value = "";
+      this.pairJ.value = "";
+      byId("search", HTMLInputElement).value = "";
+    }
     this.compareBox = null;
     replace(
       this.body,

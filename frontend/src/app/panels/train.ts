@@ -28,7 +28,6 @@ export class TrainPanel {
   private readonly fields = byId("hyper-fields", HTMLElement);
   private readonly trainButton = byId("train", HTMLButtonElement);
   private readonly cancelButton = byId("cancel", HTMLButtonElement);
-  private readonly progressBox = byId("progress-box", HTMLElement);
   private readonly progress = byId("progress", HTMLProgressElement);
   private readonly progressText = byId("progress-text", HTMLElement);
   private readonly result = byId("train-result", HTMLElement);
@@ -127,7 +126,6 @@ export class TrainPanel {
     this.aucChart.setMarker(null);
     this.progress.value = 0;
     this.progressText.textContent = "Preparing the graph (diffusion, split)…";
-    this.progressBox.hidden = false;
     replace(this.result);
     this.abort = new AbortController();
     const t0 = performance.now();
@@ -234,7 +232,11 @@ export class TrainPanel {
   /** A new graph: clear the last run's display. */
   graphChanged(): void {
     this.offer.hidden = true;
-    this.progressBox.hidden = true;
+    this.progress.value = 0;
+    this.progressText.textContent = "No training run on this graph yet.";
+    this.lossChart.setSeries([]);
+    this.aucChart.setSeries([]);
+    this.aucChart.setMarker(null);
     replace(this.result, this.app.model ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
   }
 }
