@@ -811,15 +811,7 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 }
 
 func (e *Engine) evaluate() (any, []byte, error) {
-	l, err := e.graph()
-	if err != nil {
-		return nil, nil, err
-	}
-	mo, err := e.current()
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := e.heldOut(l, mo)
+	l, _, h, err := e.heldModel()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -854,11 +846,7 @@ func (e *Engine) explain(req Request) (any, []byte, error) {
 	if a.I == nil || a.J == nil {
 		return nil, nil, errorf(CodeBadRequest, "explain: args.i and args.j (node indices) are required")
 	}
-	l, err := e.graph()
-	if err != nil {
-		return nil, nil, err
-	}
-	mo, err := e.current()
+	l, mo, err := e.modelAndGraph()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -895,11 +883,7 @@ func (e *Engine) suggest(req Request) (any, []byte, error) {
 	if top < 1 {
 		return nil, nil, errorf(CodeBadRequest, "suggest: args.top must be at least 1 (got %d)", top)
 	}
-	l, err := e.graph()
-	if err != nil {
-		return nil, nil, err
-	}
-	mo, err := e.current()
+	l, mo, err := e.modelAndGraph()
 	if err != nil {
 		return nil, nil, err
 	}

@@ -48,6 +48,20 @@ func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
 	return h, nil
 }
 
+// heldModel returns the loaded graph, the current model and its held-out
+// split with the predictor on its training graph.
+func (e *Engine) heldModel() (*loaded, *model, *heldOut, error) {
+	l, mo, err := e.modelAndGraph()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	h, err := e.heldOut(l, mo)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return l, mo, h, nil
+}
+
 // modelAndGraph returns the loaded graph and the current model.
 func (e *Engine) modelAndGraph() (*loaded, *model, error) {
 	l, err := e.graph()
@@ -93,11 +107,7 @@ func (e *Engine) insight(req Request) (any, []byte, error) {
 	if err := decode(req, &struct{}{}); err != nil {
 		return nil, nil, err
 	}
-	l, mo, err := e.modelAndGraph()
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := e.heldOut(l, mo)
+	_, mo, h, err := e.heldModel()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,11 +195,7 @@ func (e *Engine) fidelity(req Request) (any, []byte, error) {
 	if maxM < 1 || maxM > maxFidelityM {
 		return nil, nil, errorf(CodeBadRequest, "fidelity: args.maxM must be in 1..%d (got %d)", maxFidelityM, maxM)
 	}
-	l, mo, err := e.modelAndGraph()
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := e.heldOut(l, mo)
+	_, _, h, err := e.heldModel()
 	if err != nil {
 		return nil, nil, err
 	}
