@@ -220,6 +220,23 @@ test("every control has a label and the keyboard reaches the main ones", async (
   assert.ok((await app(() => window.ilpgnnExplorer.view.transform().k)) > k0, "+ zooms in");
 });
 
+test("checkpoints: export to a file, delete, import it back", async () => {
+  await page.locator("#checkpoints-panel").scrollIntoViewIfNeeded();
+  const rows = () => page.$$("#checkpoint-list tr[data-key]");
+  assert.equal((await rows()).length, 1);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#checkpoint-list tr[data-key] >> text=Export")]);
+  assert.match(download.suggestedFilename(), /\.ckpt$/);
+  const file = join(artifacts, download.suggestedFilename());
+  await download.saveAs(file);
+  page.once("dialog", (d) => d.accept());
+  await page.click("#checkpoint-list tr[data-key] >> text=Delete");
+  await page.waitForFunction(() => document.querySelectorAll("#checkpoint-list tr[data-key]").length === 0);
+  await page.setInputFiles("#checkpoint-input", file);
+  await page.waitForFunction(() => document.querySelectorAll("#checkpoint-list tr[data-key]").length === 1);
+  await page.waitForFunction(() => /Restored/.test(document.getElementById("status").textContent));
+  assert.match(await page.textContent("#train-result"), /Current model: ILP-GNN/);
+});
+
 test("compare explainers: GAT attention beside ILP-GNN's choice", async () => {
   await page.selectOption("#model", "gat");
   await page.locator("#train-panel").scrollIntoViewIfNeeded();
@@ -257,6 +274,16 @@ test("a broken file shows the loader's message and the old graph stays usable", 
   assert.match(err, /edges\.csv/);
   assert.match(err, /line 2|:2:/);
   assert.match(err, /is still loaded/);
+  assert.match(await page.textContent("#graph-info"), /1,000 nodes/);
+  // Dropped files go the same way.
+  await app(() => {
+    document.getElementById("data-error").hidden = true;
+    const dt = new DataTransfer();
+    dt.items.add(new File(["a b\nc\n"], "graph.txt", { type: "text/plain" }));
+    window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForSelector("#data-error:not([hidden])");
+  assert.match(await page.textContent("#data-error"), /graph\.txt/);
   assert.match(await page.textContent("#graph-info"), /1,000 nodes/);
   // The model and graph still answer.
   await page.fill("#pair-i", "1");
