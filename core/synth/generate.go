@@ -299,17 +299,17 @@ func newWorld(cfg Config, x []float64) *world {
 // ((cos + 1) / 2)^q: the m largest keys q·log(weight) + Gumbel (SPEC §8.2).
 func (w *world) baseGraph(m int, rng *rand.Rand) []graph.Edge {
 	n, q := w.n, w.cfg.Homophily
-	keys := make([]keyed, 0, n*(n-1)/2)
+	top := newTopKeys(m)
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			key := gumbel(rng)
 			if q != 0 {
 				key += q * detmath.Log((w.cos[i*n+j]+1)/2) // -Inf for opposite vectors
 			}
-			keys = append(keys, keyed{key, graph.Edge{U: int32(i), V: int32(j)}})
+			top.offer(keyed{key, graph.Edge{U: int32(i), V: int32(j)}})
 		}
 	}
-	return largest(keys, m)
+	return top.edges()
 }
 
 // keyed is a candidate pair with its sampling key.
@@ -318,21 +318,76 @@ type keyed struct {
 	edge graph.Edge
 }
 
-// largest returns the edges of the m largest keys, largest first, ties by
-// edge.
-func largest(keys []keyed, m int) []graph.Edge {
-	slices.SortFunc(keys, func(a, b keyed) int {
-		if c := cmp.Compare(b.key, a.key); c != 0 {
-			return c
+// before reports whether a comes before b among the drawn edges: the
+// larger key first (cmp.Compare's order, so NaN last), ties by edge.
+func before(a, b keyed) bool {
+	if c := cmp.Compare(b.key, a.key); c != 0 {
+		return c < 0
+	}
+	if a.edge.U != b.edge.U {
+		return a.edge.U < b.edge.U
+	}
+	return a.edge.V < b.edge.V
+}
+
+// topKeys keeps the m first candidates in before's order as they stream
+// past, in a heap whose root is the last one kept. Drawing m edges from
+// the ~N²/2 candidates then needs no list of them all and no full sort:
+// most candidates lose one comparison with the root.
+type topKeys struct {
+	m    int
+	heap []keyed
+}
+
+func newTopKeys(m int) *topKeys { return &topKeys{m: m, heap: make([]keyed, 0, m)} }
+
+// offer considers one candidate.
+func (t *topKeys) offer(x keyed) {
+	h := t.heap
+	if len(h) < t.m {
+		h = append(h, x)
+		for c := len(h) - 1; c > 0; {
+			p := (c - 1) / 2
+			if !before(h[p], h[c]) {
+				break
+			}
+			h[p], h[c] = h[c], h[p]
+			c = p
 		}
-		if c := cmp.Compare(a.edge.U, b.edge.U); c != 0 {
-			return c
+		t.heap = h
+		return
+	}
+	if t.m == 0 || !before(x, h[0]) {
+		return
+	}
+	h[0] = x
+	for p := 0; ; {
+		worst, l, r := p, 2*p+1, 2*p+2
+		if l < len(h) && before(h[worst], h[l]) {
+			worst = l
 		}
-		return cmp.Compare(a.edge.V, b.edge.V)
+		if r < len(h) && before(h[worst], h[r]) {
+			worst = r
+		}
+		if worst == p {
+			return
+		}
+		h[p], h[worst] = h[worst], h[p]
+		p = worst
+	}
+}
+
+// edges returns the kept candidates' edges in before's order.
+func (t *topKeys) edges() []graph.Edge {
+	slices.SortFunc(t.heap, func(a, b keyed) int {
+		if before(a, b) {
+			return -1
+		}
+		return 1 // edges are distinct, so no two candidates tie
 	})
-	out := make([]graph.Edge, m)
-	for k := range out {
-		out[k] = keys[k].edge
+	out := make([]graph.Edge, len(t.heap))
+	for k, x := range t.heap {
+		out[k] = x.edge
 	}
 	return out
 }
@@ -442,7 +497,8 @@ func (w *world) weightKey(st *structure, i, j int, bufI, bufJ []int32) (key floa
 // explains each.
 func (w *world) drawLinks(st *structure, m int, rng *rand.Rand) ([]Link, error) {
 	n, k := w.n, w.cfg.KGT
-	var keys []keyed
+	top := newTopKeys(m)
+	eligible := 0
 	bufI, bufJ := make([]int32, 0, k), make([]int32, 0, k)
 	for i := range n {
 		if len(st.adj[i]) < k {
@@ -453,14 +509,15 @@ func (w *world) drawLinks(st *structure, m int, rng *rand.Rand) ([]Link, error) 
 				continue
 			}
 			key, _, _ := w.weightKey(st, i, j, bufI, bufJ)
-			keys = append(keys, keyed{key + gumbel(rng), graph.Edge{U: int32(i), V: int32(j)}})
+			top.offer(keyed{key + gumbel(rng), graph.Edge{U: int32(i), V: int32(j)}})
+			eligible++
 		}
 	}
-	if len(keys) < m {
-		return nil, fmt.Errorf("%d edges to draw but only %d non-edges have both ends with %d neighbours", m, len(keys), k)
+	if eligible < m {
+		return nil, fmt.Errorf("%d edges to draw but only %d non-edges have both ends with %d neighbours", m, eligible, k)
 	}
 	links := make([]Link, m)
-	for t, e := range largest(keys, m) {
+	for t, e := range top.edges() {
 		_, whyU, whyV := w.weightKey(st, int(e.U), int(e.V), nil, nil)
 		links[t] = Link{Edge: e, Role: Train, WhyU: whyU, WhyV: whyV}
 	}
