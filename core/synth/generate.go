@@ -458,13 +458,23 @@ func (w *world) structure(edges []graph.Edge) *structure {
 // r(c, j), largest first, ties by node id, and returns it with the sum of
 // their r. i must have at least KGT neighbours.
 func (w *world) why(st *structure, i, j int, dst []int32) ([]int32, float64) {
+	return w.whyStrided(st, i, j*w.n, 1, dst) // r(c, j) = rel[j][c]
+}
+
+// whyStrided is why with r(c, j) read as rel[base + c·stride]. rel is
+// symmetric bit for bit, so rel[j][c] (base j·n, stride 1) and rel[c][j]
+// (base j, stride n) are the same numbers: drawLinks, which calls why for
+// every j of a fixed i, reads the second way, one sequential stream per
+// neighbour of i instead of a scattered row per j.
+func (w *world) whyStrided(st *structure, i, base, stride int, dst []int32) ([]int32, float64) {
 	k := w.cfg.KGT
 	dst = dst[:0]
-	rel := st.rel[j*w.n : j*w.n+w.n] // r(c, j) = rel[j][c] by symmetry
+	rel := st.rel
+	r := func(c int32) float64 { return rel[base+int(c)*stride] }
 	for _, c := range st.adj[i] {
 		// Insert c into the sorted top list when it beats its last entry;
 		// neighbours come in increasing id, so a tie never displaces.
-		if len(dst) == k && rel[c] <= rel[dst[k-1]] {
+		if len(dst) == k && r(c) <= r(dst[k-1]) {
 			continue
 		}
 		if len(dst) < k {
@@ -472,13 +482,13 @@ func (w *world) why(st *structure, i, j int, dst []int32) ([]int32, float64) {
 		} else {
 			dst[k-1] = c
 		}
-		for p := len(dst) - 1; p > 0 && rel[dst[p]] > rel[dst[p-1]]; p-- {
+		for p := len(dst) - 1; p > 0 && r(dst[p]) > r(dst[p-1]); p-- {
 			dst[p], dst[p-1] = dst[p-1], dst[p]
 		}
 	}
 	var sum float64
 	for _, c := range dst {
-		sum += rel[c]
+		sum += r(c)
 	}
 	return dst, sum
 }
@@ -486,7 +496,7 @@ func (w *world) why(st *structure, i, j int, dst []int32) ([]int32, float64) {
 // weightKey returns log w_ij = r̄_ij / τ for a non-edge whose ends both
 // have KGT neighbours (SPEC §8.3), with the two groundtruth lists.
 func (w *world) weightKey(st *structure, i, j int, bufI, bufJ []int32) (key float64, whyI, whyJ []int32) {
-	whyI, si := w.why(st, i, j, bufI)
+	whyI, si := w.whyStrided(st, i, j, w.n, bufI) // r(c, j) = rel[c][j]
 	whyJ, sj := w.why(st, j, i, bufJ)
 	rbar := (si + sj) / float64(2*w.cfg.KGT)
 	return rbar / w.cfg.Tau, whyI, whyJ
