@@ -130,12 +130,24 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     ctx.setLineDash([]);
   }
 
-  // Lit nodes in their own colours, white outline for contrast.
+  // Lit nodes in their own colours, white outline for contrast; in a pair,
+  // the ends and their selected neighbours take their side's colour (a
+  // neighbour selected by both sides the common colour), so no class
+  // colour can pass for a side.
+  const fill = new Map<number, string>();
+  for (const side of h.sides ?? []) {
+    fill.set(side.node, side.color);
+    for (const nb of side.neighbors) {
+      if (!nb.selected) continue;
+      const had = fill.get(nb.node);
+      fill.set(nb.node, had !== undefined && had !== side.color ? COMMON : side.color);
+    }
+  }
   ctx.lineWidth = 1;
   ctx.strokeStyle = HALO;
   for (const i of litNodes(h)) {
     if (!ok(i)) continue;
-    ctx.fillStyle = scene.colorOf(i);
+    ctx.fillStyle = fill.get(i) ?? scene.colorOf(i);
     ctx.beginPath();
     ctx.arc(sx(i), sy(i), r(i) + 1, 0, 2 * Math.PI);
     ctx.fill();
