@@ -302,6 +302,7 @@ test("Cora opens through the file input and pans smoothly", async () => {
   timings.coraLayoutSettledMs = Date.now() - t0;
   assert.equal(await app(() => location.hash), "#data=file:cora");
   await page.waitForSelector("#data-error", { state: "hidden" });
+  await page.waitForFunction(() => /cora is kept in this browser/.test(document.getElementById("kept-note").textContent));
   await shot("10-cora");
 
   // Pan for two seconds: frames the page produced and the view's draw times.
@@ -343,6 +344,17 @@ test("Cora opens through the file input and pans smoothly", async () => {
   await page.waitForTimeout(200);
   await shot("11-narrow");
   await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A reload reopens the user's graph from this browser, with no file dialog.
+  await page.reload();
+  await page.waitForFunction(() => /2,708 nodes/.test(document.getElementById("graph-info").textContent), null, { timeout: 60_000 });
+  assert.equal(await app(() => location.hash), "#data=file:cora");
+  await page.click("#forget-files");
+  await page.waitForFunction(() => /Forgotten/.test(document.getElementById("kept-note").textContent));
+  await page.reload();
+  await page.waitForSelector("#data-error:not([hidden])", { timeout: 60_000 });
+  assert.match(await page.textContent("#data-error"), /no longer keeps/);
+  await page.waitForFunction(() => /1,000 nodes/.test(document.getElementById("graph-info").textContent), null, { timeout: 60_000 });
 });
 
 test("a demo link trains when no checkpoint fits, then explains its pair", async () => {

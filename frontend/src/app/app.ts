@@ -7,6 +7,7 @@ import { EngineError, type EngineClient } from "../client";
 import type { EngineInfo, GraphInfo, ModelInfo, Preset } from "../protocol";
 import { byId, replace, h } from "./dom";
 import { findNodes, GraphView } from "./graph/index";
+import { kept, keep } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
 import { graphSummary, pairHighlight } from "./summary";
@@ -115,10 +116,20 @@ export class App {
   async applyLink(link: DeepLink, first = false): Promise<void> {
     let data = link.data ?? DEFAULT_DATA;
     const seed = link.seed ?? 0;
+    const focus = { autoRestore: link.pair !== null || link.node !== null, autoTrain: link.train };
+    if (data.startsWith("file:") && data !== this.dataKey) {
+      const k = await kept();
+      if (k !== null && k.dataKey === data) {
+        if (!(await this.openBytes(data, k.files, focus, false))) return;
+      } else {
+        this.data.showNote(`This link shows a graph opened from files (${data.slice(5)}) that this browser no longer keeps. Open the same files to continue; nothing was uploaded, so the page cannot fetch them.`);
+        if (!first) return;
+        data = DEFAULT_DATA;
+      }
+    }
     if (data.startsWith("file:")) {
-      this.data.showNote(`This link shows a graph opened from your files (${data.slice(5)}). Open the same files to continue; nothing was uploaded, so the page cannot reopen them itself.`);
-      if (!first) return;
-      data = DEFAULT_DATA;
+      await this.selectLinked(link);
+      return;
     }
     const preset = presetOf(data);
     if (preset === null) {
@@ -126,9 +137,14 @@ export class App {
       data = DEFAULT_DATA;
     }
     if (this.graph === null || data !== this.dataKey || seed !== this.dataSeed) {
-      const ok = await this.generate(presetOf(data) ?? "medium", seed, { autoRestore: link.pair !== null || link.node !== null, autoTrain: link.train });
+      const ok = await this.generate(presetOf(data) ?? "medium", seed, focus);
       if (!ok) return;
     }
+    await this.selectLinked(link);
+  }
+
+  /** Selects a link's pair or node on the loaded graph. */
+  private async selectLinked(link: DeepLink): Promise<void> {
     const g = this.graph;
     if (g === null) return;
     if (link.pair) {
@@ -149,10 +165,28 @@ export class App {
     return this.open(`synth:${preset}`, seed, () => this.engine.generate(preset, seed), options);
   }
 
-  /** Loads the user's files (parsed in the worker) and shows the graph. */
-  openFiles(files: File[]): Promise<boolean> {
+  /** Loads the user's files (parsed in the worker), shows the graph and keeps the files in this browser. */
+  async openFiles(files: File[]): Promise<boolean> {
     const stem = files.map((f) => f.name.replace(/\.[^.]*$/, "")).sort()[0] ?? "files";
-    return this.open(`file:${stem}`, null, () => this.engine.loadFileList(files), {});
+    const bytes: Record<string, Uint8Array> = {};
+    for (const f of files) bytes[f.name] = new Uint8Array(await f.arrayBuffer());
+    return this.openBytes(`file:${stem}`, bytes, {}, true);
+  }
+
+  /** Loads file contents; with `keepThem`, a graph that loads is kept for the next visit. */
+  private openBytes(dataKey: string, files: Record<string, Uint8Array>, options: LoadOptions, keepThem: boolean): Promise<boolean> {
+    return this.open(
+      dataKey,
+      null,
+      async () => {
+        // Not transferred: the same buffers go to IndexedDB next.
+        const info = await this.engine.loadFiles(files, { transfer: false });
+        if (keepThem) void keep(dataKey, files).then((r) => this.data.showKept(dataKey, r));
+        else this.data.showKept(dataKey, { kept: true });
+        return info;
+      },
+      options,
+    );
   }
 
   /**

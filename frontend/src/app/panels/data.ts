@@ -5,6 +5,7 @@
 
 import type { App } from "../app";
 import { byId, h, replace } from "../dom";
+import { forget } from "../filestore";
 import { presetOf } from "../hash";
 
 export class DataPanel {
@@ -16,6 +17,8 @@ export class DataPanel {
   private readonly error = byId("data-error", HTMLElement);
   private readonly dropHint = byId("drop-hint", HTMLElement);
   private readonly fileOption: HTMLOptionElement;
+  private readonly keptNote = byId("kept-note", HTMLElement);
+  private readonly keptText = byId("kept-text", HTMLElement);
 
   constructor(app: App) {
     this.app = app;
@@ -41,6 +44,12 @@ export class DataPanel {
       if (files.length > 0) void this.openFiles(files);
     });
     this.installDrop();
+    byId("forget-files", HTMLButtonElement).addEventListener("click", () => {
+      void forget().then(() => {
+        this.keptText.textContent = "Forgotten: a reload will not reopen these files.";
+        byId("forget-files", HTMLButtonElement).hidden = true;
+      });
+    });
   }
 
   private async openFiles(files: File[]): Promise<void> {
@@ -85,9 +94,20 @@ export class DataPanel {
     for (const el of this.form.querySelectorAll<HTMLButtonElement | HTMLSelectElement | HTMLInputElement>("button, select, input")) el.disabled = busy;
   }
 
+  /** Says whether the files of a graph opened from files are kept for the next visit. */
+  showKept(dataKey: string, r: { kept: boolean; reason?: string }): void {
+    const name = dataKey.replace(/^file:/, "");
+    this.keptText.textContent = r.kept
+      ? `${name} is kept in this browser (never uploaded), so a reload reopens it.`
+      : `${name} is not kept for the next visit: ${r.reason ?? "storage unavailable"}.`;
+    byId("forget-files", HTMLButtonElement).hidden = !r.kept;
+    this.keptNote.hidden = false;
+  }
+
   /** Reflects the loaded graph in the picker. */
   showGraph(dataKey: string, seed: number | null): void {
     if (presetOf(dataKey)) {
+      this.keptNote.hidden = true;
       this.preset.value = dataKey;
       this.fileOption.hidden = true;
       if (seed !== null) this.seed.value = String(seed);

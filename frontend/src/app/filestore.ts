@@ -1,0 +1,79 @@
+// The last graph opened from the user's files, kept in this browser's
+// IndexedDB (a database of the page's own, beside the engine's checkpoint
+// store) so that a reload reopens it: nothing is uploaded, and nothing is
+// lost. One record; "Forget" deletes it.
+
+const DB = "ilpgnn-files";
+const STORE = "graphs";
+const KEY = "last";
+/** Larger graphs are not kept (they reopen from the files). */
+export const MAX_KEPT_BYTES = 64 * 1024 * 1024;
+
+/** A kept graph: the files as opened, by name. */
+export interface KeptGraph {
+  /** The hash's data value, `file:NAME`. */
+  dataKey: string;
+  files: Record<string, Uint8Array>;
+  saved: number;
+}
+
+function open(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    if (typeof indexedDB === "undefined") {
+      reject(new Error("this browser has no IndexedDB"));
+      return;
+    }
+    const req = indexedDB.open(DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error("opening IndexedDB failed"));
+    req.onblocked = () => reject(new Error("IndexedDB is blocked by another tab"));
+  });
+}
+
+async function run<T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await open();
+  try {
+    return await new Promise<T>((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const req = body(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(req.result);
+      tx.onerror = () => reject(tx.error ?? req.error ?? new Error("IndexedDB transaction failed"));
+      tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Keeps the files of the graph just opened; false (with a reason) when they are too large or storage refuses. */
+export async function keep(dataKey: string, files: Record<string, Uint8Array>): Promise<{ kept: boolean; reason?: string }> {
+  const size = Object.values(files).reduce((n, b) => n + b.byteLength, 0);
+  if (size > MAX_KEPT_BYTES) return { kept: false, reason: `the files are ${Math.round(size / 1e6)} MB, more than this page keeps` };
+  try {
+    const record: KeptGraph = { dataKey, files, saved: Date.now() };
+    await run("readwrite", (s) => s.put(record, KEY));
+    return { kept: true };
+  } catch (e) {
+    return { kept: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The kept graph, or null (none, or storage unavailable). */
+export async function kept(): Promise<KeptGraph | null> {
+  try {
+    const v = (await run("readonly", (s) => s.get(KEY))) as KeptGraph | undefined;
+    return v && typeof v.dataKey === "string" && typeof v.files === "object" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Deletes the kept graph. */
+export async function forget(): Promise<void> {
+  try {
+    await run("readwrite", (s) => s.delete(KEY));
+  } catch {
+    // Nothing kept, or no storage: nothing to forget.
+  }
+}
