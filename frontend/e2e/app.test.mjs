@@ -265,6 +265,7 @@ test("compare explainers: GAT attention beside ILP-GNN's choice", async () => {
   await page.click("#cancel");
   await page.waitForFunction(() => /Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: 60_000 });
   assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
+  assert.match(await page.textContent("#train-result"), /Checkpoint: saved in this browser/);
 });
 
 test("a broken file shows the loader's message and the old graph stays usable", async () => {

@@ -134,6 +134,8 @@ export class TrainPanel {
       const res = await app.engine.train(this.config(), {
         model,
         seed,
+        // A cancelled run keeps its best weights so far: nothing is lost.
+        saveOnCancel: true,
         signal: this.abort.signal,
         onProgress: (p) => this.onProgress(p),
       });
