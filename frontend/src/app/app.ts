@@ -4,7 +4,7 @@
 // every change updates the canvas, the panels and the URL hash together.
 
 import { EngineError, type EngineClient } from "../client";
-import type { EngineInfo, GraphInfo, ModelInfo, Preset } from "../protocol";
+import type { EngineInfo, GraphDescription, GraphInfo, ModelInfo, Preset } from "../protocol";
 import { byId, replace, h } from "./dom";
 import { findNodes, GraphView } from "./graph/index";
 import { kept, keep } from "./filestore";
@@ -212,7 +212,15 @@ export class App {
         this.data.setBusy(false);
         return false;
       }
-      const desc = await this.engine.describe();
+      let desc: GraphDescription;
+      try {
+        desc = await this.engine.describe();
+      } catch (e) {
+        // The engine holds the new graph but the page could not show it.
+        this.data.showError(`the graph loaded but could not be described: ${errorText(e)}`);
+        this.data.setBusy(false);
+        return false;
+      }
       const g = new LoadedGraph(desc);
       this.graph = g;
       this.dataKey = dataKey;
@@ -228,10 +236,15 @@ export class App {
       this.graphInfo.textContent = graphSummary(info);
       this.setStatus(`Showing ${info.name}`);
       this.writeHash();
-      await this.view.setGraph(
-        { n: g.n, edges: g.edges, ids: desc.ids, degrees: desc.degrees, labels: g.labels, classNames: desc.classNames },
-        { seed: seed ?? 0 },
-      );
+      try {
+        await this.view.setGraph(
+          { n: g.n, edges: g.edges, ids: desc.ids, degrees: desc.degrees, labels: g.labels, classNames: desc.classNames },
+          { seed: seed ?? 0 },
+        );
+      } catch (e) {
+        // The layout worker failed: the panels still work without the picture.
+        this.setStatus(`Showing ${info.name}; the graph could not be drawn: ${errorText(e)}`);
+      }
       const now = performance.now();
       this.metrics.lastLoadMs = now - t0;
       this.metrics.firstGraphMs ??= now;
