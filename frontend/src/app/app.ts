@@ -221,7 +221,12 @@ export class App {
         this.data.setBusy(false);
         return false;
       }
+      // Big graphs (Photo: 119k edges) take tens of milliseconds to index
+      // and to hand to the view; a turn of the event loop between the steps
+      // keeps each task short.
+      await nextTask();
       const g = new LoadedGraph(desc);
+      await nextTask();
       this.graph = g;
       this.dataKey = dataKey;
       this.dataSeed = seed;
@@ -374,6 +379,11 @@ export interface LoadOptions {
   autoRestore?: boolean;
   /** Train at once when no checkpoint fits (`train=1` links). */
   autoTrain?: boolean;
+}
+
+/** Resolves in a later task, letting the browser handle input and paint in between. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** A readable message of any error; engine errors keep their file and line. */
