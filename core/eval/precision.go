@@ -15,6 +15,27 @@ import (
 // i and j, best first. It must be safe for concurrent use.
 type Ranker func(i, j int) []int32
 
+// ByScore returns nodes ordered as explainers rank them: by score, highest
+// first (cmp.Compare's order, NaN last), ties by node. score[k] belongs to
+// nodes[k]; neither slice is changed.
+func ByScore(nodes []int32, score []float64) []int32 {
+	order := make([]int, len(nodes))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(score[b], score[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(nodes[a], nodes[b])
+	})
+	out := make([]int32, len(order))
+	for k, o := range order {
+		out[k] = nodes[o]
+	}
+	return out
+}
+
 // Explained is a link with its groundtruth explanation: WhyI are the
 // neighbours of I that caused it, WhyJ those of J.
 type Explained struct {
@@ -112,28 +133,13 @@ func CosineRanker(g *graph.Graph) Ranker {
 		return s
 	}
 	return func(i, j int) []int32 {
-		type scored struct {
-			c   int32
-			cos float64
-		}
 		nb := g.Neighbors(i)
-		s := make([]scored, len(nb))
+		cos := make([]float64, len(nb))
 		for k, c := range nb {
-			s[k] = scored{c, 0}
 			if den := norms[c] * norms[j]; den > 0 {
-				s[k].cos = dot(int(c), j) / den
+				cos[k] = dot(int(c), j) / den
 			}
 		}
-		slices.SortFunc(s, func(a, b scored) int {
-			if c := cmp.Compare(b.cos, a.cos); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.c, b.c)
-		})
-		out := make([]int32, len(s))
-		for k, v := range s {
-			out[k] = v.c
-		}
-		return out
+		return ByScore(nb, cos)
 	}
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -89,5 +90,40 @@ func TestCosineRanker(t *testing.T) {
 	// Against node 6 = (0, 0, 3) every cosine is 0: ties by id.
 	if got, want := CosineRanker(g)(0, 6), []int32{1, 2, 3, 4}; !slices.Equal(got, want) {
 		t.Errorf("ranking against 6: %v, want %v", got, want)
+	}
+}
+
+// ByScore is a permutation of its nodes with scores non-increasing and
+// equal scores in node order, whatever order the nodes come in.
+func TestByScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 100 {
+		n := rng.IntN(20)
+		nodes := rng.Perm(50)[:n]
+		in := make([]int32, n)
+		score := make([]float64, n)
+		of := map[int32]float64{}
+		for k, v := range nodes {
+			in[k] = int32(v)
+			score[k] = float64(rng.IntN(4)) // many ties
+			of[in[k]] = score[k]
+		}
+		out := ByScore(in, score)
+		if len(out) != n {
+			t.Fatalf("%d nodes out of %d", len(out), n)
+		}
+		seen := map[int32]bool{}
+		for k, v := range out {
+			if _, ok := of[v]; !ok || seen[v] {
+				t.Fatalf("%v is not a permutation of %v", out, in)
+			}
+			seen[v] = true
+			if k > 0 {
+				a, b := of[out[k-1]], of[v]
+				if a < b || (a == b && out[k-1] > v) {
+					t.Fatalf("%v out of order at %d (scores %v)", out, k, score)
+				}
+			}
+		}
 	}
 }

@@ -1,9 +1,7 @@
 package gnn
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
@@ -38,28 +36,16 @@ func (m *Model) AttentionRanker(g *graph.Graph) (eval.Ranker, error) {
 	in := Prepare(g, m.Config)
 	alpha := m.Attention(in)
 	return func(i, j int) []int32 {
-		type scored struct {
-			c int32
-			a float32
-		}
 		lo, hi := in.Offsets[i], in.Offsets[i+1]
-		s := make([]scored, 0, hi-lo)
+		nodes := make([]int32, 0, hi-lo)
+		score := make([]float64, 0, hi-lo)
 		for k := lo; k < hi; k++ {
 			if c := in.Src[k]; int(c) != i && int(c) != j {
-				s = append(s, scored{c, alpha[k]})
+				nodes = append(nodes, c)
+				score = append(score, float64(alpha[k]))
 			}
 		}
-		slices.SortFunc(s, func(a, b scored) int {
-			if c := cmp.Compare(b.a, a.a); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.c, b.c)
-		})
-		out := make([]int32, len(s))
-		for k, v := range s {
-			out[k] = v.c
-		}
-		return out
+		return eval.ByScore(nodes, score)
 	}, nil
 }
 

@@ -38,11 +38,9 @@
 package gnnexplainer
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 
 	"ilpgnn/core/autograd"
@@ -290,24 +288,13 @@ func (e *Explainer) side(s *subgraph, node, other int, sig []float32) Side {
 		sd.Reverse = append(sd.Reverse, sig[s.edge[edgeKey(int32(node), c)]])
 	}
 	score := make([]float64, len(sd.Neighbors))
-	order := make([]int, len(sd.Neighbors))
 	for k := range score {
-		order[k] = k
 		score[k] = float64(sd.Mask[k])
 		if e.Config.Symmetric {
 			score[k] = (float64(sd.Mask[k]) + float64(sd.Reverse[k])) / 2
 		}
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := cmp.Compare(score[b], score[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(sd.Neighbors[a], sd.Neighbors[b])
-	})
-	sd.Ranked = make([]int32, len(order))
-	for k, o := range order {
-		sd.Ranked[k] = sd.Neighbors[o]
-	}
+	sd.Ranked = eval.ByScore(sd.Neighbors, score)
 	return sd
 }
 
