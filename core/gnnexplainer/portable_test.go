@@ -7,10 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"ilpgnn/core/internal/golden"
 )
 
 var updatePortable = flag.Bool("update-portable", false, "rewrite testdata/portable.sha256 after a deliberate change to the explainer's arithmetic")
@@ -52,19 +52,5 @@ func TestPortable(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("%s %s", kind, hex.EncodeToString(h.Sum(nil))))
 	}
 	got := strings.Join(lines, "\n") + "\n"
-	if *updatePortable {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(portableGolden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(filepath.FromSlash(portableGolden))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("explanations hash\n%s, recorded\n%s(if the arithmetic changed on purpose, rerun natively with -update-portable)", got, want)
-	}
+	golden.Check(t, portableGolden, got, *updatePortable, "explanations hashes")
 }

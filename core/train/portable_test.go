@@ -5,13 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/internal/golden"
 )
 
 var updatePortable = flag.Bool("update-portable", false, "rewrite testdata/portable.sha256 after a deliberate change to the training arithmetic")
@@ -75,17 +73,5 @@ func TestCheckpointPortable(t *testing.T) {
 			t.Fatalf("checkpoint differs with one thread (%s) and %d (%s)", h, prev, got)
 		}
 	}
-	if *updatePortable {
-		if err := os.WriteFile(portableGolden, []byte(got+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(filepath.FromSlash(portableGolden))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w := strings.TrimSpace(string(want)); got != w {
-		t.Errorf("%s/%s checkpoint hash %s, recorded %s (if the training arithmetic changed on purpose, rerun natively with -update-portable)",
-			runtime.GOOS, runtime.GOARCH, got, w)
-	}
+	golden.Check(t, portableGolden, got, *updatePortable, "checkpoint hash")
 }
