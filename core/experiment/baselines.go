@@ -18,6 +18,7 @@ import (
 // GNNExplainer over a GAE.
 type baselines struct {
 	gat, gae  *gnn.Result
+	attention eval.Ranker             // gat's, message passing on sp.Train
 	explainer *gnnexplainer.Explainer // over gae, message passing on sp.Train
 }
 
@@ -53,6 +54,9 @@ func trainBaselines(ctx context.Context, sp *split.Split, opt *Options, seed uin
 			return nil, fmt.Errorf("%v baseline, seed %d: %w", k.kind, seed, err)
 		}
 	}
+	if b.attention, err = b.gat.Model.AttentionRanker(sp.Train); err != nil {
+		return nil, err
+	}
 	if b.explainer, err = gnnexplainer.New(b.gae.Model, sp.Train, opt.explainerConfig(seed)); err != nil {
 		return nil, err
 	}
@@ -67,10 +71,6 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 	if err != nil {
 		return err
 	}
-	att, err := b.gat.Model.AttentionRanker(f.split.Train)
-	if err != nil {
-		return err
-	}
 	// The GAT's deletion forward: an explainer over it, used only for
 	// LogitWithout (nothing is optimised).
 	gatLocal, err := gnnexplainer.New(b.gat.Model, f.split.Train, opt.explainerConfig(seed))
@@ -80,7 +80,7 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 	for n, ex := range []struct {
 		rank  eval.Ranker
 		local *gnnexplainer.Explainer
-	}{{att, gatLocal}, {b.explainer.Ranker(), b.explainer}} {
+	}{{b.attention, gatLocal}, {b.explainer.Ranker(), b.explainer}} {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

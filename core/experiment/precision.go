@@ -188,11 +188,7 @@ func precisionBaselines(ctx context.Context, f *fitted, opt *Options, seed uint6
 	if err != nil {
 		return err
 	}
-	att, err := b.gat.Model.AttentionRanker(f.split.Train)
-	if err != nil {
-		return err
-	}
-	gp := eval.PrecisionAt(att, test, 1, 2)
+	gp := eval.PrecisionAt(b.attention, test, 1, 2)
 	t0 := time.Now()
 	ep := eval.PrecisionAt(b.explainer.Ranker(), test, 1, 2)
 	if len(test) > 0 {

@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -462,16 +460,7 @@ func TestLoadSynthFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := d.WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{}
-	for _, name := range []string{synth.EdgesFile, synth.FeaturesFile, synth.GroundtruthFile} {
-		if files[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	files := synthFiles(t, d)
 	p := newPage(t, nil)
 	var gen, dropped GraphInfo
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 4}, &gen)

@@ -31,17 +31,26 @@ func smallSynth(t *testing.T) (*synth.Dataset, map[string][]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d, synthFiles(t, d)
+}
+
+// synthFiles returns the files `ilpgnn synth` writes for d, by name, as a
+// page would drop them.
+func synthFiles(t *testing.T, d *synth.Dataset) map[string][]byte {
+	t.Helper()
 	dir := t.TempDir()
 	if err := d.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{}
 	for _, name := range []string{synth.EdgesFile, synth.FeaturesFile, synth.GroundtruthFile} {
-		if files[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
 			t.Fatal(err)
 		}
+		files[name] = b
 	}
-	return d, files
+	return files
 }
 
 // trained trains the current model and waits until the run has released
