@@ -112,8 +112,7 @@ export class ExplainPanel {
     const items = list.map((s) => {
       const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${percent(s.prob)}`);
       b.addEventListener("click", () => void this.app.select({ kind: "pair", i: node, j: s.node }));
-      const gt = s.explanation.groundtruth ? h("span", { class: "tag truth", title: "a groundtruth link of the synthetic graph" }, "groundtruth") : null;
-      return h("li", {}, b, gt);
+      return h("li", {}, b);
     });
     replace(
       this.body,
@@ -195,7 +194,7 @@ function bar(kind: string, v: number, label: string): HTMLElement {
 }
 
 /** The explanation's elements: probability, reading, counterfactuals, both sides. */
-export function renderExplanation(app: App, ex: Explanation): HTMLElement[] {
+export function renderExplanation(app: App, ex: Explanation): Array<HTMLElement | null> {
   const truth = ex.groundtruth;
   const verdict = ex.prob >= 0.5 ? "predicts a link" : "predicts no link";
   const linkNote = ex.linked ? (ex.masked ? "They are linked; the link itself was hidden from the model, as in training." : "They are linked.") : "They are not linked in the graph.";
@@ -209,7 +208,7 @@ export function renderExplanation(app: App, ex: Explanation): HTMLElement[] {
       h("li", {}, `With random neighbours instead of the selected ones: ${percent(ex.prob_random)}`),
       h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
     ),
-    truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : h("span"),
+    truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : null,
     h("div", { class: "sides" }, renderSide(app, ex.i, "i", truth?.i ?? []), renderSide(app, ex.j, "j", truth?.j ?? [])),
   ];
 }
