@@ -226,3 +226,46 @@ func TestMaxPerHop(t *testing.T) {
 		t.Error("0 hops accepted")
 	}
 }
+
+// A batch holds each pair's own subgraph, shifted into place, whichever
+// batch, orientation or order the pair comes in; no target is among its
+// edges.
+func TestExtractBatch(t *testing.T) {
+	g := randomGraph(t, rand.New(rand.NewPCG(3, 4)), 30, 0.25)
+	pairs := []graph.Edge{{U: 0, V: 3}, {U: 5, V: 2}, {U: 1, V: 4}, {U: 3, V: 0}}
+	opt := Options{Hops: 2, MaxPerHop: 2}
+	b, err := ExtractBatch(g, pairs, opt, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != len(pairs) {
+		t.Fatalf("%d subgraphs, want %d", b.Len(), len(pairs))
+	}
+	for k, p := range pairs {
+		one, err := ExtractBatch(g, []graph.Edge{p}, opt, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := b.Offsets[k], b.Offsets[k+1]
+		if !slices.Equal(b.Nodes[lo:hi], one.Nodes) || !slices.Equal(b.Labels[lo:hi], one.Labels) {
+			t.Errorf("pair %v: nodes %v labels %v in the batch, %v %v alone", p, b.Nodes[lo:hi], b.Labels[lo:hi], one.Nodes, one.Labels)
+		}
+		if b.Nodes[lo] != p.U || b.Nodes[lo+1] != p.V {
+			t.Errorf("pair %v: subgraph starts %v", p, b.Nodes[lo:lo+2])
+		}
+		for _, e := range b.Edges[b.EdgeOffsets[k]:b.EdgeOffsets[k+1]] {
+			if e.U < lo || e.V >= hi {
+				t.Errorf("pair %v: edge %v leaves its block [%d, %d)", p, e, lo, hi)
+			}
+			if e.U == lo && e.V == lo+1 {
+				t.Errorf("pair %v: the target is an edge of its subgraph", p)
+			}
+		}
+	}
+	// (0, 3) and (3, 0) keep the same nodes when sampled.
+	a, c := b.Nodes[b.Offsets[0]+2:b.Offsets[1]], b.Nodes[b.Offsets[3]+2:b.Offsets[4]]
+	as, cs := slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(c))
+	if !slices.Equal(as, cs) {
+		t.Errorf("the two orientations of (0, 3) sampled %v and %v", a, c)
+	}
+}

@@ -1,0 +1,230 @@
+// Package pairfit trains link predictors that score each candidate pair
+// from a computation of its own — an enclosing subgraph (SEAL,
+// WalkPooling) or the pair's neighbour contexts (CONPI) — rather than from
+// one embedding of the whole graph. They train as ILP-GNN does (package
+// train): the same split, message passing on the training graph only, the
+// training links and one fresh negative per link per epoch from
+// split.NewNegativeSampler(seed), Adam, and early stopping on validation
+// AUC; but they step once per mini-batch of pairs, since each pair costs a
+// forward pass of its own.
+package pairfit
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"ilpgnn/core/autograd"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/optim"
+	"ilpgnn/core/split"
+)
+
+// Model is a pair classifier bound to its message-passing graph.
+type Model interface {
+	// Params returns the trainable weights.
+	Params() []*autograd.Var
+	// Loss records on t the mean binary cross-entropy of the logits of
+	// pairs against labels (1 link, 0 not), in training mode: dropout and
+	// any other random choice draw from rng.
+	Loss(t *autograd.Tape, pairs []graph.Edge, labels []float32, rng *rand.Rand) *autograd.Var
+	// Logits returns the evaluation-mode logit of each pair. It must not
+	// depend on how the pairs are grouped, and may run in parallel.
+	Logits(pairs []graph.Edge) []float32
+}
+
+// Config is the training loop's part of a model's configuration.
+type Config struct {
+	LR          float64 // Adam learning rate
+	WeightDecay float64 // L2 weight decay added to the gradient
+	Epochs      int     // at most this many passes over the training pairs
+	Patience    int     // stop after this many epochs without a better validation AUC
+	BatchSize   int     // pairs per Adam step
+	// PairsPerEpoch, when positive, caps the training links of one epoch
+	// at this many, drawn afresh each epoch (each with its negative), for
+	// graphs whose every link would make an epoch too long.
+	PairsPerEpoch int
+	Seed          uint64 // weights, negatives, batches and dropout
+}
+
+// Validate reports the first setting out of range.
+func (c Config) Validate() error {
+	switch {
+	case !(c.LR > 0):
+		return fmt.Errorf("learning rate must be positive (got %g)", c.LR)
+	case !(c.WeightDecay >= 0):
+		return fmt.Errorf("weight decay must be non-negative (got %g)", c.WeightDecay)
+	case c.Epochs < 1:
+		return fmt.Errorf("epochs must be at least 1 (got %d)", c.Epochs)
+	case c.Patience < 1:
+		return fmt.Errorf("patience must be at least 1 (got %d)", c.Patience)
+	case c.BatchSize < 1:
+		return fmt.Errorf("batch size must be at least 1 (got %d)", c.BatchSize)
+	case c.PairsPerEpoch < 0:
+		return fmt.Errorf("pairs per epoch must be non-negative (got %d)", c.PairsPerEpoch)
+	}
+	return nil
+}
+
+// RegisterFlags binds c to flags of fs named as the other models' are
+// (epochs, patience, lr, weight-decay), plus batch-size and
+// pairs-per-epoch. The seed is the command line's own.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
+	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation AUC")
+	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
+	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
+	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs per optimiser step")
+	fs.IntVar(&c.PairsPerEpoch, "pairs-per-epoch", c.PairsPerEpoch, "training links per epoch, drawn afresh each epoch (0: all)")
+}
+
+// Progress reports a finished mini-batch or epoch.
+type Progress struct {
+	Epoch, MaxEpochs int // Epoch is 1-based
+	Batch, Batches   int // mini-batches done in this epoch, of Batches
+	// EpochDone is set on the report that closes an epoch; only it carries
+	// ValAUC. Loss is the mean loss of the epoch's batches so far.
+	EpochDone  bool
+	Loss       float64
+	ValAUC     float64
+	BestValAUC float64
+	BestEpoch  int
+	Elapsed    time.Duration
+}
+
+// Result is a finished (or cancelled) run; the model holds the weights of
+// the best validation AUC.
+type Result struct {
+	Epochs       int     // epochs completed
+	BestEpoch    int     // epoch whose weights were kept
+	ValAUC       float64 // of the kept weights
+	TestAUC      float64
+	TrainSeconds float64 // the epochs, validation included
+	EpochMillis  float64 // TrainSeconds per epoch, in milliseconds
+	TestSeconds  float64
+	History      []Progress // one entry per epoch
+}
+
+// Random streams drawn from the seed (ASCII "pf" and a digit), distinct
+// from the model packages' weight streams and from split's.
+const (
+	streamOrder   uint64 = 0x7066_31
+	streamDropout uint64 = 0x7066_32
+	streamSubset  uint64 = 0x7066_33
+)
+
+// Run trains m on sp with cfg: every epoch takes sp.TrainPos (or
+// cfg.PairsPerEpoch of them) with one fresh negative each, shuffles the
+// pairs, and steps Adam once per cfg.BatchSize of them; after every epoch
+// it scores the validation pairs, keeps the best weights, and stops after
+// cfg.Patience epochs without improvement. The best weights are restored
+// into m and scored on the test pairs. progress, if non-nil, is called
+// after every mini-batch. When ctx is cancelled Run stops within one
+// mini-batch, restores the best weights so far and returns ctx's error
+// with the result.
+func Run(ctx context.Context, sp *split.Split, m Model, cfg Config, progress func(Progress)) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	params := m.Params()
+	best := autograd.Snapshot(params, nil)
+	adam := optim.NewAdam(params, cfg.LR)
+	adam.WeightDecay = cfg.WeightDecay
+	sampler := split.NewNegativeSampler(cfg.Seed)
+	orderRNG := rand.New(rand.NewPCG(cfg.Seed, streamOrder))
+	dropRNG := rand.New(rand.NewPCG(cfg.Seed, streamDropout))
+	subsetRNG := rand.New(rand.NewPCG(cfg.Seed, streamSubset))
+
+	positives := append([]graph.Edge(nil), sp.TrainPos...)
+	P := len(positives)
+	if cfg.PairsPerEpoch > 0 {
+		P = min(P, cfg.PairsPerEpoch)
+	}
+	pairs := make([]graph.Edge, 2*P)
+	labels := make([]float32, 2*P)
+	batchPairs := make([]graph.Edge, 0, cfg.BatchSize)
+	batchLabels := make([]float32, 0, cfg.BatchSize)
+	order := make([]int, 2*P)
+	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
+	batches := (2*P + cfg.BatchSize - 1) / cfg.BatchSize
+
+	res := &Result{ValAUC: -1}
+	tape := autograd.NewTape()
+	start := time.Now()
+	var runErr error
+epochs:
+	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
+		if P < len(positives) {
+			// A fresh subset: a partial Fisher-Yates shuffle of all links.
+			for k := range P {
+				r := k + subsetRNG.IntN(len(positives)-k)
+				positives[k], positives[r] = positives[r], positives[k]
+			}
+		}
+		copy(pairs, positives[:P])
+		sampler.Sample(pairs[P:], sp.Train)
+		for k := range order {
+			order[k] = k
+		}
+		orderRNG.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		var lossSum float64
+		for b := range batches {
+			if err := ctx.Err(); err != nil {
+				runErr = err
+				break epochs
+			}
+			batchPairs, batchLabels = batchPairs[:0], batchLabels[:0]
+			for _, k := range order[b*cfg.BatchSize : min((b+1)*cfg.BatchSize, len(order))] {
+				batchPairs = append(batchPairs, pairs[k])
+				labels[k] = 0
+				if k < P {
+					labels[k] = 1
+				}
+				batchLabels = append(batchLabels, labels[k])
+			}
+			tape.Reset()
+			for _, p := range params {
+				p.ZeroGrad()
+			}
+			loss := m.Loss(tape, batchPairs, batchLabels, dropRNG)
+			tape.Backward(loss)
+			adam.Step()
+			lossSum += float64(loss.Value[0])
+			if progress != nil && b+1 < batches {
+				progress(Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: b + 1, Batches: batches,
+					Loss: lossSum / float64(b+1), BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch, Elapsed: time.Since(start)})
+			}
+		}
+		s := m.Logits(valPairs)
+		valAUC := eval.AUC(s[:len(sp.ValPos)], s[len(sp.ValPos):])
+		if valAUC > res.ValAUC {
+			res.ValAUC, res.BestEpoch = valAUC, epoch
+			best = autograd.Snapshot(params, best)
+		}
+		res.Epochs = epoch
+		pr := Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: batches, Batches: batches, EpochDone: true,
+			Loss: lossSum / float64(batches), ValAUC: valAUC, BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch,
+			Elapsed: time.Since(start)}
+		res.History = append(res.History, pr)
+		if progress != nil {
+			progress(pr)
+		}
+		if epoch-res.BestEpoch >= cfg.Patience {
+			break
+		}
+	}
+	if res.Epochs > 0 {
+		autograd.Restore(params, best)
+	}
+	res.TrainSeconds = time.Since(start).Seconds()
+	res.EpochMillis = 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))
+	testStart := time.Now()
+	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
+	s := m.Logits(testPairs)
+	res.TestAUC = eval.AUC(s[:len(sp.TestPos)], s[len(sp.TestPos):])
+	res.TestSeconds = time.Since(testStart).Seconds()
+	return res, runErr
+}
