@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"ilpgnn/core/conpi"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
@@ -14,12 +15,29 @@ import (
 )
 
 // baselines are the explainers of the paper's table 2 that need a model of
-// their own, trained on the run's split: GAT's attention over a GAT, and
-// GNNExplainer over a GAE.
+// their own, trained on the run's split: GAT's attention over a GAT,
+// GNNExplainer over a GAE, and CONPI's context interaction weights.
 type baselines struct {
 	gat, gae  *gnn.Result
 	attention eval.Ranker             // gat's, message passing on sp.Train
 	explainer *gnnexplainer.Explainer // over gae, message passing on sp.Train
+	conpi     *conpi.Result           // contexts from sp.Train
+}
+
+// deleter scores a pair with some undirected edges deleted from the
+// message-passing graph: the deletion of the fidelity metric.
+type deleter interface {
+	LogitWithout(i, j int, removed []graph.Edge) float32
+}
+
+// conpiConfig returns CONPI's configuration for seed.
+func (o *Options) conpiConfig(seed uint64) conpi.Config {
+	cfg := conpi.DefaultConfig()
+	if o.CONPI != nil {
+		cfg = *o.CONPI
+	}
+	cfg.Fit.Seed = seed
+	return cfg
 }
 
 // baselineConfig returns the configuration of a baseline of kind for seed.
@@ -60,12 +78,15 @@ func trainBaselines(ctx context.Context, sp *split.Split, opt *Options, seed uin
 	if b.explainer, err = gnnexplainer.New(b.gae.Model, sp.Train, opt.explainerConfig(seed)); err != nil {
 		return nil, err
 	}
+	if b.conpi, err = conpi.RunSplit(ctx, sp, opt.conpiConfig(seed), nil); err != nil {
+		return nil, fmt.Errorf("conpi baseline, seed %d: %w", seed, err)
+	}
 	return b, nil
 }
 
 // fidelityBaselines appends, for one seed, each baseline curve's test AUC
 // and ΔAUC at every M (curves as Fidelity lays them out: GAT attention,
-// then GNNExplainer). pairs are the test pairs, the first nPos positive.
+// GNNExplainer, then CONPI). pairs are the test pairs, the first nPos positive.
 func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64, pairs []graph.Edge, nPos int, curves []FidelityCurve) error {
 	b, err := trainBaselines(ctx, f.split, opt, seed)
 	if err != nil {
@@ -79,8 +100,8 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 	}
 	for n, ex := range []struct {
 		rank  eval.Ranker
-		local *gnnexplainer.Explainer
-	}{{b.attention, gatLocal}, {b.explainer.Ranker(), b.explainer}} {
+		local deleter
+	}{{b.attention, gatLocal}, {b.explainer.Ranker(), b.explainer}, {b.conpi.Model.Ranker(), b.conpi.Model}} {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -100,7 +121,7 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 // of rank(j, i) cut off from i and j (see Fidelity), in parallel; each
 // pair is computed on its own, so the result does not depend on the
 // number of CPUs.
-func logitsWithout(rank eval.Ranker, local *gnnexplainer.Explainer, pairs []graph.Edge, m int) []float32 {
+func logitsWithout(rank eval.Ranker, local deleter, pairs []graph.Edge, m int) []float32 {
 	out := make([]float32, len(pairs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/16))
 	var wg sync.WaitGroup

@@ -12,6 +12,7 @@ import (
 	"io"
 	"time"
 
+	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/gnn"
@@ -46,6 +47,9 @@ type Options struct {
 	// Explainer, when non-nil, configures GNNExplainer (default
 	// gnnexplainer.DefaultConfig); each run sets its own Seed.
 	Explainer *gnnexplainer.Config
+	// CONPI, when non-nil, configures the CONPI model trained beside
+	// ILP-GNN (default conpi.DefaultConfig); each run sets its own seed.
+	CONPI *conpi.Config
 }
 
 // fitted is one trained run.

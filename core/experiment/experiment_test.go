@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/gnn"
@@ -41,7 +42,9 @@ func tinySource(t *testing.T) (*dataset.Source, Options) {
 	tc.Model.Hidden, tc.Epochs, tc.Patience = 16, 4, 4
 	ex := gnnexplainer.DefaultConfig()
 	ex.Epochs = 20
-	return src, Options{Train: tc, Seeds: []uint64{0, 1}, Baselines: quickBaseline, Explainer: &ex}
+	cc := conpi.DefaultConfig()
+	cc.Fit.Epochs, cc.Fit.Patience = 3, 3
+	return src, Options{Train: tc, Seeds: []uint64{0, 1}, Baselines: quickBaseline, Explainer: &ex, CONPI: &cc}
 }
 
 // quickBaseline is a gnn configuration that trains in milliseconds.
@@ -74,7 +77,7 @@ func TestPrecisionReport(t *testing.T) {
 	}
 	for _, r := range rep.Runs {
 		for _, v := range []float64{r.P1, r.P2, r.RandomP1, r.RandomP2, r.CosineP1, r.CosineP2, r.AUC,
-			r.GATP1, r.GATP2, r.GNNExplainerP1, r.GNNExplainerP2, r.GATAUC, r.GAEAUC} {
+			r.GATP1, r.GATP2, r.GNNExplainerP1, r.GNNExplainerP2, r.GATAUC, r.GAEAUC, r.CONPIP1, r.CONPIP2, r.CONPIAUC} {
 			if !(v >= 0 && v <= 1) {
 				t.Fatalf("run %+v: value %v outside [0, 1]", r, v)
 			}
@@ -90,14 +93,14 @@ func TestPrecisionReport(t *testing.T) {
 	}
 	for _, k := range []string{"preset", "runs", "p_at_1_mean", "p_at_2_mean", "auc_mean", "random_p_at_1_mean",
 		"random_p_at_2_mean", "cosine_p_at_1_mean", "cosine_p_at_2_mean", "gat_p_at_1_mean", "gnnexplainer_p_at_2_mean",
-		"gnnexplainer_ms_per_link_mean"} {
+		"gnnexplainer_ms_per_link_mean", "conpi_p_at_1_mean", "conpi_p_at_2_mean"} {
 		if _, ok := keys[k]; !ok {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
 	var md bytes.Buffer
 	if err := WritePrecisionTable(&md, []*PrecisionReport{rep}); err != nil || strings.Count(md.String(), "\n") != 3 ||
-		!strings.Contains(md.String(), "| GNNExplainer P@1 / P@2 (paper) |") {
+		!strings.Contains(md.String(), "| GNNExplainer P@1 / P@2 (paper) | CONPI P@1 / P@2 (paper) |") {
 		t.Errorf("table:\n%s%v", md.String(), err)
 	}
 	// The baselines' explainers, measured directly on seed 1's split.
@@ -114,6 +117,10 @@ func TestPrecisionReport(t *testing.T) {
 		rep.Runs[1].GNNExplainerP2 != ep[1] {
 		t.Errorf("GAT P@1 %v, GNNExplainer P@2 %v; measured directly %v, %v", rep.Runs[1].GATP1, rep.Runs[1].GNNExplainerP2, gp, ep)
 	}
+	if cp := eval.PrecisionAt(bl.conpi.Model.Ranker(), test, 1, 2); rep.Runs[1].CONPIP1 != cp[0] || rep.Runs[1].CONPIP2 != cp[1] ||
+		rep.Runs[1].CONPIAUC != bl.conpi.TestAUC {
+		t.Errorf("CONPI P@1/@2 %v %v AUC %v; measured directly %v, %v", rep.Runs[1].CONPIP1, rep.Runs[1].CONPIP2, rep.Runs[1].CONPIAUC, cp, bl.conpi.TestAUC)
+	}
 	// Selecting on validation precision runs too (the refusal of a graph
 	// without groundtruth is tested on the command line); without the
 	// baselines their cells are empty.
@@ -124,7 +131,7 @@ func TestPrecisionReport(t *testing.T) {
 	}
 	md.Reset()
 	if rep.Baselines || rep.Runs[0].GATP1 != 0 || WritePrecisionTable(&md, []*PrecisionReport{rep}) != nil ||
-		!strings.Contains(md.String(), "| – | – |") {
+		!strings.Contains(md.String(), "| – | – | – |") {
 		t.Errorf("without baselines: %+v\n%s", rep.Runs[0], md.String())
 	}
 }
@@ -142,7 +149,7 @@ func TestFidelityAndSweeps(t *testing.T) {
 	if len(fid.Points) != 2 || len(fid.Points[0].Deltas) != 1 || len(fid.AUC) != 1 {
 		t.Fatalf("fidelity report %+v", fid)
 	}
-	if len(fid.Baselines) != 2 || fid.Baselines[1].Explainer != "GNNExplainer" {
+	if len(fid.Baselines) != 3 || fid.Baselines[1].Explainer != "GNNExplainer" || fid.Baselines[2].Explainer != "CONPI" {
 		t.Fatalf("fidelity baselines %+v", fid.Baselines)
 	}
 	for _, c := range fid.Baselines {
@@ -154,7 +161,7 @@ func TestFidelityAndSweeps(t *testing.T) {
 	if err := WriteFidelityCSV(&fcsv, []*FidelityReport{fid}); err != nil {
 		t.Fatal(err)
 	}
-	if rows, err := csv.NewReader(&fcsv).ReadAll(); err != nil || len(rows) != 1+3*2 || rows[6][5] != "GNNExplainer" {
+	if rows, err := csv.NewReader(&fcsv).ReadAll(); err != nil || len(rows) != 1+4*2 || rows[6][5] != "GNNExplainer" || rows[8][5] != "CONPI" {
 		t.Errorf("fidelity CSV %v, %v", rows, err)
 	}
 	abl, err := Ablation(context.Background(), src, opt)

@@ -38,6 +38,10 @@ type PrecisionRun struct {
 	GNNExplainerP2 float64 `json:"gnnexplainer_p_at_2,omitempty"`
 	GATAUC         float64 `json:"gat_auc,omitempty"`
 	GAEAUC         float64 `json:"gae_auc,omitempty"`
+	// CONPI's context interaction weights, and its test AUC.
+	CONPIP1  float64 `json:"conpi_p_at_1,omitempty"`
+	CONPIP2  float64 `json:"conpi_p_at_2,omitempty"`
+	CONPIAUC float64 `json:"conpi_auc,omitempty"`
 	// ExplainMillis is GNNExplainer's wall time per explained test link
 	// (both ends share one optimisation; eval.PrecisionAt runs links in
 	// parallel, one goroutine per CPU).
@@ -81,6 +85,12 @@ type PrecisionReport struct {
 	GNNExplainerP2Mean  float64 `json:"gnnexplainer_p_at_2_mean,omitempty"`
 	GNNExplainerP2Std   float64 `json:"gnnexplainer_p_at_2_std,omitempty"`
 	ExplainMillisMean   float64 `json:"gnnexplainer_ms_per_link_mean,omitempty"`
+	CONPIP1Mean         float64 `json:"conpi_p_at_1_mean,omitempty"`
+	CONPIP1Std          float64 `json:"conpi_p_at_1_std,omitempty"`
+	CONPIP2Mean         float64 `json:"conpi_p_at_2_mean,omitempty"`
+	CONPIP2Std          float64 `json:"conpi_p_at_2_std,omitempty"`
+	PaperCONPIP1        float64 `json:"paper_conpi_p_at_1,omitempty"`
+	PaperCONPIP2        float64 `json:"paper_conpi_p_at_2,omitempty"`
 	PaperGATP1          float64 `json:"paper_gat_p_at_1,omitempty"`
 	PaperGATP2          float64 `json:"paper_gat_p_at_2,omitempty"`
 	PaperGNNExplainerP1 float64 `json:"paper_gnnexplainer_p_at_1,omitempty"`
@@ -95,11 +105,11 @@ var paperPrecision = map[string][5]float64{
 	"dense":  {0.7910, 0.8222, 0.8485, 0.1275, 0.1315},
 }
 
-// paperBaselines holds table 2's GAT and GNNExplainer P@1/P@2.
-var paperBaselines = map[string][4]float64{
-	"sparse": {0.3392, 0.3940, 0.2446, 0.3401},
-	"medium": {0.2839, 0.2817, 0.2722, 0.3275},
-	"dense":  {0.2405, 0.2374, 0.2990, 0.3560},
+// paperBaselines holds table 2's GAT, GNNExplainer and CONPI P@1/P@2.
+var paperBaselines = map[string][6]float64{
+	"sparse": {0.3392, 0.3940, 0.2446, 0.3401, 0.3929, 0.4622},
+	"medium": {0.2839, 0.2817, 0.2722, 0.3275, 0.3075, 0.1523},
+	"dense":  {0.2405, 0.2374, 0.2990, 0.3560, 0.3246, 0.1922},
 }
 
 // ExplainedLinks returns the links of role r of a synthetic dataset in
@@ -149,9 +159,9 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 		}
 		run.Seconds = since(t0)
 		rep.Runs = append(rep.Runs, run)
-		opt.logf("precision %s seed %d: P@1 %.3f P@2 %.3f (cosine %.3f %.3f, random %.3f %.3f, GAT %.3f %.3f, GNNExplainer %.3f %.3f at %.1f ms/link) AUC %.4f, %d epochs, %.1fs",
+		opt.logf("precision %s seed %d: P@1 %.3f P@2 %.3f (cosine %.3f %.3f, random %.3f %.3f, GAT %.3f %.3f, GNNExplainer %.3f %.3f at %.1f ms/link, CONPI %.3f %.3f) AUC %.4f, %d epochs, %.1fs",
 			src, seed, run.P1, run.P2, run.CosineP1, run.CosineP2, run.RandomP1, run.RandomP2, run.GATP1, run.GATP2,
-			run.GNNExplainerP1, run.GNNExplainerP2, run.ExplainMillis, run.AUC, run.Epochs, run.Seconds)
+			run.GNNExplainerP1, run.GNNExplainerP2, run.ExplainMillis, run.CONPIP1, run.CONPIP2, run.AUC, run.Epochs, run.Seconds)
 	}
 	n, r := len(rep.Runs), rep.Runs
 	rep.P1Mean, rep.P1Std = meanStd(n, func(k int) float64 { return r[k].P1 })
@@ -169,6 +179,8 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 		rep.GNNExplainerP1Mean, rep.GNNExplainerP1Std = meanStd(n, func(k int) float64 { return r[k].GNNExplainerP1 })
 		rep.GNNExplainerP2Mean, rep.GNNExplainerP2Std = meanStd(n, func(k int) float64 { return r[k].GNNExplainerP2 })
 		rep.ExplainMillisMean, _ = meanStd(n, func(k int) float64 { return r[k].ExplainMillis })
+		rep.CONPIP1Mean, rep.CONPIP1Std = meanStd(n, func(k int) float64 { return r[k].CONPIP1 })
+		rep.CONPIP2Mean, rep.CONPIP2Std = meanStd(n, func(k int) float64 { return r[k].CONPIP2 })
 	}
 	// The paper's numbers go beside generated presets only: a folder named
 	// "dense" may hold anything.
@@ -176,6 +188,7 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 		rep.PaperP1, rep.PaperP2, rep.PaperAUC, rep.PaperRandomP1, rep.PaperRandomP2 = paper[0], paper[1], paper[2], paper[3], paper[4]
 		b := paperBaselines[presetOf(src.String())]
 		rep.PaperGATP1, rep.PaperGATP2, rep.PaperGNNExplainerP1, rep.PaperGNNExplainerP2 = b[0], b[1], b[2], b[3]
+		rep.PaperCONPIP1, rep.PaperCONPIP2 = b[4], b[5]
 	}
 	rep.Seconds = since(start)
 	return rep, nil
@@ -196,6 +209,8 @@ func precisionBaselines(ctx context.Context, f *fitted, opt *Options, seed uint6
 	}
 	run.GATP1, run.GATP2, run.GNNExplainerP1, run.GNNExplainerP2 = gp[0], gp[1], ep[0], ep[1]
 	run.GATAUC, run.GAEAUC = b.gat.TestAUC, b.gae.TestAUC
+	cp := eval.PrecisionAt(b.conpi.Model.Ranker(), test, 1, 2)
+	run.CONPIP1, run.CONPIP2, run.CONPIAUC = cp[0], cp[1], b.conpi.TestAUC
 	return nil
 }
 
@@ -212,8 +227,8 @@ func presetOf(spec string) string {
 // and the paper's number in brackets, "–" for ours when they were skipped).
 func WritePrecisionTable(w io.Writer, reps []*PrecisionReport) error {
 	var b strings.Builder
-	b.WriteString("| dataset | seeds | Random P@1 / P@2 | raw cosine P@1 / P@2 | GAT attention P@1 / P@2 (paper) | GNNExplainer P@1 / P@2 (paper) | ILP-GNN P@1 | ILP-GNN P@2 | paper P@1 / P@2 | AUC | paper AUC | time |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| dataset | seeds | Random P@1 / P@2 | raw cosine P@1 / P@2 | GAT attention P@1 / P@2 (paper) | GNNExplainer P@1 / P@2 (paper) | CONPI P@1 / P@2 (paper) | ILP-GNN P@1 | ILP-GNN P@2 | paper P@1 / P@2 | AUC | paper AUC | time |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range reps {
 		paper, paperAUC := "–", "–"
 		if r.PaperP1 > 0 {
@@ -231,10 +246,11 @@ func WritePrecisionTable(w io.Writer, reps []*PrecisionReport) error {
 			}
 			return cell
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.2f / %.2f | %.2f / %.2f | %s | %s | %.2f ± %.2f | %.2f ± %.2f | %s | %.2f ± %.2f | %s | %.0fs |\n",
+		fmt.Fprintf(&b, "| %s | %d | %.2f / %.2f | %.2f / %.2f | %s | %s | %s | %.2f ± %.2f | %.2f ± %.2f | %s | %.2f ± %.2f | %s | %.0fs |\n",
 			r.Preset, len(r.Runs), 100*r.RandomP1Mean, 100*r.RandomP2Mean, 100*r.CosineP1Mean, 100*r.CosineP2Mean,
 			baseline(r.GATP1Mean, r.GATP2Mean, r.PaperGATP1, r.PaperGATP2),
 			baseline(r.GNNExplainerP1Mean, r.GNNExplainerP2Mean, r.PaperGNNExplainerP1, r.PaperGNNExplainerP2),
+			baseline(r.CONPIP1Mean, r.CONPIP2Mean, r.PaperCONPIP1, r.PaperCONPIP2),
 			100*r.P1Mean, 100*r.P1Std, 100*r.P2Mean, 100*r.P2Std, paper, 100*r.AUCMean, 100*r.AUCStd, paperAUC, r.Seconds)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -280,7 +280,7 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 		rep.Points = append(rep.Points, FidelityPoint{M: m})
 	}
 	if !opt.NoBaselines {
-		for _, name := range [][2]string{{"GAT attention", "gat"}, {"GNNExplainer", "gae"}} {
+		for _, name := range [][2]string{{"GAT attention", "gat"}, {"GNNExplainer", "gae"}, {"CONPI", "conpi"}} {
 			c := FidelityCurve{Explainer: name[0], Model: name[1]}
 			for m := 1; m <= maxM; m++ {
 				c.Points = append(c.Points, FidelityPoint{M: m})

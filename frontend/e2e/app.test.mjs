@@ -237,7 +237,7 @@ test("checkpoints: export to a file, delete, import it back", async () => {
   assert.match(await page.textContent("#train-result"), /Current model: ILP-GNN/);
 });
 
-test("compare explainers: GAT attention beside ILP-GNN's choice", async () => {
+test("compare explainers: GAT attention and CONPI beside ILP-GNN's choice", async () => {
   await page.selectOption("#model", "gat");
   await page.locator("#train-panel").scrollIntoViewIfNeeded();
   await app(() => (document.getElementById("hyper").open = true));
@@ -247,6 +247,13 @@ test("compare explainers: GAT attention beside ILP-GNN's choice", async () => {
   await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 2, null, { timeout: 60_000 });
   await shot("07-training-gat");
   await page.waitForFunction(() => /Trained baseline: GAT/.test(document.getElementById("train-result").textContent), null, { timeout: 300_000 });
+  // CONPI steps per mini-batch; its interaction weights join the comparison.
+  await page.selectOption("#model", "conpi");
+  await page.waitForFunction(() => document.getElementById("hp-max-context") !== null);
+  await page.fill("#hp-epochs", "4");
+  await page.click("#train");
+  await page.waitForFunction(() => /Trained baseline: CONPI/.test(document.getElementById("train-result").textContent), null, { timeout: 300_000 });
+  assert.match(await page.textContent("#train-result"), /explanation Precision@1/);
   await page.selectOption("#model", "ilpgnn");
   await page.check("#compare-toggle");
   await page.fill("#pair-i", "3");
@@ -256,6 +263,7 @@ test("compare explainers: GAT attention beside ILP-GNN's choice", async () => {
   const text = await page.textContent("#compare");
   assert.match(text, /ILP-GNN \(selected\)/);
   assert.match(text, /GAT attention/);
+  assert.match(text, /CONPI context interaction/);
   await shot("08-compare");
   await page.uncheck("#compare-toggle");
 

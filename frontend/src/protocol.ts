@@ -88,6 +88,13 @@ export interface TrainProgress {
   elapsedMs: number;
   /** Estimate for at most `maxEpochs`, from the mean epoch time. */
   remainingMs: number;
+  /**
+   * Models that step once per mini-batch of pairs (seal, wp, conpi) report
+   * within an epoch too: `batch` of `batches` done; `valAUC` and `score`
+   * are then meaningful only when `batch === batches` (the epoch's end).
+   */
+  batch?: number;
+  batches?: number;
 }
 
 /** Whether (and under which key) a checkpoint was stored; `message` says why not. */
@@ -286,14 +293,14 @@ export type TrainConfig = Record<string, string | number | boolean>;
 export interface RankedNode {
   node: number;
   id: string;
-  /** GNNExplainer's mask in (0, 1); absent for attention. */
+  /** GNNExplainer's mask in (0, 1), or CONPI's interaction mass; absent for attention. */
   weight?: number;
 }
 
 /** One baseline explainer's answer for a pair (`compare`). */
 export interface BaselineExplanation {
-  model: "gat" | "gae" | "vgae";
-  method: "attention" | "gnnexplainer";
+  model: "gat" | "gae" | "vgae" | "conpi";
+  method: "attention" | "gnnexplainer" | "context";
   /** Each end's neighbours, best first, the other end left out. */
   i: RankedNode[];
   j: RankedNode[];
@@ -313,7 +320,7 @@ export type TrainSelect = "auto" | "auc" | "precision";
 
 /** Args of `train`. */
 /** Link predictors `train` knows: ILP-GNN and the paper's table 1 baselines. */
-export type ModelName = "ilpgnn" | "cn" | "aa" | "gae" | "vgae" | "gat";
+export type ModelName = "ilpgnn" | "cn" | "aa" | "gae" | "vgae" | "gat" | "seal" | "wp" | "conpi";
 
 /** Args of `defaults`. */
 export interface DefaultsArgs {

@@ -7,11 +7,14 @@ import (
 	"sort"
 	"time"
 
+	"ilpgnn/core/conpi"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/heuristic"
+	"ilpgnn/core/pairfit"
+	"ilpgnn/core/pairmodel"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 )
@@ -26,9 +29,16 @@ func baselineFlags(model string) (func(*flag.FlagSet), error) {
 	case "cn", "aa":
 		return func(*flag.FlagSet) {}, nil
 	}
+	if pairmodel.Is(model) {
+		tr, err := pairmodel.New(model)
+		if err != nil {
+			return nil, errorf(CodeBadRequest, "%v", err)
+		}
+		return tr.RegisterFlags, nil
+	}
 	kind, err := gnn.ParseKind(model)
 	if err != nil {
-		return nil, errorf(CodeBadRequest, "unknown model %q: want ilpgnn, cn, aa, gae, vgae or gat", model)
+		return nil, errorf(CodeBadRequest, "unknown model %q: want ilpgnn, cn, aa, gae, vgae, gat, seal, wp or conpi", model)
 	}
 	c := gnn.DefaultConfig(kind)
 	return c.RegisterFlags, nil
@@ -37,6 +47,9 @@ func baselineFlags(model string) (func(*flag.FlagSet), error) {
 func (e *Engine) startBaseline(ctx context.Context, id int64, model string, overrides map[string]any, seed *uint64) error {
 	if _, err := baselineFlags(model); err != nil {
 		return err
+	}
+	if pairmodel.Is(model) {
+		return e.startPair(ctx, id, model, overrides, seed)
 	}
 	var (
 		method heuristic.Method
@@ -125,6 +138,87 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	return out, nil
 }
 
+// startPair starts training a pair model (SEAL, WalkPooling or CONPI).
+func (e *Engine) startPair(ctx context.Context, id int64, model string, overrides map[string]any, seed *uint64) error {
+	tr, err := pairmodel.New(model)
+	if err != nil {
+		return errorf(CodeBadRequest, "train: %v", err)
+	}
+	if _, err := applyFlags(tr.RegisterFlags, overrides); err != nil {
+		return err
+	}
+	if err := tr.Validate(); err != nil {
+		return errorf(CodeBadRequest, "train: %v", err)
+	}
+	l, runCtx, err := e.claim(ctx, id, func(*loaded) error { return nil })
+	if err != nil {
+		return err
+	}
+	s := runSeed(l, seed, tr.Fit().Seed)
+	go e.finishRun(id, func() (any, error) { return e.trainPair(runCtx, id, l, tr, s) })
+	return nil
+}
+
+// trainPair trains a pair model on the split ILP-GNN uses for seed. Its
+// progress counts mini-batches, since one epoch of these models can take
+// many seconds.
+func (e *Engine) trainPair(ctx context.Context, id int64, l *loaded, tr pairmodel.Trainer, seed uint64) (any, error) {
+	sp, err := l.d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
+	if err != nil {
+		return nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	out := TrainResult{Model: tr.Name(), ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: seed, Created: e.opt.Now().Unix()},
+		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}}
+	out.Config = flagMap(tr.RegisterFlags)
+	fit := tr.Fit()
+	lastPost := time.Time{}
+	progress := func(p pairfit.Progress) {
+		// Batches come fast on small graphs: post at most ~10 a second,
+		// and always the end of an epoch.
+		if !p.EpochDone && time.Since(lastPost) < 100*time.Millisecond {
+			return
+		}
+		lastPost = time.Now()
+		elapsed := p.Elapsed.Seconds() * 1000
+		// Epochs done so far, the current one in part; the epochs left are
+		// as for the other models, counted from the end of this one.
+		done := float64(p.Epoch-1) + float64(p.Batch)/float64(max(p.Batches, 1))
+		perEpoch := elapsed / max(done, 1e-9)
+		left := float64(p.Epoch) - done + float64(min(p.MaxEpochs-p.Epoch, max(fit.Patience-(p.Epoch-p.BestEpoch), 0)))
+		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Loss,
+			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestValAUC,
+			ElapsedMs: elapsed, RemainingMs: perEpoch * left, Batch: p.Batch, Batches: p.Batches}
+		if p.EpochDone {
+			pr.ValAUC, pr.Score = p.ValAUC, p.ValAUC
+		}
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: pr})
+		e.opt.Yield()
+	}
+	res, err := tr.Run(ctx, sp, seed, progress)
+	out.Cancelled = errors.Is(err, context.Canceled)
+	if err != nil && !out.Cancelled {
+		return nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	if res == nil {
+		return out, nil
+	}
+	if res.CONPI != nil {
+		e.mu.Lock()
+		if e.data == l {
+			e.conpi = res.CONPI
+		}
+		e.mu.Unlock()
+	}
+	f := res.Result
+	out.TestAUC, out.ValAUC, out.BestEpoch = f.TestAUC, f.ValAUC, f.BestEpoch
+	out.Epochs, out.TrainSeconds = f.Epochs, f.TrainSeconds
+	if rank := res.Ranker(); l.d.Truth != nil && rank != nil {
+		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+		out.P1, out.P2 = &p[0], &p[1]
+	}
+	return out, nil
+}
+
 // flagMap returns the values of the flags register binds, by name.
 func flagMap(register func(*flag.FlagSet)) map[string]string {
 	out := map[string]string{}
@@ -144,24 +238,25 @@ type Comparison struct {
 // BaselineExplanation is one explainer's answer for a pair: each end's
 // neighbours, best first.
 type BaselineExplanation struct {
-	Model  string       `json:"model"`  // the trained baseline: gat, gae or vgae
-	Method string       `json:"method"` // attention or gnnexplainer
+	Model  string       `json:"model"`  // the trained baseline: gat, gae, vgae or conpi
+	Method string       `json:"method"` // attention, gnnexplainer or context
 	I      []RankedNode `json:"i"`
 	J      []RankedNode `json:"j"`
 	Millis float64      `json:"ms"` // time taken to explain
 }
 
 // RankedNode is one neighbour in an explainer's ranking; Weight is its
-// GNNExplainer mask (absent for attention, whose ranking is all it gives
-// per pair).
+// GNNExplainer mask or its CONPI interaction mass (absent for attention,
+// whose ranking is all it gives per pair).
 type RankedNode struct {
 	Node   int32    `json:"node"`
 	ID     string   `json:"id"`
 	Weight *float64 `json:"weight,omitempty"`
 }
 
-// compare explains a pair with every GNN baseline trained on the loaded
-// graph: GAT by its attention, GAE and VGAE by GNNExplainer. Like ILP-GNN's
+// compare explains a pair with every baseline trained on the loaded graph
+// that can explain: GAT by its attention, GAE and VGAE by GNNExplainer,
+// CONPI by its context interaction weights. Like ILP-GNN's
 // explanations, they speak of the whole graph.
 func (e *Engine) compare(req Request) (any, []byte, error) {
 	var a struct {
@@ -198,6 +293,7 @@ func (e *Engine) compare(req Request) (any, []byte, error) {
 		names = append(names, name)
 		models[name] = m
 	}
+	cm := e.conpi
 	e.mu.Unlock()
 	sort.Strings(names)
 	g := l.d.Graph
@@ -244,8 +340,32 @@ func (e *Engine) compare(req Request) (any, []byte, error) {
 		b.Millis = float64(time.Since(start).Microseconds()) / 1000
 		out.Explainers = append(out.Explainers, b)
 	}
+	if cm != nil {
+		// CONPI's context masses, its contexts read from the whole graph
+		// as the other explainers' are; each end itself is not a reason.
+		start := time.Now()
+		whole, err := cm.On(g)
+		if err != nil {
+			return nil, nil, errorf(CodeInternal, "compare: %v", err)
+		}
+		x := whole.Explain(*a.I, *a.J)
+		masses := func(ctx []conpi.NodeMass, self int) []RankedNode {
+			out := []RankedNode{}
+			for _, c := range ctx {
+				if int(c.Node) == self || len(out) == top {
+					continue
+				}
+				w := c.Mass
+				out = append(out, RankedNode{Node: c.Node, ID: g.IDs[c.Node], Weight: &w})
+			}
+			return out
+		}
+		b := BaselineExplanation{Model: "conpi", Method: "context", I: masses(x.ContextI, *a.I), J: masses(x.ContextJ, *a.J)}
+		b.Millis = float64(time.Since(start).Microseconds()) / 1000
+		out.Explainers = append(out.Explainers, b)
+	}
 	if len(out.Explainers) == 0 {
-		out.Message = "no baseline has been trained on this graph: train gat (attention) or gae/vgae (GNNExplainer) to compare"
+		out.Message = "no baseline has been trained on this graph: train gat (attention), gae/vgae (GNNExplainer) or conpi (context interaction) to compare"
 	}
 	return out, nil, nil
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
@@ -65,6 +66,9 @@ type Engine struct {
 	// baselines are the GNN baselines trained on data, by model name, for
 	// comparing their explanations with ILP-GNN's.
 	baselines map[string]*gnn.Model
+	// conpi is the CONPI model last trained on data: its context
+	// interaction weights are one more explanation to compare.
+	conpi *conpi.Model
 }
 
 type loaded struct {
@@ -299,6 +303,7 @@ func (e *Engine) setGraph(l *loaded) {
 	}
 	if e.data == nil || e.data.info.Fingerprint != l.info.Fingerprint {
 		e.baselines = nil
+		e.conpi = nil
 	}
 	e.data = l
 }

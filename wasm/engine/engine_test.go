@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/pairmodel"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/wasm/store"
@@ -579,7 +582,7 @@ func TestBaselines(t *testing.T) {
 		t.Errorf("vgae defaults: %+v", defs)
 	}
 	for _, args := range []map[string]any{
-		{"model": "seal"},
+		{"model": "nope"},
 		{"model": "gae", "config": map[string]any{"alpha": 0.1}},
 		{"model": "gae", "config": map[string]any{"lr": -1}},
 	} {
@@ -587,7 +590,7 @@ func TestBaselines(t *testing.T) {
 			t.Errorf("train %v: %+v", args, e)
 		}
 	}
-	if e := p.callErr("defaults", map[string]any{"model": "seal"}, nil); e.Code != CodeBadRequest {
+	if e := p.callErr("defaults", map[string]any{"model": "nope"}, nil); e.Code != CodeBadRequest {
 		t.Errorf("defaults of an unknown model: %+v", e)
 	}
 	// Another graph leaves nothing to compare with.
@@ -595,5 +598,92 @@ func TestBaselines(t *testing.T) {
 	p.call("compare", map[string]any{"i": 3, "j": 40}, &cmp)
 	if len(cmp.Explainers) != 0 || cmp.Message == "" {
 		t.Errorf("compare on a new graph: %+v", cmp)
+	}
+}
+
+// The pair models train on ILP-GNN's split with the command line's
+// numbers, report progress within epochs, and CONPI joins compare with its
+// context masses over the whole graph.
+func TestPairModels(t *testing.T) {
+	p := newPage(t, nil)
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 2}, nil)
+	src, err := dataset.Parse("synth:sparse:seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := src.Load(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := d.Split(2, split.DefaultValFrac, split.DefaultTestFrac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := map[string]map[string]any{
+		"conpi": {"epochs": 2},
+		"seal":  {"epochs": 1, "pairs-per-epoch": 64},
+		"wp":    {"epochs": 1, "pairs-per-epoch": 64},
+	}
+	for _, name := range pairmodel.Names {
+		id := p.send("train", map[string]any{"model": name, "config": small[name], "seed": 2}, nil)
+		r := p.wait(id)
+		if r.Type != "result" {
+			t.Fatalf("%s: %+v", name, r.Error)
+		}
+		var got TrainResult
+		roundTrip(t, r.Result, &got)
+		// The same run directly.
+		tr, err := pairmodel.New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		tr.RegisterFlags(fs)
+		for k, v := range small[name] {
+			if err := fs.Set(k, fmt.Sprint(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := tr.Run(context.Background(), sp, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Model != name || got.TestAUC != want.Result.TestAUC || got.Epochs != want.Result.Epochs || got.Saved.Saved || got.Config["lr"] == "" {
+			t.Errorf("%s: %+v, want test AUC %v after %d epochs", name, got, want.Result.TestAUC, want.Result.Epochs)
+		}
+		if (name == "conpi") != (got.P1 != nil) {
+			t.Errorf("%s: explanation precision %v", name, got.P1)
+		}
+		var ends int
+		for _, ev := range p.events[id] {
+			if ev.Batches == 0 || ev.Batch > ev.Batches {
+				t.Errorf("%s: progress %+v", name, ev)
+			}
+			if ev.Batch == ev.Batches {
+				ends++
+			}
+		}
+		if ends != got.Epochs {
+			t.Errorf("%s: %d end-of-epoch reports for %d epochs", name, ends, got.Epochs)
+		}
+	}
+	var cmp Comparison
+	p.call("compare", map[string]any{"i": 3, "j": 40, "top": 3}, &cmp)
+	if len(cmp.Explainers) != 1 || cmp.Explainers[0].Model != "conpi" || cmp.Explainers[0].Method != "context" {
+		t.Fatalf("compare: %+v", cmp)
+	}
+	whole, err := p.e.conpi.On(d.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rank := whole.Ranker()(3, 40)
+	side := cmp.Explainers[0].I
+	if len(side) != min(3, len(rank)) {
+		t.Fatalf("conpi side i: %+v, ranker %v", side, rank)
+	}
+	for k, n := range side {
+		if n.Node != rank[k] || !d.Graph.HasEdge(3, int(n.Node)) || n.Weight == nil || *n.Weight < 0 || *n.Weight > 1 {
+			t.Errorf("conpi side i rank %d: %+v, want node %d", k, n, rank[k])
+		}
 	}
 }

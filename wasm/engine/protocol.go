@@ -90,6 +90,11 @@ type Progress struct {
 	BestScore   float64 `json:"bestScore"`
 	ElapsedMs   float64 `json:"elapsedMs"`
 	RemainingMs float64 `json:"remainingMs"`
+	// Batch of Batches is the place within the epoch of models that step
+	// once per mini-batch of pairs (seal, wp, conpi); ValAUC and Score are
+	// set only on the report that ends an epoch (Batch == Batches).
+	Batch   int `json:"batch,omitempty"`
+	Batches int `json:"batches,omitempty"`
 }
 
 // GraphInfo describes the loaded graph.

@@ -25,8 +25,10 @@ func TestSubgraphOps(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	a, b := param(r, 6, 4), param(r, 4, 3)
 	cases := map[string]func(tp *autograd.Tape) *autograd.Var{
-		"tanh":        func(tp *autograd.Tape) *autograd.Var { return autograd.Tanh(tp, autograd.MatMul(tp, a, b)) },
-		"reshape":     func(tp *autograd.Tape) *autograd.Var { return autograd.MatMul(tp, autograd.Reshape(tp, a, 12, 2), autograd.Reshape(tp, b, 2, 6)) },
+		"tanh": func(tp *autograd.Tape) *autograd.Var { return autograd.Tanh(tp, autograd.MatMul(tp, a, b)) },
+		"reshape": func(tp *autograd.Tape) *autograd.Var {
+			return autograd.MatMul(tp, autograd.Reshape(tp, a, 12, 2), autograd.Reshape(tp, b, 2, 6))
+		},
 		"maxpoolrows": func(tp *autograd.Tape) *autograd.Var { return autograd.MaxPoolRows(tp, autograd.MatMul(tp, a, b)) },
 		"custom square": func(tp *autograd.Tape) *autograd.Var {
 			v := make([]float32, len(a.Value))

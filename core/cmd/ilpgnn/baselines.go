@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,15 +14,17 @@ import (
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/heuristic"
+	"ilpgnn/core/pairfit"
+	"ilpgnn/core/pairmodel"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
 
 // modelNames lists what `train --model` accepts.
-var modelNames = []string{"ilpgnn", "cn", "aa", "gae", "vgae", "gat"}
+var modelNames = append([]string{"ilpgnn", "cn", "aa", "gae", "vgae", "gat"}, pairmodel.Names...)
 
-const modelHelp = "link predictor: ilpgnn, or a baseline of the paper's table 1: cn (common neighbours), aa (Adamic-Adar), gae (GCN autoencoder), vgae (variational), gat (graph attention); each has its own hyperparameter flags (--model NAME -h)"
+const modelHelp = "link predictor: ilpgnn, or a baseline of the paper's table 1: cn (common neighbours), aa (Adamic-Adar), gae (GCN autoencoder), vgae (variational), gat (graph attention), seal (enclosing subgraphs, DGCNN), wp (WalkPooling), conpi (context pair interaction); each has its own hyperparameter flags (--model NAME -h)"
 
 // modelFlag returns the value of --model in args, before the flags are
 // defined: each model brings its own hyperparameter flags. It is "ilpgnn"
@@ -65,7 +70,7 @@ func heuristicOf(model string) (heuristic.Method, bool) {
 
 // gnnKindOf returns the autoencoder a model name stands for.
 func gnnKindOf(model string) (gnn.Kind, bool) {
-	if model == "ilpgnn" {
+	if model == "ilpgnn" || pairmodel.Is(model) {
 		return 0, false
 	}
 	k, err := gnn.ParseKind(model)
@@ -93,6 +98,32 @@ func runGNN(ctx context.Context, d *dataset.Dataset, sp *split.Split, cfg gnn.Co
 	return r, nil
 }
 
+// runPair trains one pair model (SEAL, WalkPooling or CONPI) on sp. On a
+// graph with groundtruth CONPI's interaction weights are also scored as
+// explanations, as ILP-GNN's are.
+func runPair(ctx context.Context, d *dataset.Dataset, sp *split.Split, tr pairmodel.Trainer, seed uint64, progress func(pairfit.Progress)) (runJSON, error) {
+	res, err := tr.Run(ctx, sp, seed, progress)
+	if err != nil {
+		return runJSON{}, err
+	}
+	f := res.Result
+	r := runJSON{Seed: seed, TestAUC: f.TestAUC, ValAUC: f.ValAUC, Epochs: f.Epochs, BestEpoch: f.BestEpoch,
+		TrainSeconds: f.TrainSeconds, EpochMillis: f.EpochMillis}
+	if rank := res.Ranker(); d.Truth != nil && rank != nil {
+		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(d.Truth, synth.Test), 1, 2)
+		r.P1, r.P2 = &p[0], &p[1]
+	}
+	return r, nil
+}
+
+// explainedBy names what explains a baseline's predictions.
+func explainedBy(model string) string {
+	if model == "conpi" {
+		return "context interaction"
+	}
+	return "attention"
+}
+
 // runHeuristic scores a split's validation and test pairs on its training
 // graph: nothing is trained, so epochs are 0.
 func runHeuristic(m heuristic.Method, sp *split.Split, seed uint64) runJSON {
@@ -105,8 +136,13 @@ func runHeuristic(m heuristic.Method, sp *split.Split, seed uint64) runJSON {
 
 // predictors returns table 1's columns for a comma-separated list of model
 // names; ILP-GNN trains with cfg and keeps the best validation AUC, as
-// table 1 measures AUC.
-func predictors(names string, cfg train.Config) ([]experiment.Predictor, error) {
+// table 1 measures AUC. sets are MODEL.FLAG=VALUE settings of the
+// baselines' hyperparameters (--set).
+func predictors(names string, cfg train.Config, sets []string) ([]experiment.Predictor, error) {
+	bySet, err := parseSets(sets, names)
+	if err != nil {
+		return nil, err
+	}
 	var out []experiment.Predictor
 	for _, name := range strings.Split(names, ",") {
 		name = strings.TrimSpace(name)
@@ -115,17 +151,40 @@ func predictors(names string, cfg train.Config) ([]experiment.Predictor, error) 
 		}
 		if m, ok := heuristicOf(name); ok {
 			out = append(out, experiment.Predictor{Name: name, Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-				r := runHeuristic(m, sp, seed)
-				return experiment.Fit{TestAUC: r.TestAUC, ValAUC: r.ValAUC}, nil
+				return fitOf(runHeuristic(m, sp, seed)), nil
 			}})
 			continue
 		}
 		if kind, ok := gnnKindOf(name); ok {
+			base := gnn.DefaultConfig(kind)
+			if err := applySets(name, base.RegisterFlags, bySet[name]); err != nil {
+				return nil, err
+			}
+			if err := base.Validate(); err != nil {
+				return nil, fmt.Errorf("--set: %w", err)
+			}
 			out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-				c := gnn.DefaultConfig(kind)
+				c := base
 				c.Seed = seed
 				r, err := runGNN(ctx, d, sp, c, nil)
-				return experiment.Fit{TestAUC: r.TestAUC, ValAUC: r.ValAUC, Epochs: r.Epochs}, err
+				return fitOf(r), err
+			}})
+			continue
+		}
+		if pairmodel.Is(name) {
+			tr, err := pairmodel.New(name)
+			if err != nil {
+				return nil, err
+			}
+			if err := applySets(name, tr.RegisterFlags, bySet[name]); err != nil {
+				return nil, err
+			}
+			if err := tr.Validate(); err != nil {
+				return nil, fmt.Errorf("--set: %w", err)
+			}
+			out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
+				r, err := runPair(ctx, d, sp, tr, seed, nil)
+				return fitOf(r), err
 			}})
 			continue
 		}
@@ -136,8 +195,48 @@ func predictors(names string, cfg train.Config) ([]experiment.Predictor, error) 
 			if err != nil {
 				return experiment.Fit{}, err
 			}
-			return experiment.Fit{TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs}, nil
+			return experiment.Fit{TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs,
+				TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))}, nil
 		}})
 	}
 	return out, nil
+}
+
+// parseSets groups --set values MODEL.FLAG=VALUE by model; every model
+// named must be among names, and be one with hyperparameters.
+func parseSets(sets []string, names string) (map[string][][2]string, error) {
+	out := map[string][][2]string{}
+	for _, s := range sets {
+		key, val, ok := strings.Cut(s, "=")
+		model, name, ok2 := strings.Cut(key, ".")
+		if !ok || !ok2 || model == "" || name == "" {
+			return nil, fmt.Errorf("--set %q: want MODEL.FLAG=VALUE", s)
+		}
+		if !slices.Contains(strings.Split(names, ","), model) {
+			return nil, fmt.Errorf("--set %q: %s is not among --models %s", s, model, names)
+		}
+		if _, isHeuristic := heuristicOf(model); isHeuristic || model == "ilpgnn" {
+			return nil, fmt.Errorf("--set %q: set ILP-GNN's hyperparameters with their own flags; %s has none to set", s, model)
+		}
+		out[model] = append(out[model], [2]string{name, val})
+	}
+	return out, nil
+}
+
+// applySets sets flags of a model's configuration (bound by register).
+func applySets(model string, register func(*flag.FlagSet), sets [][2]string) error {
+	fs := flag.NewFlagSet(model, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	register(fs)
+	for _, kv := range sets {
+		if err := fs.Set(kv[0], kv[1]); err != nil {
+			return fmt.Errorf("--set %s.%s=%s: %w", model, kv[0], kv[1], err)
+		}
+	}
+	return nil
+}
+
+// fitOf is a run's line of table 1.
+func fitOf(r runJSON) experiment.Fit {
+	return experiment.Fit{TestAUC: r.TestAUC, ValAUC: r.ValAUC, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
 }

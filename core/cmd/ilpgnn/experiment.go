@@ -54,6 +54,11 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	modelsFlag := fs.String("models", strings.Join(modelNames, ","), "table1: comma-separated link predictors, as train --model names them")
 	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2); precision defaults to precision")
 	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention and GNNExplainer, which train a GAT and a GAE per seed (gnn defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
+	var sets []string
+	fs.Func("set", "table1: MODEL.FLAG=VALUE sets one hyperparameter of a baseline, as train --model MODEL --FLAG VALUE would (repeatable), e.g. conpi.lr=0.001", func(v string) error {
+		sets = append(sets, v)
+		return nil
+	})
 	cfg := train.DefaultConfig()
 	cfg.RegisterFlags(fs)
 	if err := parse(fs, args[1:]); err != nil {
@@ -135,7 +140,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return err
 		}
-		preds, err := predictors(*modelsFlag, cfg)
+		preds, err := predictors(*modelsFlag, cfg, sets)
 		if err != nil {
 			return err
 		}

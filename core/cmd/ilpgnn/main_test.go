@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"ilpgnn/core/eval"
 	"ilpgnn/core/heuristic"
+	"ilpgnn/core/pairmodel"
 	"ilpgnn/core/split"
 )
 
@@ -44,6 +46,12 @@ func TestUsage(t *testing.T) {
 		10: {[]string{"train", "--data", small, "--model", "gcn2"}, 1, `--model: want one of`},
 		11: {[]string{"train", "--data", small, "--model", "cn", "--save", "x.ckpt"}, 1, "cn learns nothing"},
 		12: {[]string{"train", "--data", small, "--model=aa", "--lr", "0.1"}, 2, "flag provided but not defined: -lr"},
+		13: {[]string{"train", "--data", small, "--model", "seal", "--save", "x.ckpt"}, 1, "checkpoints of seal are not supported"},
+		14: {[]string{"train", "--data", small, "--model", "wp", "--batch-size", "0"}, 1, "batch size must be at least 1 (got 0)"},
+		15: {[]string{"train", "--data", small, "--model", "conpi", "--alpha", "0.1"}, 2, "flag provided but not defined: -alpha"},
+		16: {[]string{"experiment", "table1", "--data", small, "--models", "cn,seal", "--set", "wp.hops=1"}, 1, "wp is not among --models"},
+		17: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops"}, 1, "want MODEL.FLAG=VALUE"},
+		18: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops=0"}, 1, "hops"},
 	} {
 		code, _, stderr := cli(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
@@ -74,6 +82,57 @@ func TestTrainHeuristic(t *testing.T) {
 	want := eval.AUC(heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestPos), heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestNeg))
 	if got.Model != "cn" || len(got.Runs) != 1 || got.Runs[0].TestAUC != want || got.Runs[0].Epochs != 0 {
 		t.Errorf("train --model cn: %+v, want test AUC %v", got, want)
+	}
+}
+
+// TestTrainPairModels runs `train --model seal|wp|conpi --json` for a
+// short while and checks each against the same run made directly; CONPI
+// on a graph with groundtruth also reports its explanations' precision.
+func TestTrainPairModels(t *testing.T) {
+	for _, tc := range []struct {
+		model, data string
+		flags       []string
+	}{
+		{"seal", small, []string{"--epochs", "2", "--pairs-per-epoch", "40"}},
+		{"wp", small, []string{"--epochs", "2", "--pairs-per-epoch", "40"}},
+		{"conpi", "synth:sparse:seed=1", []string{"--epochs", "3"}},
+	} {
+		args := append([]string{"train", "--data", tc.data, "--model", tc.model, "--seeds", "2", "--json"}, tc.flags...)
+		code, out, stderr := cli(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.model, code, stderr)
+		}
+		var got trainJSON
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		_, d, err := openData(tc.data, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := d.Split(2, split.DefaultValFrac, split.DefaultTestFrac)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := pairmodel.New(tc.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := flag.NewFlagSet(tc.model, flag.ContinueOnError)
+		tr.RegisterFlags(fs)
+		if err := fs.Parse(tc.flags); err != nil {
+			t.Fatal(err)
+		}
+		want, err := tr.Run(context.Background(), sp, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Model != tc.model || len(got.Runs) != 1 || got.Runs[0].TestAUC != want.Result.TestAUC || got.Runs[0].Epochs != want.Result.Epochs {
+			t.Errorf("train --model %s: %+v, want test AUC %v in %d epochs", tc.model, got, want.Result.TestAUC, want.Result.Epochs)
+		}
+		if hasP := got.Runs[0].P1 != nil; hasP != (tc.model == "conpi") {
+			t.Errorf("train --model %s: precision reported %v", tc.model, hasP)
+		}
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/pairfit"
+	"ilpgnn/core/pairmodel"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -85,7 +87,7 @@ type trainJSON struct {
 }
 
 func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "--data PATH [--model ilpgnn|cn|aa|gae|vgae|gat] [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
+	fs := newFlags("train", "--data PATH [--model ilpgnn|cn|aa|gae|vgae|gat|seal|wp|conpi] [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
 	data := fs.String("data", "", dataHelp)
 	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation (and its own graph for synth:PRESET)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
@@ -97,10 +99,16 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	method, isHeuristic := heuristicOf(modelFlag(args))
 	kind, isGNN := gnnKindOf(modelFlag(args))
 	var gcfg gnn.Config
+	var pair pairmodel.Trainer
+	if pairmodel.Is(modelFlag(args)) {
+		pair, _ = pairmodel.New(modelFlag(args))
+	}
 	switch {
 	case isGNN:
 		gcfg = gnn.DefaultConfig(kind)
 		gcfg.RegisterFlags(fs)
+	case pair != nil:
+		pair.RegisterFlags(fs)
 	case !isHeuristic:
 		cfg.RegisterFlags(fs)
 	}
@@ -116,11 +124,16 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if isHeuristic && *save != "" {
 		return fmt.Errorf("--save: %s learns nothing, so there is no checkpoint to save", *model)
 	}
-	if isGNN && *save != "" {
+	if (isGNN || pair != nil) && *save != "" {
 		return fmt.Errorf("--save: checkpoints of %s are not supported yet", *model)
 	}
 	if isGNN {
 		if err := gcfg.Validate(); err != nil {
+			return err
+		}
+	}
+	if pair != nil {
+		if err := pair.Validate(); err != nil {
 			return err
 		}
 	}
@@ -163,11 +176,27 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
-		if isHeuristic || isGNN {
+		if isHeuristic || isGNN || pair != nil {
 			var r runJSON
-			if isHeuristic {
+			switch {
+			case isHeuristic:
 				r = runHeuristic(method, sp, seed)
-			} else {
+			case pair != nil:
+				var pp func(pairfit.Progress)
+				if showProgress {
+					pp = func(p pairfit.Progress) {
+						fmt.Fprintf(stderr, "\rseed %d  epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s ",
+							seed, p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond))
+					}
+				}
+				r, err = runPair(ctx, d, sp, pair, seed, pp)
+				if showProgress {
+					fmt.Fprint(stderr, "\r\033[K")
+				}
+				if err != nil {
+					return fmt.Errorf("seed %d: %w", seed, err)
+				}
+			default:
 				gc := gcfg
 				gc.Seed = seed
 				var gp func(gnn.Progress)
@@ -191,7 +220,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			if !*asJSON {
 				fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f  %9.1f\n", seed, r.TestAUC, r.ValAUC, r.Epochs, r.TrainSeconds, r.EpochMillis)
 				if r.P1 != nil {
-					fmt.Fprintf(stdout, "        attention as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", *r.P1, *r.P2)
+					fmt.Fprintf(stdout, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", explainedBy(*model), *r.P1, *r.P2)
 				}
 			}
 			continue

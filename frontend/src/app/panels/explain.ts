@@ -4,7 +4,7 @@
 // feature scores as bars, weights, common-neighbour and groundtruth marks.
 // "Compare explainers" sets GAT attention and GNNExplainer beside it.
 
-import type { Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
+import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
 import { errorText, type App } from "../app";
 import { byId, h, replace } from "../dom";
 import { fixed, percent } from "../format";
@@ -242,7 +242,7 @@ function renderSide(app: App, s: Side, which: "i" | "j", truth: number[]): HTMLE
 /** The baselines' picks beside ILP-GNN's, agreements in bold. */
 export function renderComparison(ex: Explanation, c: Comparison): HTMLElement[] {
   if (c.explainers.length === 0) {
-    return [h("p", { class: "note" }, c.message ?? "No baseline is trained on this graph.", " Train GAT, GAE or VGAE (Train panel → Model) to compare their explanations with ILP-GNN's.")];
+    return [h("p", { class: "note" }, c.message ?? "No baseline is trained on this graph.", " Train GAT, GAE, VGAE or CONPI (Train panel → Model) to compare their explanations with ILP-GNN's.")];
   }
   const ours = (s: Side) => s.neighbors.filter((n) => n.selected).sort((a, b) => a.rank - b.rank);
   const oursI = new Set(ours(ex.i).map((n) => n.node));
@@ -253,7 +253,7 @@ export function renderComparison(ex: Explanation, c: Comparison): HTMLElement[] 
       {},
       ...nodes.flatMap((n, k) => [
         k > 0 ? ", " : "",
-        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `mask ${fixed(n.weight, 3)}` : "" }, n.id),
+        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `weight ${fixed(n.weight, 3)}` : "" }, n.id),
       ]),
     );
   const rows = [
@@ -263,11 +263,23 @@ export function renderComparison(ex: Explanation, c: Comparison): HTMLElement[] 
       h(
         "tr",
         {},
-        h("td", {}, b.method === "attention" ? `${b.model.toUpperCase()} attention` : `GNNExplainer on ${b.model.toUpperCase()}`, h("span", { class: "muted small" }, ` ${Math.round(b.ms)} ms`)),
+        h("td", {}, explainerName(b), h("span", { class: "muted small" }, ` ${Math.round(b.ms)} ms`)),
         cell(b.i, oursI),
         cell(b.j, oursJ),
       ),
     ),
   ];
   return [h("h4", {}, "Compare explainers"), h("table", {}, ...rows), h("p", { class: "note" }, "Bold: the same neighbour ILP-GNN selected. Baselines rank by their own scores, best first.")];
+}
+
+/** How the compare table names an explainer. */
+function explainerName(b: BaselineExplanation): string {
+  switch (b.method) {
+    case "attention":
+      return `${b.model.toUpperCase()} attention`;
+    case "context":
+      return "CONPI context interaction";
+    default:
+      return `GNNExplainer on ${b.model.toUpperCase()}`;
+  }
 }

@@ -17,7 +17,13 @@ const MODEL_HELP: Record<ModelName, string> = {
   gat: "Graph attention autoencoder; its attention weights serve as an explanation to compare.",
   cn: "Counts common neighbours: no training, a baseline.",
   aa: "Adamic-Adar: common neighbours weighted by 1/log(degree); no training.",
+  seal: "SEAL: a graph neural network reads each pair's enclosing subgraph, nodes labelled by distance to the two ends. Strong, but every pair costs a forward pass of its own.",
+  wp: "WalkPooling: random-walk profiles of each pair's enclosing subgraph, with and without the link, through learned attention. Strong and costly per pair.",
+  conpi: "CONPI: scores how the two ends' neighbours interact; the interaction weights explain it (shown under “compare explainers”).",
 };
+
+/** Models whose epochs are passes over mini-batches of pairs. */
+const PAIR_MODELS: ReadonlySet<ModelName> = new Set<ModelName>(["seal", "wp", "conpi"]);
 
 export class TrainPanel {
   private readonly app: App;
@@ -164,9 +170,12 @@ export class TrainPanel {
     this.progressEvents++;
     const total = p.elapsedMs + p.remainingMs;
     this.progress.value = total > 0 ? p.elapsedMs / total : p.epoch / p.maxEpochs;
-    this.progressText.textContent =
-      `epoch ${p.epoch} of at most ${p.maxEpochs} · loss ${fixed(p.loss)} · validation AUC ${percent(p.valAUC)} ` +
-      `(best ${percent(p.bestValAUC)} at epoch ${p.bestEpoch}) · about ${duration(p.remainingMs)} left`;
+    const inEpoch = p.batches !== undefined && p.batch !== undefined && p.batch < p.batches;
+    const where = inEpoch ? `epoch ${p.epoch} (batch ${p.batch} of ${p.batches})` : `epoch ${p.epoch}`;
+    const auc = inEpoch ? (p.bestEpoch > 0 ? `best validation AUC ${percent(p.bestValAUC)} at epoch ${p.bestEpoch}` : "validation after the first epoch")
+      : `validation AUC ${percent(p.valAUC)} (best ${percent(p.bestValAUC)} at epoch ${p.bestEpoch})`;
+    this.progressText.textContent = `${where} of at most ${p.maxEpochs} · loss ${fixed(p.loss)} · ${auc} · about ${duration(p.remainingMs)} left`;
+    if (inEpoch) return; // the charts take one point per epoch
     this.lossChart.append("loss", p.epoch, p.loss);
     if (this.modelName === "ilpgnn") {
       this.lossChart.append("L_cls", p.epoch, p.cls);
@@ -195,7 +204,9 @@ export class TrainPanel {
       metricsList(rows),
       saved ? h("p", { class: "note" }, `Checkpoint: ${saved}.`) : null,
       r.model !== "ilpgnn"
-        ? h("p", { class: "note" }, "Baselines do not replace the ILP-GNN model; GAT, GAE and VGAE now appear under “compare explainers”.")
+        ? h("p", { class: "note" }, PAIR_MODELS.has(r.model) && r.model !== "conpi"
+          ? "Baselines do not replace the ILP-GNN model; SEAL and WalkPooling give no explanations to compare."
+          : "Baselines do not replace the ILP-GNN model; GAT, GAE, VGAE and CONPI now appear under “compare explainers”.")
         : h("p", { class: "note" }, "Click a node, or two, to see the model's reasons."),
     );
   }
