@@ -47,11 +47,6 @@ const (
 	streamExtract uint64 = 0x7770_32
 )
 
-// hiddenAct is the activation of the MLPs' hidden layers (ReLU); tests
-// swap in a smooth one to check gradients by finite differences without
-// ReLU kinks.
-var hiddenAct = autograd.ReLU
-
 // mlp2 is Linear–ReLU–Linear. B2 is nil when the output bias would be
 // inert: a bias b on the keys adds Q_i·b to every score of row i, which
 // the row's softmax cancels, so the key MLP has none.
@@ -75,8 +70,8 @@ func (m *mlp2) params() []*autograd.Var {
 	return []*autograd.Var{m.W1, m.B1, m.W2, m.B2}
 }
 
-func (m *mlp2) apply(t *autograd.Tape, x *autograd.Var) *autograd.Var {
-	h := hiddenAct(t, autograd.AddBias(t, autograd.MatMul(t, x, m.W1), m.B1))
+func (m *mlp2) apply(t *autograd.Tape, x *autograd.Var, act activation) *autograd.Var {
+	h := act(t, autograd.AddBias(t, autograd.MatMul(t, x, m.W1), m.B1))
 	out := autograd.MatMul(t, h, m.W2)
 	if m.B2 != nil {
 		out = autograd.AddBias(t, out, m.B2)
@@ -100,7 +95,15 @@ type Model struct {
 	Q, K []*mlp2
 	// Classifier: Linear–ReLU–dropout–Linear to one logit.
 	C1, CB1, C2, CB2 *autograd.Var
+
+	// hiddenAct is the activation of the MLPs' hidden layers: ReLU; the
+	// gradient test swaps in a smooth one, so that finite differences
+	// meet no kinks.
+	hiddenAct activation
 }
+
+// activation is an elementwise op of package autograd.
+type activation func(*autograd.Tape, *autograd.Var) *autograd.Var
 
 // New returns a model on g (the message-passing graph, sp.Train) with
 // Glorot-uniform weights (zero biases) drawn from cfg.Fit.Seed.
@@ -110,7 +113,7 @@ func New(g *graph.Graph, cfg Config) (*Model, error) {
 	}
 	rng := rand.New(rand.NewPCG(cfg.Fit.Seed, streamInit))
 	m := &Model{Config: cfg, g: g, inDim: cfg.MaxLabel + 1 + g.FeatureDim(),
-		extract: cfg.Fit.Seed ^ streamExtract<<32}
+		extract: cfg.Fit.Seed ^ streamExtract<<32, hiddenAct: autograd.ReLU}
 	in := m.inDim
 	for range cfg.Layers {
 		w := autograd.NewParam(in, cfg.Hidden)
@@ -313,7 +316,7 @@ func (m *Model) scores(t *autograd.Tape, z *autograd.Var, in *inputs) *autograd.
 	var w *autograd.Var
 	scale := float32(1 / math.Sqrt(float64(m.Config.AttnDim)))
 	for h := range m.Q {
-		q, k := m.Q[h].apply(t, z), m.K[h].apply(t, z)
+		q, k := m.Q[h].apply(t, z, m.hiddenAct), m.K[h].apply(t, z, m.hiddenAct)
 		s := autograd.Scale(t, autograd.GatherDot(t, q, k, in.src, in.dst), scale)
 		if w == nil {
 			w = s
@@ -333,7 +336,7 @@ func (m *Model) logitsOf(t *autograd.Tape, in *inputs, rng *rand.Rand) *autograd
 		zz := autograd.Mul(t, autograd.GatherRows(t, z, in.xs), autograd.GatherRows(t, z, in.ys))
 		feats = autograd.ConcatCols(t, feats, zz)
 	}
-	h := hiddenAct(t, autograd.AddBias(t, autograd.MatMul(t, feats, m.C1), m.CB1))
+	h := m.hiddenAct(t, autograd.AddBias(t, autograd.MatMul(t, feats, m.C1), m.CB1))
 	if t != nil {
 		h = autograd.Dropout(t, h, float32(c.Dropout), rng)
 	}

@@ -74,8 +74,6 @@ func tinyConfig() Config {
 // and the GCN runs tanh (ReLU's own backward is checked in autograd; the
 // GCN's ReLU option changes nothing else).
 func TestLossGradient(t *testing.T) {
-	defer func(f func(*autograd.Tape, *autograd.Var) *autograd.Var) { hiddenAct = f }(hiddenAct)
-	hiddenAct = autograd.Softplus
 	g := communities(t, 2, 6, 0.6, 0.1, 1)
 	for _, act := range []string{"tanh"} {
 		cfg := tinyConfig()
@@ -84,6 +82,7 @@ func TestLossGradient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		m.hiddenAct = autograd.Softplus
 		// Weights scaled up from Glorot's so that the scores, and with
 		// them every parameter's gradient, are far from zero.
 		for h := range m.Q {

@@ -150,13 +150,30 @@ func (e *Engine) startPair(ctx context.Context, id int64, model string, override
 	if err := tr.Validate(); err != nil {
 		return errorf(CodeBadRequest, "train: %v", err)
 	}
-	l, runCtx, err := e.claim(ctx, id, func(*loaded) error { return nil })
+	l, runCtx, err := e.claim(ctx, id, func(l *loaded) error { return affordable(tr, l.d.Graph.NumEdges()) })
 	if err != nil {
 		return err
 	}
 	s := runSeed(l, seed, tr.Fit().Seed)
 	go e.finishRun(id, func() (any, error) { return e.trainPair(runCtx, id, l, tr, s) })
 	return nil
+}
+
+// MaxTabPairs is the number of graph edges above which SEAL and
+// WalkPooling refuse to train in a browser tab on every training link per
+// epoch: each link costs a subgraph forward pass of its own, about 0.5 ms
+// (SEAL) and 1 ms (WalkPooling) natively, so an epoch of 20,000 would take
+// minutes in WebAssembly. Capping pairs-per-epoch lifts the limit.
+const MaxTabPairs = 20000
+
+// affordable refuses a subgraph model whose epochs would be too long for a
+// tab, saying what to do instead.
+func affordable(tr pairmodel.Trainer, edges int) error {
+	if tr.Name() == "conpi" || tr.Fit().PairsPerEpoch > 0 || edges <= MaxTabPairs {
+		return nil
+	}
+	return errorf(CodeBadRequest, "train: %s scores every pair on a subgraph of its own; with %d edges an epoch would take many minutes in a browser tab. Set pairs-per-epoch (e.g. 5000), or train it with the command line (ilpgnn train --model %s)",
+		tr.Name(), edges, tr.Name())
 }
 
 // trainPair trains a pair model on the split ILP-GNN uses for seed. Its

@@ -667,6 +667,26 @@ func TestPairModels(t *testing.T) {
 			t.Errorf("%s: %d end-of-epoch reports for %d epochs", name, ends, got.Epochs)
 		}
 	}
+	// A graph too large for per-link epochs in a tab is refused, unless
+	// the epochs are capped.
+	var big strings.Builder
+	for k := range MaxTabPairs + 1 {
+		fmt.Fprintf(&big, "%d,%d\n", k, k+1)
+	}
+	files := map[string][]byte{"edges.csv": []byte(big.String())}
+	q := newPage(t, nil)
+	if r := q.wait(q.send("load", map[string]any{"name": "path"}, files)); r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	if e := q.callErr("train", map[string]any{"model": "seal"}, nil); e.Code != CodeBadRequest || !strings.Contains(e.Message, "pairs-per-epoch") {
+		t.Errorf("seal on %d edges: %+v", MaxTabPairs+1, e)
+	}
+	var capped TrainResult
+	q.call("train", map[string]any{"model": "wp", "config": map[string]any{"epochs": 1, "pairs-per-epoch": 16}}, &capped)
+	if capped.Epochs != 1 {
+		t.Errorf("capped wp: %+v", capped)
+	}
+
 	var cmp Comparison
 	p.call("compare", map[string]any{"i": 3, "j": 40, "top": 3}, &cmp)
 	if len(cmp.Explainers) != 1 || cmp.Explainers[0].Model != "conpi" || cmp.Explainers[0].Method != "context" {
