@@ -58,8 +58,8 @@ const Kernel2 = 5
 const minK = 10
 
 // DefaultConfig returns the settings chosen on Cora's validation AUC
-// (seed 0, split.New(g, 0, 0.05, 0.1); `SEAL_DATA=.../cora
-// SEAL_FLAGS="..." go test ./core/seal -run Measure -v`; validation AUC,
+// (seed 0, split.New(g, 0, 0.05, 0.1); `PAIR_MODEL=seal PAIR_DATA=.../cora
+// PAIR_FLAGS="..." go test ./core/pairmodel -run Measure -v`; validation AUC,
 // test AUC in brackets, never used to choose; best epoch):
 //
 //	with features (one-hot + raw Cora features)
@@ -85,9 +85,9 @@ const minK = 10
 // Enclosing subgraph sizes on Cora's training graph (2 hops, 2000 sampled
 // links and random pairs): median 39 nodes, 60th percentile 52 (k),
 // 90th 167, max ~400; MaxPerHop 100 caps the max at 202 with k unchanged
-// and takes an epoch from 4.1 to 3.6 s (SEAL_SIZES=1 logs these).
+// and takes an epoch from 4.1 to 3.6 s (SEAL_SIZES=.../cora logs these).
 //
-// With these defaults, Cora seeds 0, 1, 2 (SEAL_SEEDS=0,1,2, no flags):
+// With these defaults, Cora seeds 0, 1, 2 (PAIR_SEEDS=0,1,2, no flags):
 // test AUC 88.28, 91.78, 92.67, mean 90.91 ± 2.32 (sample std), val
 // 91.96 ± 1.69; best epochs 16-18 of 26-28; 4.0-4.3 s per epoch
 // (validation included) and ~115 s per run natively on 2 cores when run
