@@ -19,7 +19,7 @@ const MODEL_HELP: Record<ModelName, string> = {
   aa: "Adamic-Adar: common neighbours weighted by 1/log(degree); no training.",
   seal: "SEAL: a graph neural network reads each pair's enclosing subgraph, nodes labelled by distance to the two ends. Strong, but every pair costs a forward pass of its own.",
   wp: "WalkPooling: random-walk profiles of each pair's enclosing subgraph, with and without the link, through learned attention. Strong and costly per pair.",
-  conpi: "CONPI: scores how the two ends' neighbours interact; the interaction weights explain it (shown under “compare explainers”).",
+  conpi: "CONPI: scores how the two ends' neighbours interact; the interaction weights explain it (shown under “compare explainers”). About 4 s an epoch on the demo graph.",
 };
 
 /** Models whose epochs are passes over mini-batches of pairs. */
