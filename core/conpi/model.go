@@ -87,21 +87,12 @@ func New(g *graph.Graph, cfg Config) (*Model, error) {
 	if cfg.Direct {
 		in = 2 * cfg.Dim
 	}
-	m.W1, m.B1 = glorot(g.FeatureDim(), cfg.Hidden, rng), autograd.NewParam(1, cfg.Hidden)
-	m.W2, m.B2 = glorot(cfg.Hidden, cfg.Dim, rng), autograd.NewParam(1, cfg.Dim)
-	m.WQ = glorot(cfg.Dim, cfg.QueryDim, rng)
-	m.P1, m.C1 = glorot(in, cfg.PredHidden, rng), autograd.NewParam(1, cfg.PredHidden)
-	m.P2, m.C2 = glorot(cfg.PredHidden, 1, rng), autograd.NewParam(1, 1)
+	m.W1, m.B1 = autograd.NewGlorot(g.FeatureDim(), cfg.Hidden, rng), autograd.NewParam(1, cfg.Hidden)
+	m.W2, m.B2 = autograd.NewGlorot(cfg.Hidden, cfg.Dim, rng), autograd.NewParam(1, cfg.Dim)
+	m.WQ = autograd.NewGlorot(cfg.Dim, cfg.QueryDim, rng)
+	m.P1, m.C1 = autograd.NewGlorot(in, cfg.PredHidden, rng), autograd.NewParam(1, cfg.PredHidden)
+	m.P2, m.C2 = autograd.NewGlorot(cfg.PredHidden, 1, rng), autograd.NewParam(1, 1)
 	return m, nil
-}
-
-func glorot(rows, cols int, rng *rand.Rand) *autograd.Var {
-	v := autograd.NewParam(rows, cols)
-	limit := math.Sqrt(6 / float64(rows+cols))
-	for i := range v.Value {
-		v.Value[i] = float32((2*rng.Float64() - 1) * limit)
-	}
-	return v
 }
 
 // Graph returns the message-passing graph the model reads contexts from.

@@ -55,11 +55,11 @@ func newAttentionLayer(heads, in, out int, concat bool, rng *rand.Rand) *attenti
 	}
 	for range heads {
 		w, ad, as := autograd.NewParam(in, out), autograd.NewParam(out, 1), autograd.NewParam(out, 1)
-		glorot(w, rng)
+		autograd.Glorot(w, rng)
 		// The reference GAT draws a (2F x 1) Glorot: limit √(6/(2F+1)).
 		lim := math.Sqrt(6 / float64(2*out+1))
-		uniform(ad.Value, lim, rng)
-		uniform(as.Value, lim, rng)
+		autograd.Uniform(ad.Value, lim, rng)
+		autograd.Uniform(as.Value, lim, rng)
 		l.W, l.ADst, l.ASrc = append(l.W, w), append(l.ADst, ad), append(l.ASrc, as)
 	}
 	l.Bias = autograd.NewParam(1, width)
@@ -99,11 +99,11 @@ func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
 	case GAE, VGAE:
 		m.W1 = autograd.NewParam(featureDim, cfg.Hidden)
 		m.W2 = autograd.NewParam(cfg.Hidden, cfg.Out)
-		glorot(m.W1, rng)
-		glorot(m.W2, rng)
+		autograd.Glorot(m.W1, rng)
+		autograd.Glorot(m.W2, rng)
 		if cfg.Kind == VGAE {
 			m.WLogStd = autograd.NewParam(cfg.Hidden, cfg.Out)
-			glorot(m.WLogStd, rng)
+			autograd.Glorot(m.WLogStd, rng)
 		}
 	case GAT:
 		m.Layer1 = newAttentionLayer(cfg.Heads, featureDim, cfg.Hidden/cfg.Heads, true, rng)
@@ -329,14 +329,4 @@ func (m *Model) loss(t *autograd.Tape, in *Inputs, ia, ib []int32, labels []floa
 	n := float64(f.Mu.Rows)
 	kl = autograd.Scale(t, autograd.Sum(t, terms), float32(-0.5/(n*n)))
 	return autograd.Add(t, bce, kl), bce, kl, f.Z
-}
-
-func glorot(v *autograd.Var, rng *rand.Rand) {
-	uniform(v.Value, math.Sqrt(6/float64(v.Rows+v.Cols)), rng)
-}
-
-func uniform(dst []float32, limit float64, rng *rand.Rand) {
-	for i := range dst {
-		dst[i] = float32((2*rng.Float64() - 1) * limit)
-	}
 }

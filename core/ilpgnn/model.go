@@ -62,11 +62,11 @@ func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
 		isometric(m, rng)
 		branch *= cfg.IsometricBranch
 	default:
-		glorot(m.W1, rng)
-		glorot(m.W2, rng)
+		autograd.Glorot(m.W1, rng)
+		autograd.Glorot(m.W2, rng)
 	}
-	uniform(m.Wh.Value, branch, rng)
-	uniform(m.Wx.Value, branch, rng)
+	autograd.Uniform(m.Wh.Value, branch, rng)
+	autograd.Uniform(m.Wx.Value, branch, rng)
 	return m, nil
 }
 
@@ -174,16 +174,6 @@ func transpose(a []float64, rows, cols int) []float64 {
 		}
 	}
 	return t
-}
-
-func glorot(v *autograd.Var, rng *rand.Rand) {
-	uniform(v.Value, math.Sqrt(6/float64(v.Rows+v.Cols)), rng)
-}
-
-func uniform(dst []float32, limit float64, rng *rand.Rand) {
-	for i := range dst {
-		dst[i] = float32((2*rng.Float64() - 1) * limit)
-	}
 }
 
 // Inputs is what a model reads from one message-passing graph: Ã, the

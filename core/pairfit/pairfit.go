@@ -143,8 +143,7 @@ func Run(ctx context.Context, sp *split.Split, m Model, cfg Config, progress fun
 	if cfg.PairsPerEpoch > 0 {
 		P = min(P, cfg.PairsPerEpoch)
 	}
-	pairs := make([]graph.Edge, 2*P)
-	labels := make([]float32, 2*P)
+	pairs := make([]graph.Edge, 2*P) // the links, then their negatives
 	batchPairs := make([]graph.Edge, 0, cfg.BatchSize)
 	batchLabels := make([]float32, 0, cfg.BatchSize)
 	order := make([]int, 2*P)
@@ -178,12 +177,11 @@ epochs:
 			}
 			batchPairs, batchLabels = batchPairs[:0], batchLabels[:0]
 			for _, k := range order[b*cfg.BatchSize : min((b+1)*cfg.BatchSize, len(order))] {
-				batchPairs = append(batchPairs, pairs[k])
-				labels[k] = 0
+				label := float32(0)
 				if k < P {
-					labels[k] = 1
+					label = 1
 				}
-				batchLabels = append(batchLabels, labels[k])
+				batchPairs, batchLabels = append(batchPairs, pairs[k]), append(batchLabels, label)
 			}
 			tape.Reset()
 			for _, p := range params {

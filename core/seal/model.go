@@ -114,15 +114,15 @@ func New(g *graph.Graph, cfg Config) (*Model, error) {
 		if l == cfg.Layers {
 			out = 1
 		}
-		m.GraphW = append(m.GraphW, glorot(in, out, rng))
+		m.GraphW = append(m.GraphW, autograd.NewGlorot(in, out, rng))
 		m.GraphB = append(m.GraphB, autograd.NewParam(1, out))
 		in = out
 	}
 	d := cfg.Hidden*cfg.Layers + 1
-	m.Conv1W, m.Conv1B = glorot(d, cfg.Conv1, rng), autograd.NewParam(1, cfg.Conv1)
-	m.Conv2W, m.Conv2B = glorot(Kernel2*cfg.Conv1, cfg.Conv2, rng), autograd.NewParam(1, cfg.Conv2)
-	m.DenseW, m.DenseB = glorot(m.positions()*cfg.Conv2, cfg.Dense, rng), autograd.NewParam(1, cfg.Dense)
-	m.OutW, m.OutB = glorot(cfg.Dense, 1, rng), autograd.NewParam(1, 1)
+	m.Conv1W, m.Conv1B = autograd.NewGlorot(d, cfg.Conv1, rng), autograd.NewParam(1, cfg.Conv1)
+	m.Conv2W, m.Conv2B = autograd.NewGlorot(Kernel2*cfg.Conv1, cfg.Conv2, rng), autograd.NewParam(1, cfg.Conv2)
+	m.DenseW, m.DenseB = autograd.NewGlorot(m.positions()*cfg.Conv2, cfg.Dense, rng), autograd.NewParam(1, cfg.Dense)
+	m.OutW, m.OutB = autograd.NewGlorot(cfg.Dense, 1, rng), autograd.NewParam(1, 1)
 	return m, nil
 }
 
@@ -403,14 +403,5 @@ func (m *Model) forward(t *autograd.Tape, in *batchInputs, p float32, rng *rand.
 }
 
 // glorot returns a rows×cols parameter drawn uniformly from ±√(6/(rows+cols)).
-func glorot(rows, cols int, rng *rand.Rand) *autograd.Var {
-	v := autograd.NewParam(rows, cols)
-	lim := math.Sqrt(6 / float64(rows+cols))
-	for i := range v.Value {
-		v.Value[i] = float32((2*rng.Float64() - 1) * lim)
-	}
-	return v
-}
-
 // newRand returns the generator of stream of seed.
 func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, stream)) }

@@ -58,8 +58,8 @@ func newMLP2(in, hidden, out int, outBias bool, rng *rand.Rand) *mlp2 {
 	if outBias {
 		m.B2 = autograd.NewParam(1, out)
 	}
-	glorot(m.W1, rng)
-	glorot(m.W2, rng)
+	autograd.Glorot(m.W1, rng)
+	autograd.Glorot(m.W2, rng)
 	return m
 }
 
@@ -117,7 +117,7 @@ func New(g *graph.Graph, cfg Config) (*Model, error) {
 	in := m.inDim
 	for range cfg.Layers {
 		w := autograd.NewParam(in, cfg.Hidden)
-		glorot(w, rng)
+		autograd.Glorot(w, rng)
 		m.W, m.B = append(m.W, w), append(m.B, autograd.NewParam(1, cfg.Hidden))
 		in = cfg.Hidden
 	}
@@ -135,8 +135,8 @@ func New(g *graph.Graph, cfg Config) (*Model, error) {
 	}
 	m.C1, m.CB1 = autograd.NewParam(fin, cfg.MLPHidden), autograd.NewParam(1, cfg.MLPHidden)
 	m.C2, m.CB2 = autograd.NewParam(cfg.MLPHidden, 1), autograd.NewParam(1, 1)
-	glorot(m.C1, rng)
-	glorot(m.C2, rng)
+	autograd.Glorot(m.C1, rng)
+	autograd.Glorot(m.C2, rng)
 	return m, nil
 }
 
@@ -344,9 +344,3 @@ func (m *Model) logitsOf(t *autograd.Tape, in *inputs, rng *rand.Rand) *autograd
 }
 
 // glorot fills w (fan-in×fan-out) uniformly in ±√(6/(in+out)).
-func glorot(w *autograd.Var, rng *rand.Rand) {
-	lim := math.Sqrt(6 / float64(w.Rows+w.Cols))
-	for i := range w.Value {
-		w.Value[i] = float32((2*rng.Float64() - 1) * lim)
-	}
-}
