@@ -118,6 +118,8 @@ export interface ModelInfo {
   p2?: number;
   /** Every hyperparameter, as in `defaults`. */
   config: Record<string, string>;
+  /** Set when these are the best weights of a run cancelled after that many epochs. */
+  cancelledAtEpoch?: number;
 }
 
 /** Result of `train`; `cancelled` runs keep the best weights seen so far. */
@@ -146,6 +148,7 @@ export interface CheckpointMeta {
   fingerprint: string;
   seed: number;
   created: number;
+  /** By name; `cancelled_at_epoch` marks a cancelled run's weights (absent: a completed run). */
   metrics: Record<string, number>;
   /** The checkpoint's configuration, as JSON text. */
   config: string;

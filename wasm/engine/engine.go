@@ -594,7 +594,7 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 	if err != nil && !cancelled {
 		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
-	mo, err := e.adopt(res, l)
+	mo, err := e.adopt(res, l, cancelled)
 	if err != nil {
 		return nil, err
 	}
@@ -638,8 +638,10 @@ func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train
 
 // adopt makes a finished run the current model. It goes through the
 // checkpoint's bytes, exactly as loading a stored checkpoint does, so a
-// model explains the same before and after a reload.
-func (e *Engine) adopt(res *train.Result, l *loaded) (*model, error) {
+// model explains the same before and after a reload. A cancelled run's
+// checkpoint says so (store.CancelledMetric), so that restoring "the
+// newest model" later can pass it over.
+func (e *Engine) adopt(res *train.Result, l *loaded, cancelled bool) (*model, error) {
 	ck, err := res.Checkpoint(l.d.Graph)
 	if err != nil {
 		return nil, errorf(CodeInternal, "packing the checkpoint: %v", err)
@@ -649,6 +651,9 @@ func (e *Engine) adopt(res *train.Result, l *loaded) (*model, error) {
 		pred := ilpgnn.NewPredictor(res.Model, res.Inputs)
 		p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
 		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: p[0]}, checkpoint.Metric{Name: "p_at_2", Value: p[1]})
+	}
+	if cancelled {
+		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: store.CancelledMetric, Value: float64(res.Epochs)})
 	}
 	data, err := ck.MarshalBinary()
 	if err != nil {
@@ -700,6 +705,9 @@ func modelInfo(mo *model) ModelInfo {
 	if v, ok := h.Metrics["p_at_2"]; ok {
 		out.P2 = &v
 	}
+	if n, ok := h.CancelledAt(); ok {
+		out.CancelledAtEpoch = &n
+	}
 	return out
 }
 
@@ -708,7 +716,28 @@ func modelInfo(mo *model) ModelInfo {
 // held in memory, so it can still be listed, loaded and exported until the
 // page closes, and the status says it was not saved.
 func (e *Engine) save(ctx context.Context, mo *model) SaveStatus {
+	if _, cancelled := mo.meta.CancelledAt(); cancelled {
+		if st, ok := e.keepCompleted(ctx, mo.meta.Key); !ok {
+			return st
+		}
+	}
 	return e.put(ctx, mo.meta, mo.data)
+}
+
+// keepCompleted refuses to store a cancelled run's checkpoint under key
+// when a completed run of the same graph and settings is stored there:
+// that one would be lost for weights that are at best as good.
+func (e *Engine) keepCompleted(ctx context.Context, key string) (SaveStatus, bool) {
+	metas, err := e.opt.Store.List(ctx)
+	if err != nil {
+		return SaveStatus{Message: "not saved: " + err.Error()}, false
+	}
+	for _, m := range metas {
+		if _, cancelled := m.CancelledAt(); m.Key == key && !cancelled {
+			return SaveStatus{Message: "not saved: a completed run with the same settings is stored under this key and is kept"}, false
+		}
+	}
+	return SaveStatus{}, true
 }
 
 func (e *Engine) put(ctx context.Context, m store.Meta, data []byte) SaveStatus {

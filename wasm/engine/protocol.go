@@ -157,6 +157,9 @@ type ModelInfo struct {
 	P1        *float64          `json:"p1,omitempty"`
 	P2        *float64          `json:"p2,omitempty"`
 	Config    map[string]string `json:"config"`
+	// CancelledAtEpoch is set when the model is the best weights of a run
+	// cancelled after that many epochs.
+	CancelledAtEpoch *int `json:"cancelledAtEpoch,omitempty"`
 }
 
 // SaveStatus says whether a checkpoint was stored, and why not.
