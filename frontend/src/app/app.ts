@@ -255,12 +255,15 @@ export class App {
       this.metrics.firstGraphMs ??= now;
       this.data.setBusy(false);
       await this.checkpoints.refresh();
+      // Only a completed run is restored unasked; a cancelled one is offered.
       const last = this.checkpoints.lastMatching();
-      if (this.model === null && last) {
-        if (options.autoRestore) await this.checkpoints.restore(last.key);
-        else this.train.offerRestore(last);
+      if (this.model === null && last?.completed) {
+        if (options.autoRestore) await this.checkpoints.restore(last.meta.key);
+        else this.train.offerRestore(last.meta);
       } else if (this.model === null && options.autoTrain) {
         await this.train.start();
+      } else if (this.model === null && last) {
+        this.train.offerRestore(last.meta);
       }
       return true;
     });
@@ -375,7 +378,7 @@ export class App {
 
 /** Options of a graph load. */
 export interface LoadOptions {
-  /** Restore the newest matching checkpoint without asking (deep links). */
+  /** Restore the newest completed matching checkpoint without asking (deep links). */
   autoRestore?: boolean;
   /** Train at once when no checkpoint fits (`train=1` links). */
   autoTrain?: boolean;

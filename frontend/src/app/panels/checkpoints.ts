@@ -5,6 +5,7 @@ import type { CheckpointMeta, EngineInfo } from "../../protocol";
 import { errorText, type App } from "../app";
 import { byId, download, h, replace } from "../dom";
 import { bytes, dateTime, percent } from "../format";
+import { cancelledAt, chooseRestore, describeModel, runState, type RestoreChoice } from "../restore";
 
 export class CheckpointsPanel {
   private readonly app: App;
@@ -29,9 +30,9 @@ export class CheckpointsPanel {
       : `Checkpoints are kept for this session only: ${info.storage.message ?? "browser storage is unavailable"}. Export them to keep them.`;
   }
 
-  /** The newest checkpoint trained on the loaded graph. */
-  lastMatching(): CheckpointMeta | undefined {
-    return this.entries.find((c) => c.matches && c.model === "ilpgnn");
+  /** The checkpoint of the loaded graph to restore: the newest completed run, else the newest cancelled one. */
+  lastMatching(): RestoreChoice | undefined {
+    return chooseRestore(this.entries);
   }
 
   async refresh(): Promise<void> {
@@ -49,9 +50,13 @@ export class CheckpointsPanel {
       replace(this.list, h("p", { class: "muted small" }, "None yet: a checkpoint is saved each time training ends."));
       return;
     }
-    const current = this.app.model?.info.key;
+    const cur = this.app.model?.info;
     const rows = this.entries.map((c) => {
-      const restore = h("button", { type: "button", disabled: !c.matches || c.key === current, title: c.matches ? "make this the current model" : "trained on another graph: open that graph first" }, c.key === current ? "current" : "Restore");
+      // A key can hold another run than the current model's (a cancelled
+      // rerun is not stored over a completed run): the time tells them apart.
+      const isCurrent = cur !== undefined && c.key === cur.key && c.created === cur.created;
+      const stopped = cancelledAt(c);
+      const restore = h("button", { type: "button", disabled: !c.matches || isCurrent, title: c.matches ? "make this the current model" : "trained on another graph: open that graph first" }, isCurrent ? "current" : "Restore");
       const exp = h("button", { type: "button" }, "Export");
       const del = h("button", { type: "button", "aria-label": `Delete checkpoint of ${c.dataset} from ${dateTime(c.created)}` }, "Delete");
       restore.addEventListener("click", () => void this.restore(c.key));
@@ -61,9 +66,9 @@ export class CheckpointsPanel {
       const p = m["p_at_1"] !== undefined && m["p_at_2"] !== undefined ? ` · P@1/2 ${percent(m["p_at_1"])}/${percent(m["p_at_2"])}` : "";
       return h(
         "tr",
-        { class: c.matches ? "match" : "other", "data-key": c.key },
+        { class: `${c.matches ? "match" : "other"}${stopped === undefined ? "" : " cancelled"}`, "data-key": c.key, "data-run": stopped === undefined ? "completed" : "cancelled" },
         h("td", {}, h("strong", {}, c.dataset), h("br"), `${c.model} · seed ${c.seed} · ${bytes(c.size)}`),
-        h("td", {}, dateTime(c.created), h("br"), `AUC ${percent(m["test_auc"] ?? NaN, 2)}${p}`),
+        h("td", {}, dateTime(c.created), h("br"), `AUC ${percent(m["test_auc"] ?? NaN, 2)}${p}`, stopped === undefined ? null : h("br"), stopped === undefined ? null : h("em", {}, runState(stopped))),
         h("td", {}, restore, exp, del),
       );
     });
@@ -76,7 +81,7 @@ export class CheckpointsPanel {
       const info = await this.app.engine.loadCheckpoint(key);
       this.app.train.hideOffer();
       this.app.setModel(info);
-      this.app.setStatus(`Restored the model trained ${dateTime(info.created)}`);
+      this.app.setStatus(`Restored ${describeModel(info)}`);
       this.render();
       return true;
     } catch (e) {

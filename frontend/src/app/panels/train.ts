@@ -9,6 +9,7 @@ import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { dateTime, duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
+import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
 
 const MODEL_HELP: Record<ModelName, string> = {
   ilpgnn: "Predicts links and names the neighbours of each end that make it so (the paper's method).",
@@ -219,20 +220,20 @@ export class TrainPanel {
       ["validation AUC", percent(info.valAUC, 2)],
     ];
     if (info.p1 !== undefined && info.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(info.p1)} / ${percent(info.p2)}`]);
-    rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)], ["trained", dateTime(info.created)]);
-    replace(this.result, h("h3", {}, "Current model: ILP-GNN"), metricsList(rows));
+    rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)], ["trained", dateTime(info.created)], ["run", runState(info.cancelledAtEpoch)]);
+    replace(this.result, h("h3", {}, "Current model: ILP-GNN"), metricsList(rows), h("p", { class: "note", id: "model-origin" }, `This is ${describeModel(info)}.`));
   }
 
-  /** Offers the newest checkpoint of the loaded graph, so a reload needs no retraining. */
+  /** Offers a stored checkpoint of the loaded graph (see chooseRestore), so a reload needs no retraining. */
   offerRestore(meta: CheckpointMeta): void {
     const restore = h("button", { type: "button", class: "primary", id: "restore-last" }, "Restore it");
     const dismiss = h("button", { type: "button" }, "Not now");
     restore.addEventListener("click", () => void this.app.checkpoints.restore(meta.key));
     dismiss.addEventListener("click", () => (this.offer.hidden = true));
-    const auc = meta.metrics["test_auc"];
+    const stopped = cancelledAt(meta) === undefined ? "" : " Its training was cancelled part way; no completed run of this graph is stored.";
     replace(
       this.offer,
-      h("p", {}, `A model trained on this graph is stored in this browser (${dateTime(meta.created)}, seed ${meta.seed}${auc !== undefined ? `, test AUC ${percent(auc, 2)}` : ""}).`),
+      h("p", {}, `A model trained on this graph is stored in this browser: ${describeMeta(meta)}, seed ${meta.seed}.${stopped}`),
       h("div", { class: "row" }, restore, dismiss),
     );
     this.offer.hidden = false;
