@@ -70,7 +70,9 @@ func TestHostileCheckpoints(t *testing.T) {
 	if d0 != gi.FeatureDim {
 		t.Fatalf("W1 is %dx%d on a graph of %d features", d0, hidden, gi.FeatureDim)
 	}
-	model := func(cfg map[string]any) map[string]any { return cfg["config"].(map[string]any)["Model"].(map[string]any) }
+	model := func(cfg map[string]any) map[string]any {
+		return cfg["config"].(map[string]any)["Model"].(map[string]any)
+	}
 	fewer := func(c *checkpoint.Checkpoint, cfg map[string]any) {
 		cfg["feature_dim"] = d0 - 1
 		for _, n := range []string{"W1", "Wx"} {

@@ -48,7 +48,9 @@ func TestHostileCheckpoint(t *testing.T) {
 		}
 		return x
 	}
-	model := func(cfg map[string]any) map[string]any { return cfg["config"].(map[string]any)["Model"].(map[string]any) }
+	model := func(cfg map[string]any) map[string]any {
+		return cfg["config"].(map[string]any)["Model"].(map[string]any)
+	}
 	for _, tc := range []struct {
 		file   string
 		change func(c *checkpoint.Checkpoint, cfg map[string]any)
