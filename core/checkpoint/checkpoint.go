@@ -51,7 +51,11 @@
 // lengths can be trusted before anything is allocated or read: a reader knows
 // the exact file size after 28 bytes, which is how a cut-off file (ErrTruncated)
 // is told apart from a damaged one (ErrCorrupt). A later format changes the
-// version number; this build rejects any version above 1 with ErrVersion.
+// version number but keeps the first 28 bytes' layout (magic, version, and
+// the CRC of bytes [0, 24) at offset 24); this build rejects any version
+// above 1 with ErrVersion, but only when that checksum holds, since a version
+// field read from damaged bytes or from some other file after the magic says
+// nothing (then the error is ErrCorrupt: not a checkpoint, or damaged).
 //
 // Why CRC-32C and not SHA-256. The checksums guard against accidents — a
 // flipped bit on disk, a truncated download, an interrupted copy — not
@@ -66,7 +70,8 @@
 //
 // Reading returns errors that wrap one of the sentinels below (test with
 // errors.Is) with the section or tensor concerned: ErrNotCheckpoint for
-// a bad magic, ErrVersion for a newer format, ErrTruncated when the input
+// a bad magic, ErrVersion for a newer format (a larger version behind a valid
+// preamble checksum), ErrTruncated when the input
 // ends early, ErrCorrupt for a failed checksum, an impossible length or
 // shape, or trailing bytes. Because the lengths are checked by the preamble
 // checksum before they are used, a changed byte is never mistaken for a
@@ -99,10 +104,12 @@ const (
 var (
 	// ErrNotCheckpoint reports input that does not start with Magic.
 	ErrNotCheckpoint = errors.New("not an ILP-GNN checkpoint")
-	// ErrVersion reports a format version this build cannot read.
+	// ErrVersion reports a format version this build cannot read, in a
+	// preamble whose checksum holds.
 	ErrVersion = errors.New("unsupported checkpoint format version")
-	// ErrCorrupt reports a checksum mismatch, an impossible length or
-	// shape, or bytes after the end of the checkpoint.
+	// ErrCorrupt reports a checksum mismatch (including a version field
+	// that its checksum does not vouch for), an impossible length or shape,
+	// or bytes after the end of the checkpoint.
 	ErrCorrupt = errors.New("corrupt checkpoint")
 	// ErrTruncated reports input that ends before the checkpoint does.
 	ErrTruncated = errors.New("truncated checkpoint")

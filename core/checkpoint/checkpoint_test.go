@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -248,8 +249,9 @@ func allowedRead(err error) bool {
 }
 
 // TestByteFlips changes every byte of a small checkpoint to each of its 255
-// other values: every change must be detected, by the magic, the version or
-// a checksum — never a panic and never a silent success.
+// other values: every change must be detected, by the magic or a checksum —
+// never a panic and never a silent success. A changed version byte is
+// damage, not a newer format: the preamble checksum no longer holds.
 func TestByteFlips(t *testing.T) {
 	b := mustMarshal(t, sample())
 	mut := make([]byte, len(b))
@@ -262,8 +264,7 @@ func TestByteFlips(t *testing.T) {
 			case err == nil:
 				t.Fatalf("byte %d ^= %#x: Unmarshal succeeded", off, x)
 			case off < 8 && !errors.Is(err, ErrNotCheckpoint),
-				off >= 8 && off < 12 && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrCorrupt),
-				off >= 12 && !errors.Is(err, ErrCorrupt):
+				off >= 8 && !errors.Is(err, ErrCorrupt):
 				t.Fatalf("byte %d ^= %#x: %v", off, x, err)
 			}
 			if _, err2 := Read(bytes.NewReader(mut)); err2 == nil || err2.Error() != err.Error() {
@@ -372,16 +373,58 @@ func TestVersion(t *testing.T) {
 		func(b []byte) error { _, err := Unmarshal(b); return err },
 		func(b []byte) error { _, err := Read(bytes.NewReader(b)); return err },
 		func(b []byte) error { _, err := ReadHeader(bytes.NewReader(b)); return err },
-		func(b []byte) error { _, err := Unmarshal(b[:12]); return err }, // the rest may be anything
+		func(b []byte) error { _, err := Unmarshal(b[:preambleLen]); return err }, // the rest may be anything
 	} {
 		err := read(b)
 		if !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "version 2") || !strings.Contains(err.Error(), "up to 1") {
 			t.Errorf("version 2: %v", err)
 		}
 	}
+	// Before its checksum, the version is not believed.
+	if _, err := Unmarshal(b[:12]); !errors.Is(err, ErrTruncated) {
+		t.Errorf("version 2, cut after the version: %v", err)
+	}
 	binary.LittleEndian.PutUint32(b[8:], 0)
 	if _, err := Unmarshal(refresh(b)); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("version 0: %v", err)
+	}
+}
+
+// TestGarbageAfterMagic gives the magic followed by bytes that are no
+// checkpoint: the version field then reads as some large number, which must
+// be reported as damage, not as a newer format.
+func TestGarbageAfterMagic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 200 {
+		b := []byte(Magic)
+		for range 8 + rng.IntN(100) {
+			b = append(b, byte(rng.Uint32()))
+		}
+		if binary.LittleEndian.Uint32(b[8:]) == Version {
+			continue
+		}
+		for _, read := range []func([]byte) error{
+			func(b []byte) error { _, err := Unmarshal(b); return err },
+			func(b []byte) error { _, err := Read(bytes.NewReader(b)); return err },
+			func(b []byte) error { _, err := ReadHeader(bytes.NewReader(b)); return err },
+		} {
+			err := read(b)
+			switch {
+			case len(b) < preambleLen && !errors.Is(err, ErrTruncated):
+				t.Fatalf("case %d, %d bytes: %v, want truncated", i, len(b), err)
+			case len(b) >= preambleLen && (!errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "not a checkpoint, or damaged")):
+				t.Fatalf("case %d, %d bytes: %v, want corrupt", i, len(b), err)
+			}
+		}
+	}
+	// The example of the issue: a version field of 699757827.
+	b := []byte(Magic)
+	b = binary.LittleEndian.AppendUint32(b, 699757827)
+	b = append(b, make([]byte, 40)...)
+	_, err := Unmarshal(b)
+	want := "corrupt checkpoint: not a checkpoint, or damaged: the preamble checksum does not match"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "699757827") {
+		t.Errorf("got %v, want %q…", err, want)
 	}
 }
 

@@ -130,26 +130,35 @@ type preamble struct {
 // it does not overflow.
 func (p preamble) total() uint64 { return overhead + uint64(p.hdrLen) + p.dataLen }
 
-// parsePreamble checks the magic, the version and the preamble's checksum
-// at the start of b, which may be shorter than a preamble.
+// parsePreamble checks the magic, the preamble's checksum and the version
+// at the start of b, which may be shorter than a preamble. The version is
+// believed only once the checksum over it holds: every format version keeps
+// the magic, the version and the CRC of bytes [0, 24) at offset 24, so a
+// larger version behind a good checksum is a newer format (ErrVersion) and
+// anything else is damage or not a checkpoint at all (ErrCorrupt).
 func parsePreamble(b []byte) (preamble, error) {
 	var p preamble
 	if n := min(len(b), len(Magic)); string(b[:n]) != Magic[:n] {
 		return p, fmt.Errorf("%w (it starts with %q)", ErrNotCheckpoint, b[:min(len(b), 16)])
 	}
-	le := binary.LittleEndian
-	if len(b) < len(Magic)+4 {
+	if len(b) < preambleLen {
 		return p, fmt.Errorf("%w: input ends after %d bytes, inside the preamble", ErrTruncated, len(b))
 	}
+	le := binary.LittleEndian
 	p.version = le.Uint32(b[8:])
+	if p.version != Version {
+		// Say what the version field claims only if the checksum vouches
+		// for it: random bytes after the magic are no newer format.
+		if want, got := le.Uint32(b[preambleLen-crcLen:]), crc32.Checksum(b[:preambleLen-crcLen], castagnoli); got != want {
+			return p, fmt.Errorf("%w: not a checkpoint, or damaged: the preamble checksum does not match (stored %08x, computed %08x), so its version field (%d) cannot be trusted",
+				ErrCorrupt, want, got, p.version)
+		}
+	}
 	if p.version > Version {
 		return p, fmt.Errorf("%w: the file is version %d, this build reads versions up to %d", ErrVersion, p.version, Version)
 	}
 	if p.version == 0 {
 		return p, fmt.Errorf("%w: preamble: format version 0 does not exist", ErrCorrupt)
-	}
-	if len(b) < preambleLen {
-		return p, fmt.Errorf("%w: input ends after %d bytes, inside the preamble", ErrTruncated, len(b))
 	}
 	if err := verify(b, preambleLen-crcLen, "preamble"); err != nil {
 		return p, err

@@ -205,3 +205,13 @@ func (s *StructureScale) UnmarshalText(b []byte) error {
 	*s = v
 	return nil
 }
+
+// ParamShapes returns the rows and columns of each weight of a model with
+// this configuration on featureDim input features, in Params order (named
+// by ParamNames). It allocates nothing of that size, so a checkpoint's
+// tensors can be checked against a configuration before New is asked to
+// allocate what the configuration claims.
+func (c Config) ParamShapes(featureDim int) [][2]int {
+	d := c.Hidden
+	return [][2]int{{featureDim, d}, {1, d}, {d, d}, {1, d}, {d, d}, {featureDim, d}}
+}

@@ -3,7 +3,10 @@ package train
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
@@ -48,35 +51,91 @@ func (r *Result) Checkpoint(g *graph.Graph) (*checkpoint.Checkpoint, error) {
 }
 
 // LoadModel rebuilds the model and training configuration stored in c, after
-// checking that c was trained on g.
+// checking that c was trained on g and, with Verify, that every size and
+// weight in it is one the model can use. The checksums of a checkpoint
+// guard against accidents only, so c may have been edited and re-summed:
+// nothing of the size its configuration claims is allocated until that
+// configuration agrees with g and with the tensors c actually holds.
 func LoadModel(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Model, Config, error) {
-	if c.Model != ModelName {
-		return nil, Config{}, fmt.Errorf("train: checkpoint holds a %q model, not %q", c.Model, ModelName)
-	}
-	if err := c.CheckGraph(g.Fingerprint()); err != nil {
-		return nil, Config{}, err
-	}
-	var sc savedConfig
-	if err := json.Unmarshal(c.Config, &sc); err != nil {
-		return nil, Config{}, fmt.Errorf("train: checkpoint config: %w", err)
-	}
-	if err := sc.Config.Validate(); err != nil {
-		return nil, Config{}, fmt.Errorf("train: checkpoint config: %w", err)
-	}
-	m, err := ilpgnn.New(sc.Config.Model, sc.FeatureDim, rand.New(rand.NewPCG(0, 0)))
+	cfg, featureDim, err := Verify(c, g)
 	if err != nil {
 		return nil, Config{}, err
+	}
+	m, err := ilpgnn.New(cfg.Model, featureDim, rand.New(rand.NewPCG(0, 0)))
+	if err != nil {
+		return nil, Config{}, fmt.Errorf("train: checkpoint: %w", err)
 	}
 	for k, p := range m.Params() {
 		t, err := c.Tensor(ilpgnn.ParamNames()[k])
 		if err != nil {
 			return nil, Config{}, err
 		}
-		if t.Rows != p.Rows || t.Cols != p.Cols {
-			return nil, Config{}, fmt.Errorf("train: checkpoint tensor %s is %dx%d, the model needs %dx%d",
-				t.Name, t.Rows, t.Cols, p.Rows, p.Cols)
-		}
-		copy(p.Value, t.Data)
+		copy(p.Value, t.Data) // Verify checked the shape
 	}
-	return m, sc.Config, nil
+	return m, cfg, nil
+}
+
+// Verify checks, without building the model, that c holds an ILP-GNN model
+// that LoadModel can rebuild, and returns its training configuration and
+// feature dimension. It checks in order: the model name; when g is not nil,
+// that c was trained on g (ErrForeignGraph); that the configuration decodes
+// and is valid; when g is not nil, that its feature dimension is g's; that c
+// holds exactly the model's tensors, each of the shape the configuration
+// gives it; and that every weight is finite. Errors name the field or
+// tensor, with what was expected and what was found.
+//
+// Only the tensors' shapes, bounded by the checkpoint's own length, are
+// ever compared with the configuration's sizes, so a configuration that
+// claims a huge model is refused without allocating anything.
+func Verify(c *checkpoint.Checkpoint, g *graph.Graph) (Config, int, error) {
+	if c.Model != ModelName {
+		return Config{}, 0, fmt.Errorf("train: checkpoint holds a %q model, not %q", c.Model, ModelName)
+	}
+	if g != nil {
+		if err := c.CheckGraph(g.Fingerprint()); err != nil {
+			return Config{}, 0, err
+		}
+	}
+	var sc savedConfig
+	if err := json.Unmarshal(c.Config, &sc); err != nil {
+		return Config{}, 0, fmt.Errorf("train: checkpoint config: %w", err)
+	}
+	if err := sc.Config.Validate(); err != nil {
+		return Config{}, 0, fmt.Errorf("train: checkpoint config: %w", err)
+	}
+	if sc.FeatureDim < 0 {
+		return Config{}, 0, fmt.Errorf("train: checkpoint config: feature_dim is %d, it cannot be negative", sc.FeatureDim)
+	}
+	if g != nil && sc.FeatureDim != g.FeatureDim() {
+		return Config{}, 0, fmt.Errorf("train: checkpoint config: feature_dim is %d, but graph %q has %d features per node",
+			sc.FeatureDim, g.Name, g.FeatureDim())
+	}
+	names := ilpgnn.ParamNames()
+	for k, shape := range sc.Config.Model.ParamShapes(sc.FeatureDim) {
+		t, err := c.Tensor(names[k])
+		if err != nil {
+			return Config{}, 0, fmt.Errorf("train: %w", err)
+		}
+		if t.Rows != shape[0] || t.Cols != shape[1] {
+			return Config{}, 0, fmt.Errorf("train: checkpoint tensor %s is %dx%d, but its config (hidden %d, feature_dim %d) needs %dx%d",
+				t.Name, t.Rows, t.Cols, sc.Config.Model.Hidden, sc.FeatureDim, shape[0], shape[1])
+		}
+		if len(t.Data) != t.Rows*t.Cols {
+			return Config{}, 0, fmt.Errorf("train: checkpoint tensor %s is %dx%d but holds %d values", t.Name, t.Rows, t.Cols, len(t.Data))
+		}
+		for i, v := range t.Data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return Config{}, 0, fmt.Errorf("train: checkpoint tensor %s has a non-finite weight, %v, at index %d (row %d, col %d)",
+					t.Name, v, i, i/t.Cols, i%t.Cols)
+			}
+		}
+	}
+	if len(c.Tensors) != len(names) {
+		for _, t := range c.Tensors {
+			if !slices.Contains(names, t.Name) {
+				return Config{}, 0, fmt.Errorf("train: checkpoint tensor %q is not a weight of an ILP-GNN model (%s)", t.Name, strings.Join(names, ", "))
+			}
+		}
+	}
+	return sc.Config, sc.FeatureDim, nil
 }

@@ -834,11 +834,25 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 		if err != nil {
 			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("%s: %v", name, err), File: name}
 		}
-		st := e.put(ctx, meta, data)
+		// The checksums only catch accidents: refuse a file whose sizes or
+		// weights lie before it is stored, checked against the loaded graph
+		// when it is the checkpoint's (else that check waits for loading).
 		fp := ""
+		var g *graph.Graph
 		if l, err := e.graph(); err == nil {
 			fp = l.info.Fingerprint
+			if fp == meta.Fingerprint {
+				g = l.d.Graph
+			}
 		}
+		ck, err := checkpoint.Unmarshal(data)
+		if err == nil {
+			_, _, err = train.Verify(ck, g)
+		}
+		if err != nil {
+			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("%s: not a usable checkpoint: %v", name, err), File: name}
+		}
+		st := e.put(ctx, meta, data)
 		return map[string]any{"meta": CheckpointEntry{Meta: meta, Matches: meta.Fingerprint == fp}, "status": st}, nil, nil
 	}
 	panic("unreachable")

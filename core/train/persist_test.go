@@ -1,0 +1,233 @@
+package train
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+)
+
+// untrainedCheckpoint packs a freshly initialised model for g: LoadModel
+// does not care whether the weights were trained.
+func untrainedCheckpoint(t testing.TB, g *graph.Graph, hidden int) *checkpoint.Checkpoint {
+	t.Helper()
+	c := quickConfig(7)
+	c.Model.Hidden = hidden
+	m, err := ilpgnn.New(c.Model, g.FeatureDim(), rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := (&Result{Model: m, Config: c}).Checkpoint(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck
+}
+
+// resum re-marshals c, which recomputes every checksum, and decodes it
+// again: a checkpoint edited by someone who knows the format.
+func resum(t testing.TB, c *checkpoint.Checkpoint) *checkpoint.Checkpoint {
+	t.Helper()
+	b, err := c.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := checkpoint.Unmarshal(b)
+	if err != nil {
+		t.Fatalf("an edited and re-summed checkpoint must pass the format's checks: %v", err)
+	}
+	return back
+}
+
+// editConfig rewrites the checkpoint's config JSON: edit gets the decoded
+// object ({"config": {...}, "feature_dim": n}).
+func editConfig(t testing.TB, c *checkpoint.Checkpoint, edit func(map[string]any)) {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(c.Config, &v); err != nil {
+		t.Fatal(err)
+	}
+	edit(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Config = b
+}
+
+func modelConfig(v map[string]any) map[string]any {
+	return v["config"].(map[string]any)["Model"].(map[string]any)
+}
+
+func tensor(t testing.TB, c *checkpoint.Checkpoint, name string) *checkpoint.Tensor {
+	t.Helper()
+	x, err := c.Tensor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// cutRows keeps the first rows rows of tensor name.
+func cutRows(t testing.TB, c *checkpoint.Checkpoint, name string, rows int) {
+	x := tensor(t, c, name)
+	x.Rows, x.Data = rows, x.Data[:rows*x.Cols]
+}
+
+// hostileCase is a checkpoint edited to lie while passing every checksum,
+// and what LoadModel must say about it.
+type hostileCase struct {
+	name string
+	edit func(testing.TB, *checkpoint.Checkpoint)
+	want []string // substrings of the error
+	// graphOnly: the file is consistent in itself, only the graph shows
+	// the lie, so Verify without a graph accepts it.
+	graphOnly bool
+}
+
+// hostileCases edit a checkpoint of a hidden-8 model on a graph with 16
+// features.
+func hostileCases() []hostileCase {
+	return []hostileCase{
+		{name: "feature_dim 10, tensors cut to match", graphOnly: true,
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { v["feature_dim"] = 10 })
+				cutRows(t, c, "W1", 10)
+				cutRows(t, c, "Wx", 10)
+			},
+			want: []string{"feature_dim is 10", `graph "planted" has 16 features per node`}},
+		{name: "hidden 200000000",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Hidden"] = 200_000_000 })
+			},
+			want: []string{"tensor W1 is 16x8", "hidden 200000000", "needs 16x200000000"}},
+		{name: "feature_dim 1<<40",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { v["feature_dim"] = 1 << 40 })
+			},
+			want: []string{"feature_dim is 1099511627776"}},
+		{name: "negative feature_dim",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { v["feature_dim"] = -3 })
+			},
+			want: []string{"feature_dim is -3"}},
+		{name: "hidden 0",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Hidden"] = 0 })
+			},
+			want: []string{"checkpoint config", "hidden must be at least 1 (got 0)"}},
+		{name: "W1 transposed",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				x := tensor(t, c, "W1")
+				x.Rows, x.Cols = x.Cols, x.Rows
+			},
+			want: []string{"tensor W1 is 8x16", "needs 16x8"}},
+		{name: "b2 longer",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				x := tensor(t, c, "b2")
+				x.Cols, x.Data = 9, append(x.Data, 1)
+			},
+			want: []string{"tensor b2 is 1x9", "needs 1x8"}},
+		{name: "NaN weights",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				for i := range c.Tensors {
+					for j := range c.Tensors[i].Data {
+						c.Tensors[i].Data[j] = float32(math.NaN())
+					}
+				}
+			},
+			want: []string{"tensor W1 has a non-finite weight, NaN, at index 0 (row 0, col 0)"}},
+		{name: "one +Inf",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				tensor(t, c, "W2").Data[13] = float32(math.Inf(1))
+			},
+			want: []string{"tensor W2 has a non-finite weight, +Inf, at index 13 (row 1, col 5)"}},
+		{name: "one -Inf in the last bias",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				tensor(t, c, "b2").Data[7] = float32(math.Inf(-1))
+			},
+			want: []string{"tensor b2 has a non-finite weight, -Inf, at index 7 (row 0, col 7)"}},
+		{name: "missing tensor",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Tensors = c.Tensors[:5]
+			},
+			want: []string{`no tensor "Wx"`}},
+		{name: "extra tensor",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: "W3", Rows: 1, Cols: 1, Data: []float32{1}})
+			},
+			want: []string{`tensor "W3" is not a weight`}},
+		{name: "other model",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) { c.Model = "seal" },
+			want: []string{`holds a "seal" model`}},
+		{name: "config not JSON",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) { c.Config = []byte("hidden=8") },
+			want: []string{"checkpoint config: invalid character"}},
+		{name: "NaN alpha",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Alpha"] = "NaN" })
+			},
+			want: []string{"checkpoint config"}},
+	}
+}
+
+// TestLoadModelHostile: every checkpoint edited to lie and re-summed is
+// refused by LoadModel with an error naming the field or tensor and the
+// sizes, without allocating what the lie claims; Verify without a graph
+// refuses the same ones except the lie only the graph can show; and the
+// unedited checkpoint loads with its exact weights.
+func TestLoadModelHostile(t *testing.T) {
+	g := plantedGraph(t, 40, 1)
+	good := untrainedCheckpoint(t, g, 8)
+	for _, tc := range hostileCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			c := resum(t, good) // a deep copy
+			tc.edit(t, c)
+			c = resum(t, c)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			m, _, err := LoadModel(c, g)
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				t.Fatalf("LoadModel accepted it (a model of %d features)", m.FeatureDim)
+			}
+			t.Log(err)
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			// The good model is 2·16·8 + 2·8·8 + 2·8 weights; refusing
+			// a lie must not allocate anything near what it claims.
+			if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+				t.Errorf("refusing it allocated %d bytes", n)
+			}
+			_, _, verr := Verify(c, nil)
+			if tc.graphOnly != (verr == nil) {
+				t.Errorf("Verify without the graph: %v", verr)
+			}
+		})
+	}
+	m, _, err := LoadModel(resum(t, good), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range m.Params() {
+		if !equalF32(p.Value, good.Tensors[k].Data) {
+			t.Errorf("tensor %s differs after loading", good.Tensors[k].Name)
+		}
+	}
+	if _, _, err := Verify(good, nil); err != nil {
+		t.Errorf("Verify(good, nil): %v", err)
+	}
+	if _, _, err := LoadModel(good, plantedGraph(t, 40, 2)); !errors.Is(err, checkpoint.ErrForeignGraph) {
+		t.Errorf("another graph: %v, want ErrForeignGraph", err)
+	}
+}
