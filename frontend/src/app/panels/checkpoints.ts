@@ -119,8 +119,10 @@ export class CheckpointsPanel {
       if (r.meta.matches) await this.restore(r.meta.key);
       else this.app.setStatus(`Imported ${file.name}: trained on ${r.meta.dataset}; open that graph to use it.`);
     } catch (e) {
-      this.app.setStatus(`Import failed: ${errorText(e)}`);
-      replace(this.list, h("p", { class: "error" }, `${file.name}: ${errorText(e)}`));
+      // The engine's messages name the file already; say it once.
+      const msg = errorText(e);
+      this.app.setStatus(`Import failed: ${msg}`);
+      replace(this.list, h("p", { class: "error" }, msg.startsWith(`${file.name}:`) ? msg : `${file.name}: ${msg}`));
       await this.refreshLater();
     }
   }
