@@ -205,6 +205,11 @@ func predictors(names string, cfg train.Config, sets []string) ([]experiment.Pre
 // parseSets groups --set values MODEL.FLAG=VALUE by model; every model
 // named must be among names, and be one with hyperparameters.
 func parseSets(sets []string, names string) (map[string][][2]string, error) {
+	// As predictors reads --models: spaces around a name are not part of it.
+	models := strings.Split(names, ",")
+	for k := range models {
+		models[k] = strings.TrimSpace(models[k])
+	}
 	out := map[string][][2]string{}
 	for _, s := range sets {
 		key, val, ok := strings.Cut(s, "=")
@@ -212,7 +217,7 @@ func parseSets(sets []string, names string) (map[string][][2]string, error) {
 		if !ok || !ok2 || model == "" || name == "" {
 			return nil, fmt.Errorf("--set %q: want MODEL.FLAG=VALUE", s)
 		}
-		if !slices.Contains(strings.Split(names, ","), model) {
+		if !slices.Contains(models, model) {
 			return nil, fmt.Errorf("--set %q: %s is not among --models %s", s, model, names)
 		}
 		if _, isHeuristic := heuristicOf(model); isHeuristic || model == "ilpgnn" {
