@@ -15,8 +15,9 @@ import (
 // openModel loads the dataset and the checkpoint trained on it, and prepares
 // the model on the whole graph: explanations speak of every edge the user
 // has, with the pair's own edge masked as in training. check sees the graph
-// before the weights are decoded into a model, so that a mistyped node id
-// is reported before the slow part.
+// before the checkpoint's weights become a model: a mistyped node id is
+// reported first, whatever the checkpoint, and without waiting for the
+// model's structure to be prepared.
 func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Graph, *ilpgnn.Predictor, error) {
 	ck, err := checkpoint.ReadFile(ckPath)
 	if err != nil {
