@@ -57,6 +57,9 @@ func TestUsage(t *testing.T) {
 		19: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt", "--pair", "n3,n3"}, 1, "ilpgnn: error: --pair: \"n3\" twice: a link joins two different nodes\n"},
 		20: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt", "--pair", "n3, "}, 1, `--pair: want two node ids separated by a comma, got "n3, "`},
 		21: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt", "--pair", "n1,n2,n3"}, 1, `got "n1,n2,n3"`},
+		22: {[]string{"experiment", "table1", "--data", small, "--models", "cn,nope"}, 1, `ilpgnn: error: --models: want one of ilpgnn, cn, aa,`},
+		23: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops=x"}, 1, `ilpgnn: error: --set seal.hops=x: "x" is not a value of seal's --hops`},
+		24: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.nope=1"}, 1, `seal has no hyperparameter "nope" (it has batch-size, `},
 	} {
 		code, _, stderr := cli(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
