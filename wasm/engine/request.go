@@ -26,31 +26,31 @@ func DecodeRequest(head []byte) (Request, error) {
 	// case-insensitively, and "ID" is not "id" in JavaScript.
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(head, &m); err != nil || m == nil {
-		return req, errorf(CodeBadRequest, "request: want an object {v, id, op, args?}, got %s", excerpt(head))
+		return req, errorf(CodeBadRequest, "request: want an object {v, id, op, args?}, got %s", requestExcerpt(head))
 	}
-	id, ok := integer(m["id"])
+	id, ok := jsonInteger(m["id"])
 	if !ok || math.Abs(id) > maxSafeInteger {
-		return req, errorf(CodeBadRequest, "request: id must be an integer of at most %d in magnitude, got %s", int64(maxSafeInteger), excerpt(m["id"]))
+		return req, errorf(CodeBadRequest, "request: id must be an integer of at most %d in magnitude, got %s", int64(maxSafeInteger), requestExcerpt(m["id"]))
 	}
 	req.ID = int64(id)
-	v, ok := integer(m["v"])
+	v, ok := jsonInteger(m["v"])
 	if !ok || math.Abs(v) > math.MaxInt32 {
-		return req, errorf(CodeVersion, "request: v must be the protocol version (this engine speaks %d), got %s", Protocol, excerpt(m["v"]))
+		return req, errorf(CodeVersion, "request: v must be the protocol version (this engine speaks %d), got %s", Protocol, requestExcerpt(m["v"]))
 	}
 	req.V = int(v)
 	if raw, ok := m["op"]; ok {
-		if err := json.Unmarshal(raw, &req.Op); err != nil || isNull(raw) {
-			return req, errorf(CodeBadRequest, "request: op must be a string, got %s", excerpt(raw))
+		if err := json.Unmarshal(raw, &req.Op); err != nil || isJSONNull(raw) {
+			return req, errorf(CodeBadRequest, "request: op must be a string, got %s", requestExcerpt(raw))
 		}
 	}
-	if raw := m["args"]; raw != nil && !isNull(raw) {
+	if raw := m["args"]; raw != nil && !isJSONNull(raw) {
 		req.Args = raw
 	}
 	return req, nil
 }
 
-// integer returns the value of a JSON number that is a whole number.
-func integer(raw json.RawMessage) (float64, bool) {
+// jsonInteger returns the value of a JSON number that is a whole number.
+func jsonInteger(raw json.RawMessage) (float64, bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var x any
@@ -65,16 +65,16 @@ func integer(raw json.RawMessage) (float64, bool) {
 	return f, err == nil && f == math.Trunc(f)
 }
 
-func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+func isJSONNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
 
-// excerpt quotes the start of a malformed value for an error message.
-func excerpt(b []byte) string {
+// requestExcerpt quotes the start of a malformed value for an error message.
+func requestExcerpt(b []byte) string {
 	if b == nil {
 		return "nothing"
 	}
-	const max = 40
-	if len(b) > max {
-		return strconv.Quote(string(b[:max])) + "..."
+	const limit = 40
+	if len(b) > limit {
+		return strconv.Quote(string(b[:limit])) + "..."
 	}
 	return strconv.Quote(string(b))
 }

@@ -72,7 +72,7 @@ func FuzzDecodeRequest(f *testing.F) {
 
 		// The oracle: generic values, numbers read as float64 (JavaScript's)
 		// where a number must be an integer.
-		m, jsonErr := generic(head)
+		m, jsonErr := genericJSON(head)
 		obj, isObject := m.(map[string]any)
 		if jsonErr != nil || !isObject {
 			if err == nil || pe.Code != CodeBadRequest || req.ID != -1 {
@@ -80,7 +80,7 @@ func FuzzDecodeRequest(f *testing.F) {
 			}
 			return
 		}
-		id, ok := float(obj["id"])
+		id, ok := jsNumber(obj["id"])
 		if !ok || id != math.Trunc(id) || math.Abs(id) > 1<<53-1 {
 			if err == nil || pe.Code != CodeBadRequest || req.ID != -1 {
 				t.Fatalf("DecodeRequest(%q) = %+v, %v; want bad_request with id -1", head, req, err)
@@ -90,7 +90,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		if req.ID != int64(id) {
 			t.Fatalf("DecodeRequest(%q): id %d, want %v", head, req.ID, id)
 		}
-		v, ok := float(obj["v"])
+		v, ok := jsNumber(obj["v"])
 		if !ok || v != math.Trunc(v) || math.Abs(v) > math.MaxInt32 {
 			if err == nil || pe.Code != CodeVersion {
 				t.Fatalf("DecodeRequest(%q) = %+v, %v; want unsupported_version", head, req, err)
@@ -110,7 +110,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		if args := obj["args"]; (args == nil) != (req.Args == nil) {
 			t.Fatalf("DecodeRequest(%q): args %s, want %v", head, req.Args, args)
 		} else if args != nil {
-			if got, err := generic(req.Args); err != nil || !reflect.DeepEqual(got, args) {
+			if got, err := genericJSON(req.Args); err != nil || !reflect.DeepEqual(got, args) {
 				t.Fatalf("DecodeRequest(%q): args %s (%v), want %v", head, req.Args, err, args)
 			}
 		}
@@ -145,7 +145,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		r := replies[1]
 		switch {
 		case r.Type == "result" && r.Error == nil:
-		case r.Type == "error" && r.Error != nil && slices.Contains(errorCodes, r.Error.Code) && r.Error.Code != CodeInternal:
+		case r.Type == "error" && r.Error != nil && slices.Contains(protocolCodes, r.Error.Code) && r.Error.Code != CodeInternal:
 		default:
 			t.Fatalf("%s: reply %+v", head, r)
 		}
@@ -155,11 +155,11 @@ func FuzzDecodeRequest(f *testing.F) {
 	})
 }
 
-var errorCodes = []string{CodeVersion, CodeBadRequest, CodeBadInput, CodeNoGraph, CodeNoModel, CodeBusy,
+var protocolCodes = []string{CodeVersion, CodeBadRequest, CodeBadInput, CodeNoGraph, CodeNoModel, CodeBusy,
 	CodeMismatch, CodeNotFound, CodeStorage, CodeInternal}
 
-// generic decodes JSON into maps, slices and json.Numbers.
-func generic(b []byte) (any, error) {
+// genericJSON decodes JSON into maps, slices and json.Numbers.
+func genericJSON(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var x any
@@ -172,8 +172,8 @@ func generic(b []byte) (any, error) {
 	return x, nil
 }
 
-// float is x as a JavaScript number, if it is a JSON number that is one.
-func float(x any) (float64, bool) {
+// jsNumber is x as a JavaScript number, if it is a JSON number that is one.
+func jsNumber(x any) (float64, bool) {
 	n, ok := x.(json.Number)
 	if !ok {
 		return 0, false
@@ -186,7 +186,7 @@ func sameJSON(a, b json.RawMessage) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	x, errX := generic(a)
-	y, errY := generic(b)
+	x, errX := genericJSON(a)
+	y, errY := genericJSON(b)
 	return errX == nil && errY == nil && reflect.DeepEqual(x, y)
 }
