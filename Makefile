@@ -98,6 +98,10 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzNPZ -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz=FuzzUnmarshal -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz=FuzzHeader -fuzztime=$(FUZZTIME) ./core/checkpoint
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./core/dataset
+	$(GO) test -run='^$$' -fuzz=FuzzPair -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
+	$(GO) test -run='^$$' -fuzz=FuzzSet -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
+	$(GO) test -run='^$$' -fuzz=FuzzDecodeRequest -fuzztime=$(FUZZTIME) ./wasm/engine
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/...

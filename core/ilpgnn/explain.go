@@ -73,10 +73,11 @@ func (p *Predictor) Explain(i, j int) (*Explanation, error) {
 	if err := p.checkNode(j); err != nil {
 		return nil, err
 	}
-	if i == j {
-		return nil, fmt.Errorf("ilpgnn: cannot explain a pair of node %d with itself", i)
-	}
 	g := p.Inputs.Graph
+	if i == j {
+		// The user's id: the dense index means nothing outside the engine.
+		return nil, fmt.Errorf("ilpgnn: cannot explain a pair of node %q with itself", g.IDs[i])
+	}
 	sc := p.Model.newScorer(p.Inputs, p.Hr)
 	mask := p.Model.masked(p.Inputs, i, j)
 	ci, ki := sc.side(0, i, j, mask, nil, nil)

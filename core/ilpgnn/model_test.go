@@ -658,3 +658,25 @@ func TestIsometricInit(t *testing.T) {
 		}
 	})
 }
+
+// TestExplainSelfPairNamesID: the error for a node paired with itself names
+// the node by the user's id, not by its dense index.
+func TestExplainSelfPairNamesID(t *testing.T) {
+	base := testGraph(t, 8, 2, 3, 5)
+	var edges []graph.Edge
+	for i := range base.NumNodes() {
+		for _, j := range base.Neighbors(i) {
+			edges = append(edges, graph.Edge{U: int32(i), V: j})
+		}
+	}
+	ids := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	g, err := graph.New(8, edges, base.Features, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, in := testModel(t, g, smallConfig())
+	_, err = NewPredictor(m, in).Explain(3, 3)
+	if err == nil || err.Error() != `ilpgnn: cannot explain a pair of node "d" with itself` {
+		t.Errorf("Explain(3, 3): %v", err)
+	}
+}

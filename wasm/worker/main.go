@@ -26,7 +26,8 @@ func main() {
 	q := newQueue()
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
-			q.push(decode(args[0]))
+			req, err := decode(args[0])
+			q.push(pending{req, err})
 		}
 		return nil
 	})
@@ -47,9 +48,28 @@ func main() {
 	// Requests are served one at a time, in arrival order; train returns
 	// at once and runs in its own goroutine.
 	for {
-		req := q.pop()
-		serve(ctx, e, req)
+		p := q.pop()
+		if p.err != nil {
+			fail(p.req.ID, p.err)
+			continue
+		}
+		serve(ctx, e, p.req)
 	}
+}
+
+// pending is a request as decoded, or why it could not be.
+type pending struct {
+	req engine.Request
+	err error
+}
+
+// fail posts an error reply to request id.
+func fail(id int64, err error) {
+	pe, ok := err.(*engine.Error)
+	if !ok {
+		pe = &engine.Error{Code: engine.CodeInternal, Message: err.Error()}
+	}
+	post(engine.Reply{V: engine.Protocol, Type: "error", ID: &id, Error: pe})
 }
 
 // serve handles one request, turning a panic into an internal error reply
@@ -65,23 +85,29 @@ func serve(ctx context.Context, e *engine.Engine, req engine.Request) {
 	e.Handle(ctx, req)
 }
 
-// decode reads a request from a structured-cloned JavaScript object.
-func decode(v js.Value) engine.Request {
-	req := engine.Request{ID: -1}
+// decode reads a request from a structured-cloned JavaScript object: its
+// v, id, op and args as JSON, which engine.DecodeRequest checks, and its
+// files as bytes. A message that is not one gets an error reply, with id -1
+// unless its id could be read.
+func decode(v js.Value) (req engine.Request, err error) {
+	req.ID = -1
+	defer func() {
+		// JSON.stringify throws on a BigInt or a cycle, both of which
+		// survive structured cloning; syscall/js turns that into a panic.
+		if r := recover(); r != nil {
+			err = &engine.Error{Code: engine.CodeBadRequest, Message: fmt.Sprintf("request: %v", r)}
+		}
+	}()
 	if v.Type() != js.TypeObject {
-		return req
+		return req, &engine.Error{Code: engine.CodeBadRequest, Message: fmt.Sprintf("request: want an object {v, id, op, args?}, got a %s", v.Type())}
 	}
-	if x := v.Get("v"); x.Type() == js.TypeNumber {
-		req.V = x.Int()
+	head := js.Global().Get("Object").New()
+	for _, k := range []string{"v", "id", "op", "args"} {
+		head.Set(k, v.Get(k))
 	}
-	if x := v.Get("id"); x.Type() == js.TypeNumber {
-		req.ID = int64(x.Float())
-	}
-	if x := v.Get("op"); x.Type() == js.TypeString {
-		req.Op = x.String()
-	}
-	if x := v.Get("args"); x.Type() != js.TypeUndefined && x.Type() != js.TypeNull {
-		req.Args = json.RawMessage(js.Global().Get("JSON").Call("stringify", x).String())
+	req, err = engine.DecodeRequest([]byte(js.Global().Get("JSON").Call("stringify", head).String()))
+	if err != nil {
+		return req, err
 	}
 	if files := v.Get("files"); files.Type() == js.TypeObject {
 		req.Files = map[string][]byte{}
@@ -91,7 +117,7 @@ func decode(v js.Value) engine.Request {
 			req.Files[name] = bytesOf(files.Get(name))
 		}
 	}
-	return req
+	return req, nil
 }
 
 // bytesOf copies a Uint8Array, ArrayBuffer or other typed array into Go.
@@ -182,13 +208,13 @@ func version() string {
 // block, so it cannot wait on a full channel.
 type queue struct {
 	mu    sync.Mutex
-	items []engine.Request
+	items []pending
 	more  chan struct{}
 }
 
 func newQueue() *queue { return &queue{more: make(chan struct{}, 1)} }
 
-func (q *queue) push(r engine.Request) {
+func (q *queue) push(r pending) {
 	q.mu.Lock()
 	q.items = append(q.items, r)
 	q.mu.Unlock()
@@ -198,7 +224,7 @@ func (q *queue) push(r engine.Request) {
 	}
 }
 
-func (q *queue) pop() engine.Request {
+func (q *queue) pop() pending {
 	for {
 		q.mu.Lock()
 		if len(q.items) > 0 {

@@ -48,13 +48,15 @@ func modelFlag(args []string) string {
 	return "ilpgnn"
 }
 
-func checkModel(m string) error {
-	for _, n := range modelNames {
-		if m == n {
-			return nil
-		}
+func checkModel(m string) error { return checkModelFlag("--model", m) }
+
+// checkModelFlag reports a model name that is not one of modelNames, as
+// the value of flagName.
+func checkModelFlag(flagName, m string) error {
+	if slices.Contains(modelNames, m) {
+		return nil
 	}
-	return fmt.Errorf("--model: want one of %s (got %q)", strings.Join(modelNames, ", "), m)
+	return fmt.Errorf("%s: want one of %s (got %q)", flagName, strings.Join(modelNames, ", "), m)
 }
 
 // heuristicOf returns the heuristic a model name stands for.
@@ -146,8 +148,8 @@ func predictors(names string, cfg train.Config, sets []string) ([]experiment.Pre
 	var out []experiment.Predictor
 	for _, name := range strings.Split(names, ",") {
 		name = strings.TrimSpace(name)
-		if err := checkModel(name); err != nil {
-			return nil, fmt.Errorf("--models: %w", err)
+		if err := checkModelFlag("--models", name); err != nil {
+			return nil, err
 		}
 		if m, ok := heuristicOf(name); ok {
 			out = append(out, experiment.Predictor{Name: name, Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
@@ -205,6 +207,11 @@ func predictors(names string, cfg train.Config, sets []string) ([]experiment.Pre
 // parseSets groups --set values MODEL.FLAG=VALUE by model; every model
 // named must be among names, and be one with hyperparameters.
 func parseSets(sets []string, names string) (map[string][][2]string, error) {
+	// As predictors reads --models: spaces around a name are not part of it.
+	models := strings.Split(names, ",")
+	for k := range models {
+		models[k] = strings.TrimSpace(models[k])
+	}
 	out := map[string][][2]string{}
 	for _, s := range sets {
 		key, val, ok := strings.Cut(s, "=")
@@ -212,7 +219,7 @@ func parseSets(sets []string, names string) (map[string][][2]string, error) {
 		if !ok || !ok2 || model == "" || name == "" {
 			return nil, fmt.Errorf("--set %q: want MODEL.FLAG=VALUE", s)
 		}
-		if !slices.Contains(strings.Split(names, ","), model) {
+		if !slices.Contains(models, model) {
 			return nil, fmt.Errorf("--set %q: %s is not among --models %s", s, model, names)
 		}
 		if _, isHeuristic := heuristicOf(model); isHeuristic || model == "ilpgnn" {
@@ -229,8 +236,14 @@ func applySets(model string, register func(*flag.FlagSet), sets [][2]string) err
 	fs.SetOutput(io.Discard)
 	register(fs)
 	for _, kv := range sets {
-		if err := fs.Set(kv[0], kv[1]); err != nil {
-			return fmt.Errorf("--set %s.%s=%s: %w", model, kv[0], kv[1], err)
+		f := fs.Lookup(kv[0])
+		if f == nil {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			return fmt.Errorf("--set %s.%s=%s: %s has no hyperparameter %q (it has %s)", model, kv[0], kv[1], model, kv[0], strings.Join(names, ", "))
+		}
+		if err := f.Value.Set(kv[1]); err != nil {
+			return fmt.Errorf("--set %s.%s=%s: %q is not a value of %s's --%s: %w", model, kv[0], kv[1], kv[1], model, kv[0], err)
 		}
 	}
 	return nil

@@ -14,8 +14,11 @@ import (
 
 // openModel loads the dataset and the checkpoint trained on it, and prepares
 // the model on the whole graph: explanations speak of every edge the user
-// has, with the pair's own edge masked as in training.
-func openModel(data, ckPath string) (*graph.Graph, *ilpgnn.Predictor, error) {
+// has, with the pair's own edge masked as in training. check sees the graph
+// before the checkpoint's weights become a model: a mistyped node id is
+// reported first, whatever the checkpoint, and without waiting for the
+// model's structure to be prepared.
+func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Graph, *ilpgnn.Predictor, error) {
 	ck, err := checkpoint.ReadFile(ckPath)
 	if err != nil {
 		return nil, nil, err
@@ -27,6 +30,9 @@ func openModel(data, ckPath string) (*graph.Graph, *ilpgnn.Predictor, error) {
 		return nil, nil, err
 	}
 	g := d.Graph
+	if err := check(g); err != nil {
+		return nil, nil, err
+	}
 	m, cfg, err := train.LoadModel(ck, g)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ckPath, err)
@@ -39,6 +45,24 @@ func openModel(data, ckPath string) (*graph.Graph, *ilpgnn.Predictor, error) {
 	p.Seed = cfg.Seed
 	return g, p, nil
 }
+
+// parsePair reads --pair: two different node ids separated by a comma,
+// spaces around each ignored. Ids are compared as given, before any graph
+// is read: a graph's ids are unique, so equal ids are the same node.
+func parsePair(s string) (a, b string, err error) {
+	a, b, ok := strings.Cut(s, ",")
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if !ok || strings.Contains(b, ",") || a == "" || b == "" {
+		return "", "", fmt.Errorf("--pair: want two node ids separated by a comma, got %q", s)
+	}
+	if a == b {
+		return "", "", fmt.Errorf("--pair: %q twice: a link joins two different nodes", a)
+	}
+	return a, b, nil
+}
+
+// formatPair is the --pair value of two node ids.
+func formatPair(a, b string) string { return a + "," + b }
 
 func nodeByID(g *graph.Graph, id, flagName string) (int, error) {
 	i, ok := g.NodeIndex(id)
@@ -60,19 +84,19 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err := required(fs, "checkpoint", "data", "pair"); err != nil {
 		return err
 	}
-	ids := strings.Split(*pair, ",")
-	if len(ids) != 2 {
-		return fmt.Errorf("--pair: want two node ids separated by a comma, got %q", *pair)
-	}
-	g, p, err := openModel(*data, *ckPath)
+	a, b, err := parsePair(*pair)
 	if err != nil {
 		return err
 	}
-	i, err := nodeByID(g, strings.TrimSpace(ids[0]), "--pair")
-	if err != nil {
+	var i, j int
+	_, p, err := openModel(*data, *ckPath, func(g *graph.Graph) error {
+		var err error
+		if i, err = nodeByID(g, a, "--pair"); err != nil {
+			return err
+		}
+		j, err = nodeByID(g, b, "--pair")
 		return err
-	}
-	j, err := nodeByID(g, strings.TrimSpace(ids[1]), "--pair")
+	})
 	if err != nil {
 		return err
 	}
@@ -103,11 +127,12 @@ func cmdSuggest(args []string, stdout, stderr io.Writer) error {
 	if *top < 1 {
 		return fmt.Errorf("--top must be at least 1 (got %d)", *top)
 	}
-	g, p, err := openModel(*data, *ckPath)
-	if err != nil {
+	var i int
+	g, p, err := openModel(*data, *ckPath, func(g *graph.Graph) error {
+		var err error
+		i, err = nodeByID(g, strings.TrimSpace(*node), "--node")
 		return err
-	}
-	i, err := nodeByID(g, *node, "--node")
+	})
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 )
 
 func main() {
@@ -85,9 +86,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// The flag package has printed the problem and the flags.
 		return 2
 	default:
-		fmt.Fprintf(stderr, "ilpgnn: error: %v\n", err)
+		fmt.Fprintf(stderr, "ilpgnn: error: %s\n", errorText(err))
 		return 1
 	}
+}
+
+// errorText is err's message for the error line. Errors of package
+// core/ilpgnn begin with its name, which is also the command's, and the
+// line already says "ilpgnn: error:".
+func errorText(err error) string {
+	return strings.TrimPrefix(err.Error(), "ilpgnn: ")
 }
 
 // newFlags returns a flag set that reports problems on stderr and returns

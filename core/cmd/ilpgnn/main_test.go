@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -52,6 +53,13 @@ func TestUsage(t *testing.T) {
 		16: {[]string{"experiment", "table1", "--data", small, "--models", "cn,seal", "--set", "wp.hops=1"}, 1, "wp is not among --models"},
 		17: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops"}, 1, "want MODEL.FLAG=VALUE"},
 		18: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops=0"}, 1, "hops"},
+		// --pair is checked before the checkpoint is read (there is none).
+		19: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt", "--pair", "n3,n3"}, 1, "ilpgnn: error: --pair: \"n3\" twice: a link joins two different nodes\n"},
+		20: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt", "--pair", "n3, "}, 1, `--pair: want two node ids separated by a comma, got "n3, "`},
+		21: {[]string{"explain", "--data", small, "--checkpoint", "nope.ckpt", "--pair", "n1,n2,n3"}, 1, `got "n1,n2,n3"`},
+		22: {[]string{"experiment", "table1", "--data", small, "--models", "cn,nope"}, 1, `ilpgnn: error: --models: want one of ilpgnn, cn, aa,`},
+		23: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops=x"}, 1, `ilpgnn: error: --set seal.hops=x: "x" is not a value of seal's --hops`},
+		24: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.nope=1"}, 1, `seal has no hyperparameter "nope" (it has batch-size, `},
 	} {
 		code, _, stderr := cli(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
@@ -299,5 +307,56 @@ func TestSynthAndExperiment(t *testing.T) {
 	code, _, _ = cli(t, "experiment", "nonsense")
 	if code != 2 {
 		t.Errorf("unknown experiment: exit %d, want 2", code)
+	}
+}
+
+// TestNodeIDsChecked: explain and suggest name unknown or repeated nodes by
+// the user's ids, with one "ilpgnn:" prefix, and check them against the
+// graph before the checkpoint's weights become a model: with a checkpoint
+// of another graph, a bad id is what gets reported.
+func TestNodeIDsChecked(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "model.ckpt")
+	if code, _, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "2", "--hidden", "8", "--quiet", "--save", ck); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	foreign := filepath.Join(small, "edges.csv") // same ids, no features: LoadModel refuses it
+	for n, tc := range []struct {
+		args []string
+		want string // the whole of stderr
+	}{
+		0: {[]string{"explain", "--checkpoint", ck, "--data", small, "--pair", "n3,zz"}, "ilpgnn: error: --pair: no node with id \"zz\" in small\n"},
+		1: {[]string{"explain", "--checkpoint", ck, "--data", foreign, "--pair", "zz,n3"}, "ilpgnn: error: --pair: no node with id \"zz\" in edges\n"},
+		2: {[]string{"suggest", "--checkpoint", ck, "--data", foreign, "--node", "zz"}, "ilpgnn: error: --node: no node with id \"zz\" in edges\n"},
+		3: {[]string{"suggest", "--checkpoint", ck, "--data", small, "--node", "zz"}, "ilpgnn: error: --node: no node with id \"zz\" in small\n"},
+		4: {[]string{"explain", "--checkpoint", ck, "--data", small, "--pair", " n3 , n3"}, "ilpgnn: error: --pair: \"n3\" twice: a link joins two different nodes\n"},
+	} {
+		code, _, stderr := cli(t, tc.args...)
+		if code != 1 || stderr != tc.want {
+			t.Errorf("%d: %v: exit %d, stderr %q; want exit 1 and %q", n, tc.args, code, stderr, tc.want)
+		}
+	}
+	// Good ids on the foreign graph pass the check and reach the model.
+	code, _, stderr := cli(t, "explain", "--checkpoint", ck, "--data", foreign, "--pair", "n0,n1")
+	if code != 1 || !strings.Contains(stderr, "graph") || strings.Contains(stderr, "no node") {
+		t.Errorf("foreign graph, good ids: exit %d, %q", code, stderr)
+	}
+	// Spaces around --node are ignored, as around --pair's ids.
+	code, out, stderr := cli(t, "suggest", "--checkpoint", ck, "--data", small, "--node", " n5 ", "--top", "1")
+	if code != 0 || !strings.HasPrefix(out, "new links suggested for n5:\n") {
+		t.Errorf("suggest --node ' n5 ': exit %d, %q, %q", code, out, stderr)
+	}
+}
+
+// TestErrorText: an error of package core/ilpgnn keeps one "ilpgnn:".
+func TestErrorText(t *testing.T) {
+	for in, want := range map[string]string{
+		"ilpgnn: negative feature dimension -1": "negative feature dimension -1",
+		"--pair: no node with id \"x\" in g":    "--pair: no node with id \"x\" in g",
+		"checkpoint: ilpgnn: x":                 "checkpoint: ilpgnn: x",
+	} {
+		if got := errorText(errors.New(in)); got != want {
+			t.Errorf("errorText(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
