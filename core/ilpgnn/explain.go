@@ -3,6 +3,7 @@ package ilpgnn
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -90,6 +91,11 @@ func (p *Predictor) Explain(i, j int) (*Explanation, error) {
 		Prob:   float64(sigmoid(sc.logit(i, j, selI, selJ))),
 		Linked: g.HasEdge(i, j),
 		Masked: mask,
+	}
+	if math.IsNaN(e.Prob) {
+		// Finite weights can still overflow (a checkpoint edited to hold
+		// 3e38): say so rather than print p = NaN.
+		return nil, fmt.Errorf("ilpgnn: the model's score for %q and %q is not a number: its weights overflow", g.IDs[i], g.IDs[j])
 	}
 
 	// Counterfactual 1: K random spare neighbours per side (min(K, spare);

@@ -680,3 +680,24 @@ func TestExplainSelfPairNamesID(t *testing.T) {
 		t.Errorf("Explain(3, 3): %v", err)
 	}
 }
+
+// TestExplainOverflowIsAnError: weights that are finite but overflow the
+// score give an error naming the pair, never p = NaN.
+func TestExplainOverflowIsAnError(t *testing.T) {
+	g := testGraph(t, 8, 2, 3, 5)
+	m, in := testModel(t, g, smallConfig())
+	p := NewPredictor(m, in)
+	if e, err := p.Explain(0, 1); err != nil || math.IsNaN(e.Prob) {
+		t.Fatalf("before: Explain(0, 1) = %v, %v", e, err)
+	}
+	for _, w := range m.Params() {
+		for k := range w.Value {
+			w.Value[k] = float32(1-2*(k%2)) * 3e38 // +Inf - Inf somewhere
+		}
+	}
+	p = NewPredictor(m, in)
+	_, err := p.Explain(0, 1)
+	if err == nil || !strings.Contains(err.Error(), "is not a number: its weights overflow") {
+		t.Fatalf("Explain(0, 1) with 3e38 weights: %v", err)
+	}
+}
