@@ -337,6 +337,26 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	return res, runErr
 }
 
+// MinTestLinks is the fewest test links whose AUC means something: with
+// fewer, one pair moves the AUC by a tenth or more.
+const MinTestLinks = 10
+
+// TestWarning says why the test AUC of sp means little when sp has fewer
+// than MinTestLinks test links, and is "" otherwise. Every model's AUC on
+// the split has the problem, so the command line and the app show it for
+// all of them.
+func TestWarning(sp *split.Split) string {
+	n := len(sp.TestPos)
+	if n >= MinTestLinks {
+		return ""
+	}
+	links := "links"
+	if n == 1 {
+		links = "link"
+	}
+	return fmt.Sprintf("the test AUC is not meaningful: the split holds out only %d test %s (fewer than %d); use a larger graph or a larger test share (test-frac)", n, links, MinTestLinks)
+}
+
 // aucOf returns the AUC of the predictor's scores on pairs whose first nPos
 // are links and the rest non-links.
 func aucOf(p *ilpgnn.Predictor, pairs []graph.Edge, nPos int) float64 {
