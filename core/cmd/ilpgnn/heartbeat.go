@@ -24,7 +24,8 @@ type heartbeat struct {
 	mu     sync.Mutex
 	label  string
 	status string
-	start  time.Time
+	start  time.Time // of the phase
+	last   time.Time // of the last line printed
 
 	stop chan struct{}
 	done chan struct{}
@@ -49,7 +50,9 @@ func (h *heartbeat) loop() {
 			return
 		case <-t.C:
 			h.mu.Lock()
-			if h.label != "" {
+			// A phase named moments ago needs no tick yet.
+			if h.label != "" && time.Since(h.last) >= h.period/2 {
+				h.last = time.Now()
 				line := fmt.Sprintf("%s… %d s", h.label, int(time.Since(h.start).Seconds()))
 				if h.status != "" {
 					line += ": " + h.status
@@ -75,7 +78,7 @@ func (h *heartbeat) update(label, status string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if label != h.label {
-		h.label, h.start = label, time.Now()
+		h.label, h.start, h.last = label, time.Now(), time.Now()
 		fmt.Fprintf(h.w, "%s…\n", label)
 	}
 	h.status = status
