@@ -179,7 +179,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if showProgress {
 			fmt.Fprintf(stderr, "\r%s ", line)
 		}
-		hb.update(fmt.Sprintf("seed %d: training", seed), line)
+		hb.update(fmt.Sprintf("seed %d: training", seed), strings.TrimPrefix(line, fmt.Sprintf("seed %d  ", seed)))
 	}
 	hb.phase("reading " + *data)
 	src, first, err := openData(*data, seeds[0])
