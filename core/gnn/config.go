@@ -3,6 +3,7 @@ package gnn
 import (
 	"flag"
 	"fmt"
+	"math"
 
 	"ilpgnn/core/split"
 )
@@ -174,8 +175,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gnn: hidden width %d is not a multiple of the %d heads", c.Hidden, c.Heads)
 	case c.Kind == GAT && c.OutHeads < 1:
 		return fmt.Errorf("gnn: GAT needs at least one output head (got %d)", c.OutHeads)
-	case !(c.LR > 0):
-		return fmt.Errorf("gnn: learning rate must be positive (got %g)", c.LR)
+	case !(c.LR > 0) || math.IsInf(c.LR, 1):
+		return fmt.Errorf("gnn: learning rate must be positive and finite (got %g)", c.LR)
 	case !(c.WeightDecay >= 0):
 		return fmt.Errorf("gnn: weight decay must be non-negative (got %g)", c.WeightDecay)
 	case !(c.Dropout >= 0 && c.Dropout < 1):

@@ -15,6 +15,7 @@ import (
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
 
@@ -713,4 +714,40 @@ func ExampleRunSplit() {
 	}
 	fmt.Println(res.Epochs, res.TestAUC > 0.7)
 	// Output: 50 true
+}
+
+// TestDiverges: at an absurd learning rate every kind stops with
+// optim.ErrDiverged naming the epoch after the last it reported, the same
+// run capped one epoch earlier succeeds, and the kept weights are finite.
+func TestDiverges(t *testing.T) {
+	g := planted(t, 100, 8, 2)
+	for _, k := range kinds {
+		c := quick(k, 0)
+		c.LR, c.Dropout = 1e30, 0
+		res, err := Run(context.Background(), g, c, nil)
+		if !errors.Is(err, optim.ErrDiverged) {
+			t.Errorf("%v: err = %v, want ErrDiverged", k, err)
+			continue
+		}
+		bad := len(res.History) + 1
+		if !strings.Contains(err.Error(), fmt.Sprintf("epoch %d: ", bad)) {
+			t.Errorf("%v: err %q does not name epoch %d", k, err, bad)
+		}
+		for _, p := range res.Model.Params() {
+			if slices.ContainsFunc(p.Value, func(w float32) bool { return math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) }) {
+				t.Errorf("%v: a kept weight is not finite", k)
+			}
+		}
+		if bad > 1 {
+			c.Epochs = bad - 1
+			if _, err := Run(context.Background(), g, c, nil); err != nil {
+				t.Errorf("%v capped at %d epochs: %v", k, c.Epochs, err)
+			}
+		}
+	}
+	c := quick(GAE, 0)
+	c.LR = math.Inf(1)
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "positive and finite") {
+		t.Errorf("lr +Inf: %v", err)
+	}
 }

@@ -67,7 +67,9 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 // stopping after cfg.Patience epochs without a better one, and the test
 // AUC of the best. progress, if non-nil, is called after every epoch. When
 // ctx is cancelled RunSplit stops within one epoch and returns the best
-// model so far together with ctx's error.
+// model so far together with ctx's error; when the loss or a weight stops
+// being finite it stops at once and returns the best model so far with an
+// error wrapping optim.ErrDiverged that names the epoch.
 func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Progress)) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -118,6 +120,10 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 			ia[k], ib[k] = e.U, e.V
 		}
 		loss, bce, kl, z := model.loss(tape, in, ia, ib, labels, float32(cfg.Dropout), dropRNG, noiseRNG)
+		if err := optim.CheckLoss(epoch, scalar(loss), cfg.LR); err != nil {
+			runErr = fmt.Errorf("gnn: %w", err)
+			break
+		}
 
 		// Validation AUC of the current weights, before they are updated.
 		if !reuse {
@@ -132,6 +138,10 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 		tape.Backward(loss)
 		adam.Step()
 		res.Epochs = epoch
+		if err := adam.CheckWeights(epoch); err != nil {
+			runErr = fmt.Errorf("gnn: %w", err)
+			break
+		}
 
 		pr := Progress{
 			Seed: cfg.Seed, Kind: cfg.Kind, Epoch: epoch, MaxEpochs: cfg.Epochs,

@@ -2,6 +2,7 @@
 package optim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -82,4 +83,34 @@ func (a *Adam) updateRange(w, grad []float32, m, v []float64, c1, c2 float64, lo
 		v[n] = a.Beta2*v[n] + (1-a.Beta2)*g*g
 		w[n] -= float32(a.LR * (m[n] / c1) / (math.Sqrt(v[n]/c2) + a.Eps))
 	}
+}
+
+// ErrDiverged marks a training run stopped because its loss or its weights
+// stopped being finite numbers, almost always from too high a learning
+// rate. Errors wrapping it name the epoch.
+var ErrDiverged = errors.New("training diverged")
+
+// CheckLoss returns an error wrapping ErrDiverged, naming epoch and the
+// learning rate lr, if loss is not a finite number.
+func CheckLoss(epoch int, loss, lr float64) error {
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return fmt.Errorf("epoch %d: the loss is %g: %w; try a lower learning rate than %g", epoch, loss, ErrDiverged, lr)
+	}
+	return nil
+}
+
+// CheckWeights returns an error wrapping ErrDiverged, naming epoch and the
+// learning rate of a, if a weight a updates is not a finite number. It is
+// called after Step, so that no non-finite weight is ever evaluated or
+// kept as the best.
+func (a *Adam) CheckWeights(epoch int) error {
+	for _, p := range a.params {
+		for _, w := range p.Value {
+			// w-w is 0 for a finite w and NaN for ±Inf and NaN.
+			if w-w != 0 {
+				return fmt.Errorf("epoch %d: a weight became %g in the update: %w; try a lower learning rate than %g", epoch, w, ErrDiverged, a.LR)
+			}
+		}
+	}
+	return nil
 }

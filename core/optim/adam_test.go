@@ -1,9 +1,11 @@
 package optim
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"ilpgnn/core/autograd"
@@ -75,5 +77,32 @@ func TestAdamSplitMatchesSerial(t *testing.T) {
 		if math.Float32bits(serial[i]) != math.Float32bits(split[i]) {
 			t.Fatalf("w[%d] = %v serially, %v split", i, serial[i], split[i])
 		}
+	}
+}
+
+// TestDivergenceChecks: a learning rate beyond float32's range turns a
+// weight infinite in one step (lr·sign(g) with lr 1e39 rounds to +Inf), and
+// CheckWeights names the epoch; a zero gradient leaves weights finite.
+func TestDivergenceChecks(t *testing.T) {
+	p := autograd.NewParam(1, 2)
+	copy(p.Value, []float32{1, -1})
+	a := NewAdam([]*autograd.Var{p}, 1e39)
+	a.Step() // zero gradient: no move
+	if err := a.CheckWeights(1); err != nil {
+		t.Fatalf("finite weights: %v", err)
+	}
+	copy(p.Grad, []float32{0, 0.5})
+	a.Step()
+	err := a.CheckWeights(2)
+	if !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "epoch 2:") || !math.IsInf(float64(p.Value[1]), -1) {
+		t.Fatalf("w = %v, err %v; want w[1] = -Inf and ErrDiverged at epoch 2", p.Value, err)
+	}
+	for _, loss := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if err := CheckLoss(7, loss, 0.5); !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "epoch 7: the loss is") {
+			t.Errorf("loss %v: err %v", loss, err)
+		}
+	}
+	if err := CheckLoss(7, 1e30, 0.5); err != nil {
+		t.Errorf("finite loss: %v", err)
 	}
 }

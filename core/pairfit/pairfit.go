@@ -11,8 +11,10 @@ package pairfit
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -53,8 +55,8 @@ type Config struct {
 // Validate reports the first setting out of range.
 func (c Config) Validate() error {
 	switch {
-	case !(c.LR > 0):
-		return fmt.Errorf("learning rate must be positive (got %g)", c.LR)
+	case !(c.LR > 0) || math.IsInf(c.LR, 1):
+		return fmt.Errorf("learning rate must be positive and finite (got %g)", c.LR)
 	case !(c.WeightDecay >= 0):
 		return fmt.Errorf("weight decay must be non-negative (got %g)", c.WeightDecay)
 	case c.Epochs < 1:
@@ -124,7 +126,9 @@ const (
 // into m and scored on the test pairs. progress, if non-nil, is called
 // after every mini-batch. When ctx is cancelled Run stops within one
 // mini-batch, restores the best weights so far and returns ctx's error
-// with the result.
+// with the result; when a batch's loss or a weight stops being finite it
+// does the same with an error wrapping optim.ErrDiverged that names the
+// epoch.
 func Run(ctx context.Context, sp *split.Split, m Model, cfg Config, progress func(Progress)) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -188,8 +192,16 @@ epochs:
 				p.ZeroGrad()
 			}
 			loss := m.Loss(tape, batchPairs, batchLabels, dropRNG)
+			if err := optim.CheckLoss(epoch, float64(loss.Value[0]), cfg.LR); err != nil {
+				runErr = fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
+				break epochs
+			}
 			tape.Backward(loss)
 			adam.Step()
+			if err := adam.CheckWeights(epoch); err != nil {
+				runErr = fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
+				break epochs
+			}
 			lossSum += float64(loss.Value[0])
 			if progress != nil && b+1 < batches {
 				progress(Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: b + 1, Batches: batches,
@@ -214,7 +226,8 @@ epochs:
 			break
 		}
 	}
-	if res.Epochs > 0 {
+	if res.Epochs > 0 || errors.Is(runErr, optim.ErrDiverged) {
+		// A diverged first epoch goes back to the initial weights.
 		autograd.Restore(params, best)
 	}
 	res.TrainSeconds = time.Since(start).Seconds()

@@ -2,13 +2,16 @@ package pairfit
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
 
@@ -147,5 +150,28 @@ func TestPairsPerEpochAndCancel(t *testing.T) {
 	}
 	if err := (Config{LR: 1, Epochs: 1, Patience: 1}).Validate(); err == nil {
 		t.Error("batch size 0 accepted")
+	}
+}
+
+// TestDiverges: at an absurd learning rate the loop stops with
+// optim.ErrDiverged naming the epoch, and the kept weights are finite
+// (the initial ones when the first epoch diverges).
+func TestDiverges(t *testing.T) {
+	sp, err := split.New(twoCliques(t), 1, 0.1, 0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{LR: 1e39, Epochs: 5, Patience: 5, BatchSize: 16, Seed: 3}
+	m := newDot(1)
+	res, err := Run(context.Background(), sp, m, cfg, nil)
+	if !errors.Is(err, optim.ErrDiverged) || !strings.Contains(err.Error(), "epoch 1: ") {
+		t.Fatalf("err = %v, want ErrDiverged in epoch 1", err)
+	}
+	if res.Epochs != 0 || !slices.Equal(m.z.Value, newDot(1).z.Value) {
+		t.Errorf("%d epochs recorded; the weights are not the initial ones", res.Epochs)
+	}
+	cfg.LR = math.Inf(1)
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "positive and finite") {
+		t.Errorf("lr +Inf: %v", err)
 	}
 }

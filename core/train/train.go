@@ -86,8 +86,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("lambda must be non-negative (got %g)", c.Objective.Lambda)
 	case !(c.Objective.Delta >= 0):
 		return fmt.Errorf("delta must be non-negative (got %g)", c.Objective.Delta)
-	case !(c.LR > 0):
-		return fmt.Errorf("learning rate must be positive (got %g)", c.LR)
+	case !(c.LR > 0) || math.IsInf(c.LR, 1):
+		return fmt.Errorf("learning rate must be positive and finite (got %g)", c.LR)
 	case !(c.WeightDecay >= 0):
 		return fmt.Errorf("weight decay must be non-negative (got %g)", c.WeightDecay)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
@@ -165,6 +165,10 @@ type Result struct {
 	History      []Progress
 }
 
+// ErrDiverged marks a run stopped by a non-finite loss or weight; it is
+// optim.ErrDiverged, shared by every model's training loop.
+var ErrDiverged = optim.ErrDiverged
+
 // Random streams drawn from the run's seed, one per use, so that adding a
 // use never shifts another's numbers.
 const (
@@ -195,7 +199,10 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 // shares it ignores), stopping early on validation AUC, and reports the test
 // AUC of the kept weights. progress, if non-nil, is called after every
 // epoch. When ctx is cancelled RunSplit stops within one epoch and returns
-// the best model so far together with ctx's error.
+// the best model so far together with ctx's error. When the loss or a
+// weight stops being finite it stops at once, unreported, and returns the
+// best model so far with an error wrapping ErrDiverged that names the
+// epoch.
 func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Progress)) (*Result, error) {
 	return RunSplitSelect(ctx, sp, cfg, nil, progress)
 }
@@ -287,6 +294,10 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		loss := model.Loss(tape, hr, &batch, cfg.Objective)
 		t4 := time.Now()
 		ph.Losses = t4.Sub(t3)
+		if err := optim.CheckLoss(epoch, scalar(loss.Total), adam.LR); err != nil {
+			runErr = fmt.Errorf("train: %w", err)
+			break
+		}
 
 		tape.Backward(loss.Total)
 		t5 := time.Now()
@@ -297,6 +308,10 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		ph.Optimizer = time.Since(t5)
 		res.Phases.add(ph)
 		res.Epochs = epoch
+		if err := adam.CheckWeights(epoch); err != nil {
+			runErr = fmt.Errorf("train: %w", err)
+			break
+		}
 
 		pr := Progress{
 			Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
@@ -320,6 +335,26 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.TestAUC = aucOf(ilpgnn.NewPredictor(model, in), testPairs, len(sp.TestPos))
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
+}
+
+// MinTestLinks is the fewest test links whose AUC means something: with
+// fewer, one pair moves the AUC by a tenth or more.
+const MinTestLinks = 10
+
+// TestWarning says why the test AUC of sp means little when sp has fewer
+// than MinTestLinks test links, and is "" otherwise. Every model's AUC on
+// the split has the problem, so the command line and the app show it for
+// all of them.
+func TestWarning(sp *split.Split) string {
+	n := len(sp.TestPos)
+	if n >= MinTestLinks {
+		return ""
+	}
+	links := "links"
+	if n == 1 {
+		links = "link"
+	}
+	return fmt.Sprintf("the test AUC is not meaningful: the split holds out only %d test %s (fewer than %d); use a larger graph or a larger test share (test-frac)", n, links, MinTestLinks)
 }
 
 // aucOf returns the AUC of the predictor's scores on pairs whose first nPos

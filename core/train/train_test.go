@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"testing"
 
 	"ilpgnn/core/autograd"
@@ -252,5 +255,65 @@ func TestWarmup(t *testing.T) {
 	bad.Warmup = -1
 	if err := bad.Validate(); err == nil {
 		t.Fatal("negative warmup validated")
+	}
+}
+
+// TestDiverges: at lr 1e9 without warmup the weights blow up after the
+// first updates. The run stops with ErrDiverged naming the first epoch
+// whose loss or weights are not finite: every epoch before it completed
+// with a finite loss (the history), the same run capped one epoch earlier
+// succeeds, and the weights kept are finite.
+func TestDiverges(t *testing.T) {
+	g := plantedGraph(t, 120, 3)
+	c := quickConfig(0)
+	c.LR, c.Warmup = 1e9, 0
+	res, err := Run(context.Background(), g, c, nil)
+	if !errors.Is(err, ErrDiverged) {
+		t.Fatalf("err = %v, want ErrDiverged", err)
+	}
+	t.Log(err)
+	bad := len(res.History) + 1
+	if bad >= c.Epochs {
+		t.Fatalf("stopped at epoch %d of %d: no divergence to test", bad, c.Epochs)
+	}
+	if want := fmt.Sprintf("epoch %d: ", bad); !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "lower learning rate") {
+		t.Errorf("err = %q, want it to name %q and suggest a lower learning rate", err, want)
+	}
+	for _, p := range res.History {
+		if math.IsNaN(p.Loss) || math.IsInf(p.Loss, 0) {
+			t.Errorf("epoch %d reported loss %v", p.Epoch, p.Loss)
+		}
+	}
+	for _, p := range res.Model.Params() {
+		for _, w := range p.Value {
+			if math.IsNaN(float64(w)) || math.IsInf(float64(w), 0) {
+				t.Fatalf("kept weight %v", w)
+			}
+		}
+	}
+	if math.IsNaN(res.TestAUC) {
+		t.Error("test AUC of the kept weights is NaN")
+	}
+	c.Epochs = bad - 1
+	if _, err := Run(context.Background(), g, c, nil); err != nil {
+		t.Errorf("the same run capped at %d epochs: %v", c.Epochs, err)
+	}
+
+	// Beyond float32's range the first update makes a weight infinite.
+	c.LR, c.Epochs = 1e39, 5
+	if _, err := Run(context.Background(), g, c, nil); !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "epoch 1: a weight became") {
+		t.Errorf("lr 1e39: err = %v, want ErrDiverged at epoch 1's update", err)
+	}
+}
+
+// TestValidateLR refuses learning rates that are not positive finite
+// numbers.
+func TestValidateLR(t *testing.T) {
+	for _, lr := range []float64{0, -1, math.Inf(1), math.Inf(-1), math.NaN()} {
+		c := DefaultConfig()
+		c.LR = lr
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "learning rate must be positive and finite") {
+			t.Errorf("lr %v: %v", lr, err)
+		}
 	}
 }

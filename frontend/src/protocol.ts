@@ -129,6 +129,8 @@ export interface TrainResult extends ModelInfo {
   saved: SaveStatus;
   epochs: number;
   trainSeconds: number;
+  /** Why the AUCs may mean little (a split with fewer than 10 test links). */
+  warning?: string;
 }
 
 /** Result of `evaluate`; `p1`/`p2` (explanation Precision@1/@2) on synthetic graphs only. */

@@ -17,6 +17,7 @@ import (
 	"ilpgnn/core/pairmodel"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
+	"ilpgnn/core/train"
 )
 
 // The baselines of the paper's table 1 train here on exactly the splits and
@@ -95,7 +96,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
 	out := TrainResult{Model: model, ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: cfg.Seed, Created: e.opt.Now().Unix()},
-		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}}
+		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}, Warning: train.TestWarning(sp)}
 	if model == "cn" || model == "aa" {
 		start := time.Now()
 		out.ValAUC, out.TestAUC = heuristic.SplitAUC(sp, method)
@@ -116,7 +117,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	res, err := gnn.RunSplit(ctx, sp, cfg, progress)
 	out.Cancelled = errors.Is(err, context.Canceled)
 	if err != nil && !out.Cancelled {
-		return nil, errorf(CodeBadRequest, "train: %v", err)
+		return nil, runFailed(err)
 	}
 	e.mu.Lock()
 	if e.data == l {
@@ -185,7 +186,7 @@ func (e *Engine) trainPair(ctx context.Context, id int64, l *loaded, tr pairmode
 		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
 	out := TrainResult{Model: tr.Name(), ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: seed, Created: e.opt.Now().Unix()},
-		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}}
+		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}, Warning: train.TestWarning(sp)}
 	out.Config = flagMap(tr.RegisterFlags)
 	fit := tr.Fit()
 	lastPost := time.Time{}
@@ -214,7 +215,7 @@ func (e *Engine) trainPair(ctx context.Context, id int64, l *loaded, tr pairmode
 	res, err := tr.Run(ctx, sp, seed, progress)
 	out.Cancelled = errors.Is(err, context.Canceled)
 	if err != nil && !out.Cancelled {
-		return nil, errorf(CodeBadRequest, "train: %v", err)
+		return nil, runFailed(err)
 	}
 	if res == nil {
 		return out, nil

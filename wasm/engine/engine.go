@@ -16,6 +16,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -592,13 +593,15 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 	res, err := e.runTraining(ctx, id, l, cfg, byPrecision, patienceGiven)
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
-		return nil, errorf(CodeBadRequest, "train: %v", err)
+		// The graph and the current model stay as they were.
+		return nil, runFailed(err)
 	}
 	mo, err := e.adopt(res, l, cancelled)
 	if err != nil {
 		return nil, err
 	}
-	out := TrainResult{ModelInfo: modelInfo(mo), Model: train.ModelName, Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds}
+	out := TrainResult{ModelInfo: modelInfo(mo), Model: train.ModelName, Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds,
+		Warning: train.TestWarning(res.Split)}
 	switch {
 	case save && (!cancelled || saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)
@@ -943,6 +946,16 @@ func (e *Engine) suggest(req Request) (any, []byte, error) {
 		return nil, nil, errorf(CodeBadRequest, "suggest: %v", err)
 	}
 	return s, nil, nil
+}
+
+// runFailed is the reply to a training run that failed, such as one that
+// diverged (its message names the epoch and the learning rate).
+func runFailed(err error) *Error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "train: ") {
+		msg = "train: " + msg
+	}
+	return &Error{Code: CodeBadRequest, Message: msg}
 }
 
 // remainingMs estimates the time left after epoch, from the mean epoch so

@@ -707,3 +707,82 @@ func TestPairModels(t *testing.T) {
 		}
 	}
 }
+
+// TestDivergedRun: a run whose weights blow up is an error reply naming
+// the epoch and a lower learning rate, for ILP-GNN and a baseline; the
+// graph and the model trained before stay loaded and usable, and the next
+// run trains. A learning rate that is not a positive finite number is
+// refused before any run starts.
+func TestDivergedRun(t *testing.T) {
+	p := newPage(t, nil)
+	// A circulant graph: 40 nodes, 120 edges, so 12 test links.
+	var edges strings.Builder
+	for i := range 40 {
+		for _, k := range []int{1, 2, 5} {
+			fmt.Fprintf(&edges, "%d %d\n", i, (i+k)%40)
+		}
+	}
+	if r := p.wait(p.send("load", map[string]any{"name": "circulant"}, map[string][]byte{"edges.txt": []byte(edges.String())})); r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	var before TrainResult
+	p.call("train", trainArgs(2), &before)
+
+	for _, args := range []map[string]any{
+		{"config": map[string]any{"epochs": 20, "lr": 1e30, "warmup": 0}},
+		{"model": "gae", "config": map[string]any{"epochs": 20, "lr": 1e30}},
+	} {
+		id := p.send("train", args, nil)
+		r := p.wait(id)
+		if r.Type != "error" {
+			t.Fatalf("%v: %s reply %+v, want an error", args, r.Type, r.Result)
+		}
+		// The epochs reported are those before the one that diverged.
+		bad := len(p.events[id]) + 1
+		want := fmt.Sprintf("epoch %d: ", bad)
+		if r.Error.Code != CodeBadRequest || !strings.Contains(r.Error.Message, want) ||
+			!strings.Contains(r.Error.Message, "training diverged; try a lower learning rate than 1e+30") {
+			t.Errorf("%v: error %+v, want it to name %q", args, r.Error, want)
+		}
+	}
+	var d Description
+	p.call("describe", nil, &d)
+	var evl Evaluation
+	p.call("evaluate", nil, &evl)
+	if d.Nodes == 0 || evl.TestAUC != before.TestAUC {
+		t.Errorf("after divergence: graph of %d nodes, model test AUC %v (was %v)", d.Nodes, evl.TestAUC, before.TestAUC)
+	}
+	p.call("explain", map[string]any{"i": 3, "j": 20}, nil)
+	var again TrainResult
+	p.call("train", trainArgs(2), &again)
+	if again.TestAUC != before.TestAUC || again.Warning != "" {
+		t.Errorf("retrained: %+v, first %+v", again, before)
+	}
+	for _, lr := range []any{"Inf", 0, -1, "NaN"} {
+		e := p.callErr("train", map[string]any{"config": map[string]any{"lr": lr}}, nil)
+		if e.Code != CodeBadRequest || !strings.Contains(e.Message, "learning rate must be positive and finite") {
+			t.Errorf("lr %v: %+v", lr, e)
+		}
+		e = p.callErr("train", map[string]any{"model": "gat", "config": map[string]any{"lr": lr}}, nil)
+		if e.Code != CodeBadRequest || !strings.Contains(e.Message, "learning rate must be positive and finite") {
+			t.Errorf("gat lr %v: %+v", lr, e)
+		}
+	}
+}
+
+// TestFewTestLinksWarning: on a 4-cycle the split holds out one test
+// link, and every model's result says its AUC is not meaningful.
+func TestFewTestLinksWarning(t *testing.T) {
+	p := newPage(t, nil)
+	r := p.wait(p.send("load", map[string]any{"name": "cycle"}, map[string][]byte{"edges.txt": []byte("0 1\n1 2\n2 3\n3 0\n")}))
+	if r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	for _, args := range []map[string]any{trainArgs(2), {"model": "cn"}, {"model": "gae", "config": map[string]any{"epochs": 2}}} {
+		var tr TrainResult
+		p.call("train", args, &tr)
+		if !strings.Contains(tr.Warning, "the test AUC is not meaningful: the split holds out only 1 test link") {
+			t.Errorf("%v: warning %q", args, tr.Warning)
+		}
+	}
+}

@@ -177,6 +177,9 @@ type TrainResult struct {
 	Saved        SaveStatus `json:"saved"`
 	Epochs       int        `json:"epochs"`
 	TrainSeconds float64    `json:"trainSeconds"`
+	// Warning says why the AUCs may mean little (a split with too few
+	// test links).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Evaluation is the result of an evaluate request.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -75,6 +76,9 @@ type runJSON struct {
 	// of a graph with groundtruth (SPEC §7).
 	P1 *float64 `json:"p_at_1,omitempty"`
 	P2 *float64 `json:"p_at_2,omitempty"`
+	// Warning says why the AUCs may mean little (a split with too few test
+	// links).
+	Warning string `json:"warning,omitempty"`
 }
 
 type trainJSON struct {
@@ -84,9 +88,12 @@ type trainJSON struct {
 	TestAUCMean float64   `json:"test_auc_mean"`
 	TestAUCStd  float64   `json:"test_auc_std"`
 	ValAUCMean  float64   `json:"val_auc_mean"`
+	// Error is why the command failed (it also exits non-zero); Runs holds
+	// the seeds that finished before.
+	Error string `json:"error,omitempty"`
 }
 
-func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlags("train", "--data PATH [--model ilpgnn|cn|aa|gae|vgae|gat|seal|wp|conpi] [--seeds 0,1,2,3,4] [--json] [--save FILE] [hyperparameters]", stderr)
 	data := fs.String("data", "", dataHelp)
 	seedsFlag := fs.String("seeds", "0,1,2,3,4", "comma-separated seeds; each seed is its own split and initialisation (and its own graph for synth:PRESET)")
@@ -141,17 +148,46 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("--select: want auto, auc or precision (got %q)", *selectOn)
 	}
 	patienceSet := given(fs)["patience"]
+	out := trainJSON{Model: *model, Runs: []runJSON{}}
+	if *asJSON {
+		// A failure still answers with one JSON object, saying why.
+		defer func() {
+			if err != nil {
+				out.Error = err.Error()
+				enc := json.NewEncoder(stdout)
+				enc.SetIndent("", "  ")
+				_ = enc.Encode(out) // the command fails with err either way
+			}
+		}()
+	}
 	seeds, err := seedsAndConfig(*seedsFlag, cfg)
 	if err != nil {
 		return err
 	}
+	showProgress := !*quiet && isTerminal(stderr)
+	var hb *heartbeat
+	if !*quiet && !showProgress {
+		// Not a terminal: say every so often what is running, so a long
+		// read or run does not look hung.
+		stderr = &lockedWriter{w: stderr}
+		hb = startHeartbeat(stderr, heartbeatPeriod)
+		defer hb.close()
+	}
+	// report shows a run's progress line: rewritten in place on a
+	// terminal, else at the heartbeat's pace.
+	report := func(seed uint64, line string) {
+		if showProgress {
+			fmt.Fprintf(stderr, "\r%s ", line)
+		}
+		hb.update(fmt.Sprintf("seed %d: training", seed), strings.TrimPrefix(line, fmt.Sprintf("seed %d  ", seed)))
+	}
+	hb.phase("reading " + *data)
 	src, first, err := openData(*data, seeds[0])
 	if err != nil {
 		return err
 	}
 	g := first.Graph
-	showProgress := !*quiet && isTerminal(stderr)
-	out := trainJSON{Dataset: g.Name, Model: *model}
+	out.Dataset = g.Name
 	var tests, vals []float64
 	if !*asJSON {
 		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", g.Name, g.NumNodes(), g.NumEdges(), g.FeatureDim())
@@ -161,12 +197,20 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		c := cfg
 		c.Seed = seed
 		var progress func(train.Progress)
-		if showProgress {
+		if !*quiet {
 			progress = func(p train.Progress) {
-				fmt.Fprintf(stderr, "\rseed %d  epoch %4d/%d  loss %.4f (cls %.4f pos %.4f neg %.4f)  val AUC %.4f  best %.4f @%d  %s ",
+				report(p.Seed, fmt.Sprintf("seed %d  epoch %4d/%d  loss %.4f (cls %.4f pos %.4f neg %.4f)  val AUC %.4f  best %.4f @%d  %s",
 					p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.Cls, p.Pos, p.Neg, p.ValAUC, p.BestValAUC, p.BestEpoch,
-					p.Elapsed.Round(100*time.Millisecond))
+					p.Elapsed.Round(100*time.Millisecond)))
 			}
+		}
+		switch {
+		case isHeuristic:
+			hb.phase(fmt.Sprintf("seed %d: splitting and scoring", seed))
+		case isGNN || pair != nil:
+			hb.phase(fmt.Sprintf("seed %d: splitting and preparing", seed))
+		default:
+			hb.phase(fmt.Sprintf("seed %d: splitting and preparing (PPR diffusion)", seed))
 		}
 		d, err := src.Load(seed)
 		if err != nil {
@@ -176,6 +220,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
+		warning := train.TestWarning(sp)
+		if warning != "" && !*quiet {
+			fmt.Fprintf(stderr, "warning: seed %d: %s\n", seed, warning)
+		}
 		if isHeuristic || isGNN || pair != nil {
 			var r runJSON
 			switch {
@@ -183,10 +231,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				r = runHeuristic(method, sp, seed)
 			case pair != nil:
 				var pp func(pairfit.Progress)
-				if showProgress {
+				if !*quiet {
 					pp = func(p pairfit.Progress) {
-						fmt.Fprintf(stderr, "\rseed %d  epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s ",
-							seed, p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond))
+						report(seed, fmt.Sprintf("seed %d  epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s",
+							seed, p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond)))
 					}
 				}
 				r, err = runPair(ctx, d, sp, pair, seed, pp)
@@ -194,16 +242,16 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 					fmt.Fprint(stderr, "\r\033[K")
 				}
 				if err != nil {
-					return fmt.Errorf("seed %d: %w", seed, err)
+					return runError(seed, err)
 				}
 			default:
 				gc := gcfg
 				gc.Seed = seed
 				var gp func(gnn.Progress)
-				if showProgress {
+				if !*quiet {
 					gp = func(p gnn.Progress) {
-						fmt.Fprintf(stderr, "\rseed %d  epoch %4d/%d  loss %.4f  val AUC %.4f  best %.4f @%d  %s ",
-							p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.ValAUC, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond))
+						report(p.Seed, fmt.Sprintf("seed %d  epoch %4d/%d  loss %.4f  val AUC %.4f  best %.4f @%d  %s",
+							p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.ValAUC, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond)))
 					}
 				}
 				r, err = runGNN(ctx, d, sp, gc, gp)
@@ -211,9 +259,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 					fmt.Fprint(stderr, "\r\033[K")
 				}
 				if err != nil {
-					return fmt.Errorf("seed %d: %w", seed, err)
+					return runError(seed, err)
 				}
 			}
+			r.Warning = warning
 			out.Runs = append(out.Runs, r)
 			tests = append(tests, r.TestAUC)
 			vals = append(vals, r.ValAUC)
@@ -242,7 +291,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprint(stderr, "\r\033[K")
 		}
 		if err != nil {
-			return fmt.Errorf("seed %d: %w", seed, err)
+			return runError(seed, err)
 		}
 		r := runJSON{Seed: seed, TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
 			TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1)),
@@ -253,6 +302,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(d.Truth, synth.Test), 1, 2)
 			r.P1, r.P2 = &p[0], &p[1]
 		}
+		r.Warning = warning
 		out.Runs = append(out.Runs, r)
 		tests = append(tests, r.TestAUC)
 		vals = append(vals, r.ValAUC)
@@ -294,6 +344,15 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "test AUC %.4f ± %.4f over %d seeds (validation %.4f)\n", out.TestAUCMean, out.TestAUCStd, len(seeds), out.ValAUCMean)
 	return nil
+}
+
+// runError prefixes the error of seed's run with the seed; a diverged
+// run's also names the flag to change.
+func runError(seed uint64, err error) error {
+	if errors.Is(err, train.ErrDiverged) {
+		return fmt.Errorf("seed %d: %w (--lr)", seed, err)
+	}
+	return fmt.Errorf("seed %d: %w", seed, err)
 }
 
 // isTerminal reports whether w is a character device (a terminal).

@@ -151,7 +151,10 @@ export class TrainPanel {
       if (model === "ilpgnn") app.setModel(res);
       await app.checkpoints.refresh();
     } catch (e) {
-      replace(this.result, h("p", { class: "error" }, `Training failed: ${errorText(e)}`));
+      // A failed run (one that diverged, say) changes nothing: the graph
+      // and the model trained before stay.
+      this.progressText.textContent = "Training stopped; the graph and any earlier model are unchanged.";
+      replace(this.result, h("p", { class: "error", id: "train-error" }, `Training failed: ${errorText(e)}`));
     } finally {
       this.abort = null;
       this.setTraining(false);
@@ -203,6 +206,7 @@ export class TrainPanel {
       this.result,
       h("h3", {}, r.model === "ilpgnn" ? "Trained ILP-GNN" : `Trained baseline: ${r.model.toUpperCase()}`),
       metricsList(rows),
+      r.warning ? h("p", { class: "warning", id: "train-warning" }, `Warning: ${r.warning}.`) : null,
       saved ? h("p", { class: "note" }, `Checkpoint: ${saved}.`) : null,
       r.model !== "ilpgnn"
         ? h("p", { class: "note" }, PAIR_MODELS.has(r.model) && r.model !== "conpi"

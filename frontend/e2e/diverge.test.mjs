@@ -1,0 +1,52 @@
+// A training run that diverges, in headless Chromium: with an absurd
+// learning rate the train panel shows the engine's error (the epoch, a
+// lower learning rate) instead of a result, and the demo graph stays
+// loaded: the next run with a sane learning rate trains on it. Run with
+// `node --test frontend/e2e/diverge.test.mjs` after `make site`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve } from "./server.mjs";
+import { launch } from "./browser.mjs";
+
+let server, browser, page;
+const pageErrors = [];
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("a diverged run says so and keeps the graph usable", async () => {
+  await page.goto(`${server.origin}/`);
+  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: 120_000 });
+  await page.locator("#train-panel").scrollIntoViewIfNeeded();
+  await page.evaluate(() => (document.getElementById("hyper").open = true));
+  await page.waitForSelector("#hp-lr", { timeout: 120_000 });
+  const info = await page.textContent("#graph-info");
+
+  await page.fill("#hp-lr", "1e30");
+  await page.fill("#hp-warmup", "0");
+  await page.fill("#hp-epochs", "20");
+  await page.click("#train");
+  await page.waitForSelector("#train-error", { timeout: 300_000 });
+  const msg = await page.textContent("#train-error");
+  assert.match(msg, /^Training failed: .*epoch \d+: .*training diverged; try a lower learning rate than 1e\+30/);
+  assert.match(await page.textContent("#progress-text"), /graph and any earlier model are unchanged/);
+  assert.equal(await page.isDisabled("#train"), false, "Train is enabled again");
+  assert.equal(await page.textContent("#graph-info"), info, "the graph is still loaded");
+
+  // The same graph trains with a sane learning rate.
+  await page.fill("#hp-lr", "0.001");
+  await page.fill("#hp-epochs", "3");
+  await page.click("#train");
+  await page.waitForSelector("#train-result h3", { timeout: 300_000 });
+  assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
+  assert.deepEqual(pageErrors, []);
+});
