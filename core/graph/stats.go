@@ -38,6 +38,13 @@ type Stats struct {
 // names.
 const MaxNamedMissing = 5
 
+// MissingFeaturesNote is Stats().MissingFeaturesNote() without computing
+// the rest of the statistics.
+func (g *Graph) MissingFeaturesNote() string {
+	n := len(g.MissingFeatures)
+	return Stats{MissingFeatures: n, MissingFeatureIDs: g.MissingFeatures[:min(n, MaxNamedMissing)]}.MissingFeaturesNote()
+}
+
 // MissingFeaturesNote is a sentence for users about the nodes st counts in
 // MissingFeatures, such as `15 nodes have no feature row (ids "a", "b", ...);
 // their features are all zero`, or "" when there are none.

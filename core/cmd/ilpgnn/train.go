@@ -149,6 +149,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if note := first.Graph.MissingFeaturesNote(); note != "" {
+		fmt.Fprintf(stderr, "note: %s: %s\n", *data, note)
+	}
 	g := first.Graph
 	showProgress := !*quiet && isTerminal(stderr)
 	out := trainJSON{Dataset: g.Name, Model: *model}
