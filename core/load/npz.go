@@ -165,7 +165,7 @@ func (r *npzFile) read(member string, check func(a *array) error) (a *array, err
 	if declared < 10 {
 		return nil, r.errorf(member, "not a .npy array")
 	}
-	pre := make([]byte, 12, 12+maxHeader)
+	var pre [12]byte
 	if err := readFull(pre[:10]); err != nil {
 		return nil, err
 	}
@@ -188,7 +188,8 @@ func (r *npzFile) read(member string, check func(a *array) error) (a *array, err
 	if hlen > maxHeader {
 		return nil, r.errorf(member, ".npy header of %d bytes, more than %d", hlen, maxHeader)
 	}
-	head := pre[:start+int(hlen)]
+	head := make([]byte, start+int(hlen))
+	copy(head, pre[:start])
 	if err := readFull(head[start:]); err != nil {
 		return nil, err
 	}
