@@ -2,6 +2,8 @@ package load
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -234,5 +236,39 @@ func TestNPZShapeBeforeData(t *testing.T) {
 	_, err := NPZBytes("s.npz", writeNPZ(t, ms))
 	if err == nil || err.Error() != "s.npz: labels: shape [8], want (4,)" {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// TestNPZDenseChunks checks the chunked decoding of attr_matrix against the
+// dense values it was written from: a 4 x 40000 float32 matrix (160000
+// elements, three chunks) with nonzeros on both sides of the chunk
+// boundaries, and a NaN in the last chunk named by its place in the whole
+// array.
+func TestNPZDenseChunks(t *testing.T) {
+	const n, d = 4, 40000
+	vals := map[int]float32{0: 1, 65535: 2, 65536: -3, 65537: 4, 131071: 5, 131072: 6, n*d - 1: 7}
+	data := make([]byte, 4*n*d)
+	for e, v := range vals {
+		binary.LittleEndian.PutUint32(data[4*e:], math.Float32bits(v))
+	}
+	ms := replace(without(tinyNPZ(), "attr_data", "attr_indices", "attr_indptr", "attr_shape"),
+		"attr_matrix", npyArray{"<f4", []int{n, d}, data})
+	g, err := NPZBytes("x.npz", writeNPZ(t, ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkValid(t, g)
+	if g.FeatureDim() != d || g.Features.NNZ() != len(vals) {
+		t.Fatalf("D %d nnz %d, want %d and %d", g.FeatureDim(), g.Features.NNZ(), d, len(vals))
+	}
+	for e, v := range vals {
+		if got := g.Features.At(e/d, e%d); got != v {
+			t.Errorf("x[%d][%d] = %g, want %g", e/d, e%d, got, v)
+		}
+	}
+	binary.LittleEndian.PutUint32(data[4*150000:], math.Float32bits(float32(math.NaN())))
+	_, err = NPZBytes("x.npz", writeNPZ(t, ms))
+	if err == nil || err.Error() != "x.npz: attr_matrix: element 150000 is NaN, not a finite float32" {
+		t.Fatalf("NaN: %v", err)
 	}
 }

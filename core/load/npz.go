@@ -120,6 +120,7 @@ type array struct {
 	shape  []int
 	n      int // number of elements
 	data   []byte
+	base   int // index in the whole array of element 0 (see readEach)
 }
 
 // maxRatio bounds how far a member may claim to inflate: deflate cannot
@@ -137,6 +138,17 @@ const maxHeader = 1 << 16
 // data is inflated, so that no declared size is allocated before it has
 // been found consistent. The data read is then never more than declared.
 func (r *npzFile) read(member string, check func(a *array) error) (a *array, err error) {
+	return r.readEach(member, check, nil)
+}
+
+// chunkElems is how many elements readEach hands over at a time.
+const chunkElems = 1 << 16
+
+// readEach is read, except that when each is not nil the data is not kept:
+// each is called on consecutive chunks of it instead (arrays of up to
+// chunkElems elements, base set to the index of their first element, shape
+// nil), so that a large array costs only what each keeps of it.
+func (r *npzFile) readEach(member string, check func(a *array) error, each func(chunk *array) error) (a *array, err error) {
 	f := r.keys[member]
 	declared := f.UncompressedSize64
 	if f.Method == zip.Store && declared != f.CompressedSize64 ||
@@ -225,9 +237,24 @@ func (r *npzFile) read(member string, check func(a *array) error) (a *array, err
 			return nil, err
 		}
 	}
-	a.data = make([]byte, want)
-	if err := readFull(a.data); err != nil {
-		return nil, err
+	if each == nil {
+		a.data = make([]byte, want)
+		if err := readFull(a.data); err != nil {
+			return nil, err
+		}
+	} else {
+		buf := make([]byte, min(a.n, chunkElems)*a.size)
+		for first := 0; first < a.n; first += chunkElems {
+			c := *a
+			c.shape, c.n, c.base = nil, min(a.n-first, chunkElems), first
+			c.data = buf[:c.n*a.size]
+			if err := readFull(c.data); err != nil {
+				return nil, err
+			}
+			if err := each(&c); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// Reading on to the end is what makes archive/zip verify the checksum.
 	if n, err := rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
@@ -349,8 +376,15 @@ func (a *array) ints() ([]int64, error) {
 }
 
 // floats decodes a numeric array as float32. Non-finite values are errors.
-func (a *array) floats() ([]float32, error) {
-	out := make([]float32, a.n)
+func (a *array) floats() ([]float32, error) { return a.floatsInto(nil) }
+
+// floatsInto is floats decoding into buf's storage when it is large enough.
+func (a *array) floatsInto(buf []float32) ([]float32, error) {
+	out := buf[:0]
+	if cap(out) < a.n {
+		out = make([]float32, a.n)
+	}
+	out = out[:a.n]
 	switch a.kind {
 	case 'f':
 		d := a.data
@@ -362,7 +396,7 @@ func (a *array) floats() ([]float32, error) {
 				v = math.Float64frombits(a.order.Uint64(d[8*i:]))
 			}
 			if math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
-				return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, i, v)
+				return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, a.base+i, v)
 			}
 			out[i] = float32(v)
 		}
@@ -594,29 +628,38 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 		}
 		return x, nil
 	case r.has("attr_matrix"):
-		a, err := r.read("attr_matrix", func(a *array) error {
+		// Decoded a chunk at a time, keeping only the nonzeros: a dense
+		// matrix of zeros deflates a thousandfold.
+		var d int
+		x := &f32.CSR{Rows: n, Indptr: make([]int32, n+1)}
+		var vals []float32
+		_, err := r.readEach("attr_matrix", func(a *array) error {
 			if len(a.shape) != 2 || a.shape[0] != n {
 				return r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
+			}
+			d = a.shape[1]
+			return nil
+		}, func(c *array) error {
+			var err error
+			if vals, err = c.floatsInto(vals); err != nil {
+				return r.errorf("", "%v", err)
+			}
+			for k, v := range vals {
+				if v != 0 {
+					e := c.base + k
+					x.Indices = append(x.Indices, int32(e%d))
+					x.Values = append(x.Values, v)
+					x.Indptr[e/d+1]++
+				}
 			}
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		dense, err := a.floats()
-		if err != nil {
-			return nil, r.errorf("", "%v", err)
-		}
-		d := a.shape[1]
-		x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
-		for i := 0; i < n; i++ {
-			for c, v := range dense[i*d : (i+1)*d] {
-				if v != 0 {
-					x.Indices = append(x.Indices, int32(c))
-					x.Values = append(x.Values, v)
-				}
-			}
-			x.Indptr[i+1] = int32(len(x.Indices))
+		x.Cols = d
+		for i := range n {
+			x.Indptr[i+1] += x.Indptr[i]
 		}
 		return x, nil
 	}
