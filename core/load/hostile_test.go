@@ -1,6 +1,7 @@
 package load
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"math"
@@ -270,5 +271,46 @@ func TestNPZDenseChunks(t *testing.T) {
 	_, err = NPZBytes("x.npz", writeNPZ(t, ms))
 	if err == nil || err.Error() != "x.npz: attr_matrix: element 150000 is NaN, not a finite float32" {
 		t.Fatalf("NaN: %v", err)
+	}
+}
+
+// TestDeflatedMemberRatio checks that a deflated member declaring more than
+// deflate's 1032:1 could give is refused before inflating, and that one
+// whose inflated data ends short of its declared size is refused too.
+func TestDeflatedMemberRatio(t *testing.T) {
+	build := func(declared uint32) []byte {
+		var b bytes.Buffer
+		z := zip.NewWriter(&b)
+		for _, m := range tinyNPZ() {
+			w, err := z.CreateHeader(&zip.FileHeader{Name: m.name + ".npy", Method: zip.Deflate})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(m.arr.bytes())
+		}
+		z.Close()
+		out := b.Bytes()
+		name := []byte("labels.npy")
+		for i := 0; i+46 < len(out); i++ {
+			switch {
+			case bytes.HasPrefix(out[i:], []byte("PK\x03\x04")) && bytes.HasPrefix(out[i+30:], name):
+				binary.LittleEndian.PutUint32(out[i+22:], declared)
+			case bytes.HasPrefix(out[i:], []byte("PK\x01\x02")) && bytes.HasPrefix(out[i+46:], name):
+				binary.LittleEndian.PutUint32(out[i+24:], declared)
+			}
+		}
+		return out
+	}
+	if _, err := NPZBytes("d.npz", build(0)); err == nil || err.Error() != "d.npz: labels: not a .npy array" {
+		t.Errorf("declared 0: %v", err)
+	}
+	if _, err := NPZBytes("d.npz", build(100<<20)); err == nil || !strings.HasPrefix(err.Error(), "d.npz: labels: declares 104857600 bytes uncompressed from ") {
+		t.Errorf("declared 100 MiB: %v", err)
+	}
+	// 8 bytes more than the member holds: the header's shape no longer
+	// matches the declared size.
+	size := len(i64s(1, 0, -1, 1).bytes())
+	if _, err := NPZBytes("d.npz", build(uint32(size+8))); err == nil || !strings.Contains(err.Error(), "labels: holds 40 data bytes, shape [4] of <i8 needs 32") {
+		t.Errorf("declared +8: %v", err)
 	}
 }

@@ -151,8 +151,13 @@ const chunkElems = 1 << 16
 func (r *npzFile) readEach(member string, check func(a *array) error, each func(chunk *array) error) (a *array, err error) {
 	f := r.keys[member]
 	declared := f.UncompressedSize64
+	if declared > math.MaxInt32 {
+		return nil, r.errorf(member, "declares %d bytes uncompressed, more than the 2 GiB a member may hold", declared)
+	}
+	// (Divided, not multiplied: CompressedSize64 comes from the file and
+	// could overflow.)
 	if f.Method == zip.Store && declared != f.CompressedSize64 ||
-		declared > maxRatio*f.CompressedSize64+maxHeader || declared > math.MaxInt32 {
+		declared > maxHeader && (declared-maxHeader)/maxRatio > f.CompressedSize64 {
 		return nil, r.errorf(member, "declares %d bytes uncompressed from %d compressed: not a real archive member",
 			declared, f.CompressedSize64)
 	}
