@@ -95,7 +95,10 @@ frontend: node_modules
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzLINQS -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz=FuzzEdgeList -fuzztime=$(FUZZTIME) ./core/load
-	$(GO) test -run='^$$' -fuzz=FuzzNPZ -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz='^FuzzNPZ$$' -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz=FuzzNPZArrays -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz=FuzzGroundtruth -fuzztime=$(FUZZTIME) ./core/synth
+	$(GO) test -run='^$$' -fuzz=FuzzReadFiles -fuzztime=$(FUZZTIME) ./core/synth
 	$(GO) test -run='^$$' -fuzz=FuzzUnmarshal -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz=FuzzHeader -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./core/dataset

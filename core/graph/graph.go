@@ -32,6 +32,13 @@ type Graph struct {
 	Labels     []int32
 	ClassNames []string
 
+	// MissingFeatures are the ids, in node order, of the nodes the input
+	// named without giving them a feature row (a LINQS .cites id with no
+	// .content line, an edge-list node absent from its features file). Their
+	// rows are empty. The loaders set it so that users can be told; nothing
+	// else reads it.
+	MissingFeatures []string
+
 	index map[string]int32 // IDs -> node, built by New
 }
 

@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Stats summarises a graph: its size, degree distribution and connectivity.
@@ -24,6 +26,48 @@ type Stats struct {
 	Isolated         int // nodes of degree 0
 	Components       int // connected components, isolated nodes included
 	LargestComponent int // nodes in the largest connected component
+
+	// MissingFeatures counts the nodes the input gave no feature row
+	// (Graph.MissingFeatures); MissingFeatureIDs names the first
+	// MaxNamedMissing of them.
+	MissingFeatures   int
+	MissingFeatureIDs []string
+}
+
+// MaxNamedMissing is how many ids of nodes without a feature row Stats
+// names.
+const MaxNamedMissing = 5
+
+// MissingFeaturesNote is Stats().MissingFeaturesNote() without computing
+// the rest of the statistics.
+func (g *Graph) MissingFeaturesNote() string {
+	n := len(g.MissingFeatures)
+	return Stats{MissingFeatures: n, MissingFeatureIDs: g.MissingFeatures[:min(n, MaxNamedMissing)]}.MissingFeaturesNote()
+}
+
+// MissingFeaturesNote is a sentence for users about the nodes st counts in
+// MissingFeatures, such as `15 nodes have no feature row (ids "a", "b", ...);
+// their features are all zero`, or "" when there are none.
+func (st Stats) MissingFeaturesNote() string {
+	if st.MissingFeatures == 0 {
+		return ""
+	}
+	quoted := make([]string, len(st.MissingFeatureIDs))
+	for i, id := range st.MissingFeatureIDs {
+		quoted[i] = strconv.Quote(id)
+	}
+	list := "id " + strings.Join(quoted, ", ")
+	if len(quoted) > 1 {
+		list = "ids " + list[3:]
+	}
+	if st.MissingFeatures > len(st.MissingFeatureIDs) {
+		list += ", ..."
+	}
+	nodes, have := "nodes have", "their features are"
+	if st.MissingFeatures == 1 {
+		nodes, have = "node has", "its features are"
+	}
+	return fmt.Sprintf("%d %s no feature row (%s); %s all zero", st.MissingFeatures, nodes, list, have)
 }
 
 // Stats computes g's summary statistics in O(N log N + M). Components are
@@ -31,7 +75,11 @@ type Stats struct {
 // overflow the stack. The empty graph has all-zero Stats.
 func (g *Graph) Stats() Stats {
 	n := g.NumNodes()
-	s := Stats{Nodes: n, Edges: g.NumEdges(), FeatureDim: g.FeatureDim(), FeatureNNZ: g.Features.NNZ()}
+	s := Stats{Nodes: n, Edges: g.NumEdges(), FeatureDim: g.FeatureDim(), FeatureNNZ: g.Features.NNZ(),
+		MissingFeatures: len(g.MissingFeatures)}
+	if s.MissingFeatures > 0 {
+		s.MissingFeatureIDs = slices.Clone(g.MissingFeatures[:min(s.MissingFeatures, MaxNamedMissing)])
+	}
 	if n == 0 {
 		return s
 	}

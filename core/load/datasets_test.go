@@ -91,6 +91,13 @@ func TestCiteseerMissingIDs(t *testing.T) {
 	if !slices.Equal(sorted, want) {
 		t.Fatalf("missing ids %v", missing)
 	}
+	// The graph says so, in node order, and so do its Stats.
+	if !slices.Equal(g.MissingFeatures, missing) {
+		t.Errorf("MissingFeatures %v, want %v", g.MissingFeatures, missing)
+	}
+	if st := g.Stats(); st.MissingFeatures != 15 || !slices.Equal(st.MissingFeatureIDs, missing[:5]) {
+		t.Errorf("Stats: %d missing, named %v", st.MissingFeatures, st.MissingFeatureIDs)
+	}
 	degs := map[int]int{}
 	for i := 3312; i < g.NumNodes(); i++ {
 		if idx, _ := g.Features.Row(i); len(idx) != 0 || g.Labels[i] != -1 {

@@ -59,7 +59,8 @@ func (n *nodeIDs) get(id []byte) int32 {
 // The features file has one line per node, "<id> <v1> ... <vD>": dense
 // values, stored sparse (zeros dropped). Every line must have as many values
 // as the first; its first line is a header when any of its value fields is
-// not a number. Nodes with no features line get an empty feature row; nodes
+// not a number. Nodes with no features line get an empty feature row and
+// are listed in the graph's MissingFeatures; nodes
 // that appear only in the features file are kept as isolated nodes.
 //
 // Node order is order of first appearance in the edge list, then in the
@@ -73,9 +74,12 @@ func EdgeListReaders(name string, edges io.Reader, edgesName string, features io
 	if err != nil {
 		return nil, err
 	}
-	var x *f32.CSR
+	var (
+		x       *f32.CSR
+		missing []string
+	)
 	if features != nil {
-		if x, err = readFeatures(nodes, features, featuresName); err != nil {
+		if x, missing, err = readFeatures(nodes, features, featuresName); err != nil {
 			return nil, err
 		}
 	}
@@ -84,6 +88,7 @@ func EdgeListReaders(name string, edges io.Reader, edgesName string, features io
 		return nil, &Error{File: edgesName, Err: err}
 	}
 	g.Name = name
+	g.MissingFeatures = missing
 	return g, nil
 }
 
@@ -154,8 +159,9 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, error) {
 }
 
 // readFeatures reads a features file, adding unseen ids to nodes, and
-// returns the feature matrix in node order.
-func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, error) {
+// returns the feature matrix in node order and the ids of the nodes without
+// a line, in node order.
+func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string, error) {
 	l := newLines(file, r, true)
 	var (
 		s        sep
@@ -177,7 +183,7 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, error) {
 		}
 		fields = s.split(fields, line)
 		if len(fields) < 2 {
-			return nil, l.errorf("expected <id> <values...>, got %d field(s)", len(fields))
+			return nil, nil, l.errorf("expected <id> <values...>, got %d field(s)", len(fields))
 		}
 		if dim < 0 {
 			if slices.ContainsFunc(fields[1:], func(b []byte) bool { return !isNumber(b) }) {
@@ -187,20 +193,20 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, error) {
 			dim = len(fields) - 1
 		}
 		if len(fields)-1 != dim {
-			return nil, l.errorf("expected %d values, got %d", dim, len(fields)-1)
+			return nil, nil, l.errorf("expected %d values, got %d", dim, len(fields)-1)
 		}
 		if len(fields[0]) == 0 {
-			return nil, l.errorf("empty node id")
+			return nil, nil, l.errorf("empty node id")
 		}
 		node := nodes.get(fields[0])
 		if at, dup := lineOf[node]; dup {
-			return nil, l.errorf("node id %q already on line %d", fields[0], at)
+			return nil, nil, l.errorf("node id %q already on line %d", fields[0], at)
 		}
 		lineOf[node] = l.n
 		for k, f := range fields[1:] {
 			v, err := parseValue(f)
 			if err != nil {
-				return nil, l.errorf("value %d of node %q: %v", k+1, fields[0], err)
+				return nil, nil, l.errorf("value %d of node %q: %v", k+1, fields[0], err)
 			}
 			if v != 0 {
 				idx = append(idx, int32(k))
@@ -211,10 +217,10 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, error) {
 		rowStart = append(rowStart, len(idx))
 	}
 	if err := l.err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rowNode) == 0 {
-		return nil, &Error{File: file, Err: ErrEmpty}
+		return nil, nil, &Error{File: file, Err: ErrEmpty}
 	}
 
 	// Reorder the rows into node order.
@@ -228,12 +234,15 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, error) {
 	}
 	x := &f32.CSR{Rows: n, Cols: dim, Indptr: make([]int32, n+1),
 		Indices: make([]int32, 0, len(idx)), Values: make([]float32, 0, len(val))}
+	var missing []string
 	for i, r := range rowOf {
 		if r >= 0 {
 			x.Indices = append(x.Indices, idx[rowStart[r]:rowStart[r+1]]...)
 			x.Values = append(x.Values, val[rowStart[r]:rowStart[r+1]]...)
+		} else {
+			missing = append(missing, nodes.ids[i])
 		}
 		x.Indptr[i+1] = int32(len(x.Indices))
 	}
-	return x, nil
+	return x, missing, nil
 }

@@ -23,7 +23,7 @@ import (
 // undirected. An id that has no .content line (Citeseer's .cites names 15
 // such papers) becomes a node of its own with an empty feature row and label
 // -1, so that counts agree with the Planetoid release (Citeseer: 3327 nodes,
-// 4552 edges). Node order is .content order, then such ids in order of first
+// 4552 edges); their ids are listed in MissingFeatures. Node order is .content order, then such ids in order of first
 // appearance in .cites. Self-citations and repeated citations are dropped by
 // graph.New.
 //
@@ -93,6 +93,7 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 	}
 
 	// .cites: edges, and nodes for cited ids missing from .content.
+	withRows := len(ids)
 	ls := newLines(citesName, cites, false)
 	var edges []graph.Edge
 	for {
@@ -133,6 +134,9 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 		return nil, &Error{File: citesName, Err: err}
 	}
 	g.Name = name
+	if n > withRows {
+		g.MissingFeatures = slices.Clone(ids[withRows:])
+	}
 
 	// Class names in byte order, so that label indices do not depend on row
 	// order.

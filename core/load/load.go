@@ -26,6 +26,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -196,9 +197,9 @@ func Path(p string) (*graph.Graph, error) {
 	case formatLINQS:
 		return linqsFiles(f.nameHint, f.main, f.second)
 	case formatNPZ:
-		data, err := os.ReadFile(f.main)
+		data, err := ReadFile(f.main)
 		if err != nil {
-			return nil, &Error{File: f.main, Err: err}
+			return nil, err
 		}
 		g, err := npzBytes(f.main, data)
 		if err != nil {
@@ -218,14 +219,14 @@ func Path(p string) (*graph.Graph, error) {
 
 // linqsFiles opens a LINQS pair and reads it.
 func linqsFiles(name, contentPath, citesPath string) (*graph.Graph, error) {
-	content, err := os.Open(contentPath)
+	content, err := openRegular(contentPath)
 	if err != nil {
-		return nil, &Error{File: contentPath, Err: err}
+		return nil, err
 	}
 	defer content.Close()
-	cites, err := os.Open(citesPath)
+	cites, err := openRegular(citesPath)
 	if err != nil {
-		return nil, &Error{File: citesPath, Err: err}
+		return nil, err
 	}
 	defer cites.Close()
 	return LINQSReaders(name, content, contentPath, cites, citesPath)
@@ -235,20 +236,79 @@ func linqsFiles(name, contentPath, citesPath string) (*graph.Graph, error) {
 // features file; see EdgeListReaders for the formats. The graph is named
 // after the edge file's stem.
 func EdgeListFiles(edgesPath, featuresPath string) (*graph.Graph, error) {
-	edges, err := os.Open(edgesPath)
+	edges, err := openRegular(edgesPath)
 	if err != nil {
-		return nil, &Error{File: edgesPath, Err: err}
+		return nil, err
 	}
 	defer edges.Close()
 	if featuresPath == "" {
 		return EdgeListReaders(stem(edgesPath), edges, edgesPath, nil, "")
 	}
-	feats, err := os.Open(featuresPath)
+	feats, err := openRegular(featuresPath)
 	if err != nil {
-		return nil, &Error{File: featuresPath, Err: err}
+		return nil, err
 	}
 	defer feats.Close()
 	return EdgeListReaders(stem(edgesPath), edges, edgesPath, feats, featuresPath)
+}
+
+// checkRegular returns a *Error unless p is a regular file (after
+// symbolic links). A named pipe would block its reader until something
+// writes to it, and a device such as /dev/zero never ends, so both are
+// refused before they are opened.
+func checkRegular(p string) error {
+	info, err := os.Stat(p)
+	if err != nil {
+		return &Error{File: p, Err: err}
+	}
+	if m := info.Mode(); !m.IsRegular() {
+		what := "not a regular file"
+		switch {
+		case m.IsDir():
+			what = "a directory"
+		case m&os.ModeNamedPipe != 0:
+			what = "a named pipe (FIFO)"
+		case m&os.ModeSocket != 0:
+			what = "a socket"
+		case m&os.ModeDevice != 0:
+			what = "a device"
+		}
+		return &Error{File: p, Err: fmt.Errorf("%s, not a regular file: only files are read", what)}
+	}
+	return nil
+}
+
+// openRegular opens the file at p for reading after checkRegular. The
+// opened file is checked again, in case p was replaced in between.
+func openRegular(p string) (*os.File, error) {
+	if err := checkRegular(p); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, &Error{File: p, Err: err}
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		return nil, &Error{File: p, Err: errors.New("changed into something other than a regular file while it was opened")}
+	}
+	return f, nil
+}
+
+// ReadFile reads the whole regular file at p, as os.ReadFile does, but
+// refuses named pipes, devices and other files that are not regular (see
+// checkRegular). Errors are *Error naming p.
+func ReadFile(p string) ([]byte, error) {
+	f, err := openRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, &Error{File: p, Err: err}
+	}
+	return b, nil
 }
 
 // Bytes loads a graph from in-memory files keyed by file name (for

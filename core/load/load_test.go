@@ -306,7 +306,8 @@ func TestErrors(t *testing.T) {
 		{map[string]string{"g.content": "a 1 0 X\nb 0 1 0 X\n", "g.cites": "a b\n"}, "g.content:2: expected 2 feature values, got 3"},
 		{map[string]string{"g.content": "a 1 0 X\n\nb 0 x Y\n", "g.cites": "a b\n"}, `g.content:3: feature 2 of node "b": "x" is not a number`},
 		{map[string]string{"g.content": "a 1 NaN X\n", "g.cites": "a b\n"}, `g.content:1: feature 2 of node "a": "NaN" is not a finite number`},
-		{map[string]string{"g.content": "a 1 1e99 X\n", "g.cites": "a b\n"}, `g.content:1: feature 2 of node "a": "1e99" is not a number`},
+		{map[string]string{"g.content": "a 1 1e99 X\n", "g.cites": "a b\n"}, `g.content:1: feature 2 of node "a": "1e99" is out of float32 range (magnitude at most 3.403e+38)`},
+		{map[string]string{"g.content": "a 1 -1e400 X\n", "g.cites": "a b\n"}, `g.content:1: feature 2 of node "a": "-1e400" is out of float32 range (magnitude at most 3.403e+38)`},
 		{map[string]string{"g.content": "a 1 0 X\na 0 1 Y\n", "g.cites": "a b\n"}, `g.content:2: node id "a" already on line 1`},
 		{map[string]string{"g.content": content, "g.cites": "a b\nb\n"}, "g.cites:2: expected <cited id> <citing id>, got 1 field(s)"},
 		{map[string]string{"g.content": content, "g.cites": "a b c\n"}, "g.cites:1: expected <cited id> <citing id>, got 3 field(s)"},
@@ -326,6 +327,8 @@ func TestErrors(t *testing.T) {
 		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,0\n1,1\n"}, `features.csv:2: node id "1" already on line 1`},
 		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,0\n,1\n"}, "features.csv:2: empty node id"},
 		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,Inf\n"}, `features.csv:1: value 1 of node "1": "Inf" is not a finite number`},
+		// 1e400 overflows even a float64: still a number, not a header.
+		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,1e400\n2,0\n"}, `features.csv:1: value 1 of node "1": "1e400" is out of float32 range (magnitude at most 3.403e+38)`},
 		// Detection.
 		{map[string]string{"a.txt": "1 2\n", "b.txt": "1 2\n"}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, or edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}; found 0 content, 0 cites, 0 npz, 0 edges and 0 features files among 2"},
 		{map[string]string{"g.content": content}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, or edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}; found 1 content, 0 cites, 0 npz, 0 edges and 0 features files among 1"},

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -14,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/sbinet/npyio/npy"
-	"github.com/sbinet/npyio/npz"
 
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
@@ -41,8 +41,11 @@ import (
 //     named "0", "1", ...
 //   - node_names (optional): the node ids; without them ids are "0".."N-1".
 //
-// Only the zip container and the .npy headers are read with
-// github.com/sbinet/npyio; the array data is decoded here. npyio v0.6.0
+// The zip container is read with archive/zip and the .npy headers with
+// github.com/sbinet/npyio; the array data is decoded here. Each member's
+// header is checked against the size its zip entry declares, and its shape
+// against the graph, before its data is inflated, and no more than the
+// declared size is ever inflated. npyio v0.6.0
 // decodes a unicode array (numpy "<U19", UTF-32LE) as if its bytes were
 // UTF-8, returning each name interleaved with NUL bytes, and its element
 // reader ignores short reads, so a truncated array would come back padded
@@ -62,16 +65,15 @@ func NPZBytes(name string, data []byte) (*graph.Graph, error) {
 // errors (npyio slices its header without bounds checks).
 func npzBytes(file string, data []byte) (g *graph.Graph, err error) {
 	r := &npzFile{file: file}
-	z, err := npz.NewReader(bytes.NewReader(data), int64(len(data)))
+	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, r.errorf("", "not a zip archive: %v", unwrapAll(err))
 	}
-	r.z = z
-	r.keys = make(map[string]string)
-	for _, k := range z.Keys() {
-		short := strings.TrimSuffix(k, ".npy")
+	r.keys = make(map[string]*zip.File)
+	for _, f := range z.File {
+		short := strings.TrimSuffix(f.Name, ".npy")
 		if _, dup := r.keys[short]; !dup {
-			r.keys[short] = k
+			r.keys[short] = f
 		}
 	}
 	g, err = r.graph()
@@ -97,8 +99,7 @@ func unwrapAll(err error) error {
 // npzFile is an open npz archive.
 type npzFile struct {
 	file string
-	z    *npz.Reader
-	keys map[string]string // member name without ".npy" -> archive name
+	keys map[string]*zip.File // member name without ".npy" -> its entry
 }
 
 func (r *npzFile) errorf(member, format string, args ...any) *Error {
@@ -119,41 +120,101 @@ type array struct {
 	shape  []int
 	n      int // number of elements
 	data   []byte
+	base   int // index in the whole array of element 0 (see readEach)
 }
 
-// read reads member and checks that its data holds exactly the elements its
-// shape says.
-func (r *npzFile) read(member string) (a *array, err error) {
-	rc, err := r.z.Open(r.keys[member])
-	if err != nil {
-		return nil, r.errorf(member, "%v", unwrapAll(err))
+// maxRatio bounds how far a member may claim to inflate: deflate cannot
+// compress by more than 1032 to 1, so a member declaring more than that
+// times its compressed size (plus slack for tiny members) lies about its
+// size.
+const maxRatio = 1032
+
+// maxHeader bounds a .npy header (numpy writes 64 to a few hundred bytes).
+const maxHeader = 1 << 16
+
+// read reads member. Its .npy header is read first and checked: the data its
+// shape and dtype call for must be exactly what the zip entry declares it
+// holds, and check (when not nil) must accept the array's shape before the
+// data is inflated, so that no declared size is allocated before it has
+// been found consistent. The data read is then never more than declared.
+func (r *npzFile) read(member string, check func(a *array) error) (a *array, err error) {
+	return r.readEach(member, check, nil)
+}
+
+// chunkElems is how many elements readEach hands over at a time.
+const chunkElems = 1 << 16
+
+// readEach is read, except that when each is not nil the data is not kept:
+// each is called on consecutive chunks of it instead (arrays of up to
+// chunkElems elements, base set to the index of their first element, shape
+// nil), so that a large array costs only what each keeps of it.
+func (r *npzFile) readEach(member string, check func(a *array) error, each func(chunk *array) error) (a *array, err error) {
+	f := r.keys[member]
+	declared := f.UncompressedSize64
+	if declared > math.MaxInt32 {
+		return nil, r.errorf(member, "declares %d bytes uncompressed, more than the 2 GiB a member may hold", declared)
 	}
-	raw, err := io.ReadAll(rc)
-	rc.Close()
-	if err != nil {
-		return nil, r.errorf(member, "%v", unwrapAll(err))
+	// (Divided, not multiplied: CompressedSize64 comes from the file and
+	// could overflow.)
+	if f.Method == zip.Store && declared != f.CompressedSize64 ||
+		declared > maxHeader && (declared-maxHeader)/maxRatio > f.CompressedSize64 {
+		return nil, r.errorf(member, "declares %d bytes uncompressed from %d compressed: not a real archive member",
+			declared, f.CompressedSize64)
 	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, r.errorf(member, "%v", err)
+	}
+	defer rc.Close()
+	readFull := func(b []byte) error {
+		if _, err := io.ReadFull(rc, b); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				return r.errorf(member, "truncated: holds fewer bytes than it declares")
+			}
+			return r.errorf(member, "%v", err)
+		}
+		return nil
+	}
+
 	// Magic (6 bytes), version (2), header length (2 bytes in version 1,
 	// 4 in versions 2 and 3), header. Checked here so that npyio never
 	// allocates a length read from a corrupt file.
-	if len(raw) < 10 || !bytes.Equal(raw[:6], npy.Magic[:]) {
+	if declared < 10 {
 		return nil, r.errorf(member, "not a .npy array")
 	}
-	start, hlen := 10, int(binary.LittleEndian.Uint16(raw[8:10]))
-	if raw[6] >= 2 {
-		if len(raw) < 12 {
+	var pre [12]byte
+	if err := readFull(pre[:10]); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(pre[:6], npy.Magic[:]) {
+		return nil, r.errorf(member, "not a .npy array")
+	}
+	start, hlen := 10, uint64(binary.LittleEndian.Uint16(pre[8:10]))
+	if pre[6] >= 2 {
+		if declared < 12 {
 			return nil, r.errorf(member, "truncated .npy header")
 		}
-		start, hlen = 12, int(binary.LittleEndian.Uint32(raw[8:12]))
+		if err := readFull(pre[10:12]); err != nil {
+			return nil, err
+		}
+		start, hlen = 12, uint64(binary.LittleEndian.Uint32(pre[8:12]))
 	}
-	if hlen > len(raw)-start {
+	if hlen > declared-uint64(start) {
 		return nil, r.errorf(member, "truncated .npy header")
 	}
-	hdr, err := parseHeader(raw[:start+hlen])
+	if hlen > maxHeader {
+		return nil, r.errorf(member, ".npy header of %d bytes, more than %d", hlen, maxHeader)
+	}
+	head := make([]byte, start+int(hlen))
+	copy(head, pre[:start])
+	if err := readFull(head[start:]); err != nil {
+		return nil, err
+	}
+	hdr, err := parseHeader(head)
 	if err != nil {
 		return nil, r.errorf(member, "bad .npy header: %v", err)
 	}
-	a = &array{member: member, shape: hdr.Descr.Shape, data: raw[start+hlen:]}
+	a = &array{member: member, shape: hdr.Descr.Shape}
 	if err := a.setDtype(hdr.Descr.Type); err != nil {
 		return nil, &Error{File: r.file, Err: fmt.Errorf("%s: %w", member, err)}
 	}
@@ -171,9 +232,41 @@ func (r *npzFile) read(member string) (a *array, err error) {
 		}
 		a.n = int(lo)
 	}
-	if want := uint64(a.n) * uint64(a.size); uint64(len(a.data)) != want {
+	hi, want := bits.Mul64(uint64(a.n), uint64(a.size))
+	if have := declared - uint64(len(head)); hi != 0 || have != want {
 		return nil, r.errorf(member, "holds %d data bytes, shape %v of %s needs %d",
-			len(a.data), a.shape, hdr.Descr.Type, want)
+			have, a.shape, hdr.Descr.Type, want)
+	}
+	if check != nil {
+		if err := check(a); err != nil {
+			return nil, err
+		}
+	}
+	if each == nil {
+		a.data = make([]byte, want)
+		if err := readFull(a.data); err != nil {
+			return nil, err
+		}
+	} else {
+		buf := make([]byte, min(a.n, chunkElems)*a.size)
+		for first := 0; first < a.n; first += chunkElems {
+			c := *a
+			c.shape, c.n, c.base = nil, min(a.n-first, chunkElems), first
+			c.data = buf[:c.n*a.size]
+			if err := readFull(c.data); err != nil {
+				return nil, err
+			}
+			if err := each(&c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Reading on to the end is what makes archive/zip verify the checksum.
+	if n, err := rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			return nil, r.errorf(member, "holds more bytes than it declares")
+		}
+		return nil, r.errorf(member, "%v", err)
 	}
 	return a, nil
 }
@@ -181,8 +274,8 @@ func (r *npzFile) read(member string) (a *array, err error) {
 // readNames reads an optional array of names. An array whose dtype is not
 // a string kind this package decodes (a pickled object array, say) gives a
 // nil *array, so that a.strings() reports !ok and the names are skipped.
-func (r *npzFile) readNames(member string) (*array, error) {
-	a, err := r.read(member)
+func (r *npzFile) readNames(member string, check func(a *array) error) (*array, error) {
+	a, err := r.read(member, check)
 	var de *dtypeError
 	if errors.As(err, &de) {
 		return nil, nil
@@ -288,8 +381,15 @@ func (a *array) ints() ([]int64, error) {
 }
 
 // floats decodes a numeric array as float32. Non-finite values are errors.
-func (a *array) floats() ([]float32, error) {
-	out := make([]float32, a.n)
+func (a *array) floats() ([]float32, error) { return a.floatsInto(nil) }
+
+// floatsInto is floats decoding into buf's storage when it is large enough.
+func (a *array) floatsInto(buf []float32) ([]float32, error) {
+	out := buf[:0]
+	if cap(out) < a.n {
+		out = make([]float32, a.n)
+	}
+	out = out[:a.n]
 	switch a.kind {
 	case 'f':
 		d := a.data
@@ -301,7 +401,7 @@ func (a *array) floats() ([]float32, error) {
 				v = math.Float64frombits(a.order.Uint64(d[8*i:]))
 			}
 			if math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
-				return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, i, v)
+				return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, a.base+i, v)
 			}
 			out[i] = float32(v)
 		}
@@ -384,14 +484,16 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 
 	var ids []string
 	if r.has("node_names") {
-		a, err := r.readNames("node_names")
+		a, err := r.readNames("node_names", func(a *array) error {
+			if len(a.shape) != 1 || a.n != n {
+				return r.errorf("node_names", "shape %v, want (%d,)", a.shape, n)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
 		if s, ok := a.strings(); ok {
-			if len(a.shape) != 1 || len(s) != n {
-				return nil, r.errorf("node_names", "shape %v, want (%d,)", a.shape, n)
-			}
 			ids = s
 		}
 	}
@@ -411,13 +513,20 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 // when there is no data member.
 func (r *npzFile) csr(prefix string, square bool) (rows, cols int, indptr, indices []int64, vals []float32, err error) {
 	fail := func(e error) (int, int, []int64, []int64, []float32, error) { return 0, 0, nil, nil, nil, e }
-	get := func(member string) ([]int64, *array, error) {
-		a, err := r.read(member)
+	// get reads a one-dimensional integer member of want elements (any
+	// number when want < 0; why says where want comes from).
+	get := func(member string, want int, why string) ([]int64, *array, error) {
+		a, err := r.read(member, func(a *array) error {
+			if len(a.shape) != 1 {
+				return r.errorf(member, "shape %v, want one dimension", a.shape)
+			}
+			if want >= 0 && a.n != want {
+				return r.errorf(member, "%d entries %s, want %d", a.n, why, want)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, nil, err
-		}
-		if len(a.shape) != 1 {
-			return nil, nil, r.errorf(member, "shape %v, want one dimension", a.shape)
 		}
 		v, err := a.ints()
 		if err != nil {
@@ -425,7 +534,7 @@ func (r *npzFile) csr(prefix string, square bool) (rows, cols int, indptr, indic
 		}
 		return v, a, nil
 	}
-	shape, _, err := get(prefix + "_shape")
+	shape, _, err := get(prefix+"_shape", -1, "")
 	if err != nil {
 		return fail(err)
 	}
@@ -436,14 +545,11 @@ func (r *npzFile) csr(prefix string, square bool) (rows, cols int, indptr, indic
 	if square && rows != cols {
 		return fail(r.errorf(prefix+"_shape", "adjacency shape (%d, %d) is not square", rows, cols))
 	}
-	if indptr, _, err = get(prefix + "_indptr"); err != nil {
+	if indptr, _, err = get(prefix+"_indptr", rows+1, fmt.Sprintf("for %d rows", rows)); err != nil {
 		return fail(err)
 	}
-	if indices, _, err = get(prefix + "_indices"); err != nil {
+	if indices, _, err = get(prefix+"_indices", -1, ""); err != nil {
 		return fail(err)
-	}
-	if len(indptr) != rows+1 {
-		return fail(r.errorf(prefix+"_indptr", "%d entries for %d rows, want %d", len(indptr), rows, rows+1))
 	}
 	if indptr[0] != 0 || indptr[rows] != int64(len(indices)) {
 		return fail(r.errorf(prefix+"_indptr", "runs from %d to %d, want 0 to %d (the length of %s_indices)",
@@ -460,12 +566,14 @@ func (r *npzFile) csr(prefix string, square bool) (rows, cols int, indptr, indic
 		}
 	}
 	if r.has(prefix + "_data") {
-		a, err := r.read(prefix + "_data")
+		a, err := r.read(prefix+"_data", func(a *array) error {
+			if len(a.shape) != 1 || a.n != len(indices) {
+				return r.errorf(prefix+"_data", "shape %v, want (%d,) like %s_indices", a.shape, len(indices), prefix)
+			}
+			return nil
+		})
 		if err != nil {
 			return fail(err)
-		}
-		if len(a.shape) != 1 || a.n != len(indices) {
-			return fail(r.errorf(prefix+"_data", "shape %v, want (%d,) like %s_indices", a.shape, len(indices), prefix))
 		}
 		if vals, err = a.floats(); err != nil {
 			return fail(r.errorf("", "%v", err))
@@ -525,27 +633,38 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 		}
 		return x, nil
 	case r.has("attr_matrix"):
-		a, err := r.read("attr_matrix")
+		// Decoded a chunk at a time, keeping only the nonzeros: a dense
+		// matrix of zeros deflates a thousandfold.
+		var d int
+		x := &f32.CSR{Rows: n, Indptr: make([]int32, n+1)}
+		var vals []float32
+		_, err := r.readEach("attr_matrix", func(a *array) error {
+			if len(a.shape) != 2 || a.shape[0] != n {
+				return r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
+			}
+			d = a.shape[1]
+			return nil
+		}, func(c *array) error {
+			var err error
+			if vals, err = c.floatsInto(vals); err != nil {
+				return r.errorf("", "%v", err)
+			}
+			for k, v := range vals {
+				if v != 0 {
+					e := c.base + k
+					x.Indices = append(x.Indices, int32(e%d))
+					x.Values = append(x.Values, v)
+					x.Indptr[e/d+1]++
+				}
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(a.shape) != 2 || a.shape[0] != n {
-			return nil, r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
-		}
-		dense, err := a.floats()
-		if err != nil {
-			return nil, r.errorf("", "%v", err)
-		}
-		d := a.shape[1]
-		x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
-		for i := 0; i < n; i++ {
-			for c, v := range dense[i*d : (i+1)*d] {
-				if v != 0 {
-					x.Indices = append(x.Indices, int32(c))
-					x.Values = append(x.Values, v)
-				}
-			}
-			x.Indptr[i+1] = int32(len(x.Indices))
+		x.Cols = d
+		for i := range n {
+			x.Indptr[i+1] += x.Indptr[i]
 		}
 		return x, nil
 	}
@@ -558,12 +677,14 @@ func (r *npzFile) labels(g *graph.Graph) error {
 		return nil
 	}
 	n := g.NumNodes()
-	a, err := r.read("labels")
+	a, err := r.read("labels", func(a *array) error {
+		if len(a.shape) != 1 || a.n != n {
+			return r.errorf("labels", "shape %v, want (%d,)", a.shape, n)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	if len(a.shape) != 1 || a.n != n {
-		return r.errorf("labels", "shape %v, want (%d,)", a.shape, n)
 	}
 	lab, err := a.ints()
 	if err != nil {
@@ -571,14 +692,16 @@ func (r *npzFile) labels(g *graph.Graph) error {
 	}
 	var names []string
 	if r.has("class_names") {
-		c, err := r.readNames("class_names")
+		c, err := r.readNames("class_names", func(c *array) error {
+			if len(c.shape) != 1 {
+				return r.errorf("class_names", "shape %v, want one dimension", c.shape)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
 		if s, ok := c.strings(); ok {
-			if len(c.shape) != 1 {
-				return r.errorf("class_names", "shape %v, want one dimension", c.shape)
-			}
 			names = s
 		}
 	}

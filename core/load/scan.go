@@ -10,9 +10,22 @@ import (
 	"strconv"
 )
 
-// maxLine is the longest line the text loaders accept (a Citeseer .content
-// line is ~7.5 KB; a dense features file with 100k columns fits too).
-const maxLine = 256 << 20
+// maxLine is the longest line the text loaders accept, and so about the
+// most memory a line can cost: a Citeseer .content line is 7.4 KB, and a
+// dense features line of 300k float32 values written in full fits too.
+const maxLine = 4 << 20
+
+// maxLineText is maxLine for messages.
+const maxLineText = "4 MiB"
+
+// bom is the UTF-8 byte-order mark that Excel and Notepad put at the start
+// of the files they save.
+var bom = []byte("\ufeff")
+
+// TrimBOM returns b without a leading UTF-8 byte-order mark. Every text
+// reader applies it to the start of its file, so that the mark does not
+// become part of the first id or header.
+func TrimBOM(b []byte) []byte { return bytes.TrimPrefix(b, bom) }
 
 // lines reads a text file line by line, counting lines for errors and
 // skipping blank lines and, when comments is set, lines whose first
@@ -36,7 +49,11 @@ func newLines(file string, r io.Reader, comments bool) *lines {
 func (l *lines) next() ([]byte, bool) {
 	for l.sc.Scan() {
 		l.n++
-		b := bytes.TrimSpace(l.sc.Bytes())
+		b := l.sc.Bytes()
+		if l.n == 1 {
+			b = TrimBOM(b)
+		}
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 || l.comments && (b[0] == '#' || b[0] == '%') {
 			continue
 		}
@@ -52,7 +69,7 @@ func (l *lines) err() error {
 		return nil
 	}
 	if errors.Is(err, bufio.ErrTooLong) {
-		return errorf(l.file, l.n+1, "line longer than %d bytes", maxLine)
+		return errorf(l.file, l.n+1, "line is longer than %s", maxLineText)
 	}
 	return &Error{File: l.file, Line: l.n + 1, Err: err}
 }
@@ -130,8 +147,11 @@ func parseValue(b []byte) (float32, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(string(b), 32)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%q is out of float32 range (magnitude at most %.4g)", clipField(b), math.MaxFloat32)
+	}
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", b)
+		return 0, fmt.Errorf("%q is not a number", clipField(b))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is not a finite number", b)
@@ -139,9 +159,21 @@ func parseValue(b []byte) (float32, error) {
 	return float32(v), nil
 }
 
-// isNumber reports whether b parses as a number (used to tell headers from
-// data).
+// isNumber reports whether b is spelt as a number (used to tell headers
+// from data). A number too large for a float64 still is one, so that
+// parseValue reports it as out of range instead of the line being taken
+// for a header.
 func isNumber(b []byte) bool {
 	_, err := strconv.ParseFloat(string(b), 64)
-	return err == nil
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// clipField shortens a field for an error message: a line may be megabytes
+// long.
+func clipField(b []byte) []byte {
+	const most = 64
+	if len(b) <= most {
+		return b
+	}
+	return append(b[:most:most], "..."...)
 }

@@ -31,7 +31,8 @@ const (
 const GroundtruthHeader = "source,target,role,why_source,why_target"
 
 // maxGroundtruthLine is the longest groundtruth line ReadGroundtruth
-// accepts: room for ~100k node ids, far more than any K_gt.
+// accepts (1 MiB, as its errors say): room for ~100k node ids, far more
+// than any K_gt.
 const maxGroundtruthLine = 1 << 20
 
 // WriteDir writes d to the directory dir, creating it if needed, as three
@@ -278,9 +279,9 @@ func ReadDir(dir string) (*Dataset, error) {
 	paths := map[string]string{}
 	for _, name := range []string{EdgesFile, FeaturesFile, GroundtruthFile} {
 		path := filepath.Join(dir, name)
-		b, err := os.ReadFile(path)
+		b, err := load.ReadFile(path) // refuses pipes and devices
 		if err != nil {
-			return nil, fmt.Errorf("synth: reading dataset: %w", &load.Error{File: path, Err: err})
+			return nil, fmt.Errorf("synth: reading dataset: %w", err)
 		}
 		files[name], paths[name] = b, path
 	}
@@ -344,7 +345,11 @@ func inFeatureOrder(g *graph.Graph, feats []byte) (*graph.Graph, error) {
 	sc := bufio.NewScanner(bytes.NewReader(feats))
 	sc.Buffer(nil, max(len(feats), 4096)+1) // the whole file fits
 	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+		line := sc.Bytes()
+		if first {
+			line = load.TrimBOM(line) // as the loader does
+		}
+		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == '#' || line[0] == '%' {
 			continue
 		}
@@ -398,7 +403,8 @@ func inFeatureOrder(g *graph.Graph, feats []byte) (*graph.Graph, error) {
 }
 
 // renumber returns g with node k of the result being node order[k] of g (a
-// permutation): edges, feature rows and ids follow; labels too when set.
+// permutation): edges, feature rows and ids follow; labels and
+// MissingFeatures (in the new node order) too when set.
 func renumber(g *graph.Graph, order []int32) (*graph.Graph, error) {
 	n := g.NumNodes()
 	newOf := make([]int32, n)
@@ -425,6 +431,17 @@ func renumber(g *graph.Graph, order []int32) (*graph.Graph, error) {
 		return nil, err // cannot happen: a permutation of a valid graph
 	}
 	h.Name, h.ClassNames = g.Name, g.ClassNames
+	if len(g.MissingFeatures) > 0 {
+		missing := make(map[string]bool, len(g.MissingFeatures))
+		for _, id := range g.MissingFeatures {
+			missing[id] = true
+		}
+		for _, id := range ids {
+			if missing[id] {
+				h.MissingFeatures = append(h.MissingFeatures, id)
+			}
+		}
+	}
 	if g.Labels != nil {
 		h.Labels = make([]int32, n)
 		for k, i := range order {
@@ -513,7 +530,11 @@ func ReadGroundtruth(r io.Reader, file string, g *graph.Graph) ([]Link, error) {
 
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		raw := sc.Bytes()
+		if line == 1 {
+			raw = load.TrimBOM(raw)
+		}
+		text := strings.TrimSpace(string(raw))
 		if text == "" || text[0] == '#' {
 			continue
 		}
@@ -570,7 +591,7 @@ func ReadGroundtruth(r io.Reader, file string, g *graph.Graph) ([]Link, error) {
 	if err := sc.Err(); err != nil {
 		line++ // the line that could not be read
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fail("line longer than %d bytes", maxGroundtruthLine)
+			return nil, fail("line is longer than 1 MiB")
 		}
 		return nil, &load.Error{File: file, Line: line, Err: err}
 	}

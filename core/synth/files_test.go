@@ -371,7 +371,7 @@ func TestReadGroundtruthErrors(t *testing.T) {
 		{"lengths in a line", h + "c,e,train,d a,d\n", 2, "why_target: 1 groundtruth nodes, but the lists of line 2 have 2"},
 		{"lengths across lines", h + ok + "\n" + "b,d,test,c,e\n", 4, "why_source: 1 groundtruth nodes, but the lists of line 2 have 2"},
 		{"longer later", h + "b,d,test,c,e\n" + "c,e,train,d a,d a\n", 3, "2 groundtruth nodes, but the lists of line 2 have 1"},
-		{"too long", h + ok + long + ok, 3, "line longer than"},
+		{"too long", h + ok + long + ok, 3, "line is longer than 1 MiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadGroundtruth(strings.NewReader(tc.in), "gt.csv", g)

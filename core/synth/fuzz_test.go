@@ -105,3 +105,47 @@ func checkLinks(t *testing.T, g *graph.Graph, links []Link) {
 		}
 	}
 }
+
+// FuzzReadFiles feeds arbitrary contents for the three files of a dataset
+// folder (what `ilpgnn synth` writes and ReadDir reads): edges.csv and
+// features.csv, which the edge-list loader and the renumbering by feature
+// order read, and groundtruth.csv against the graph they make. It must not
+// panic, its errors must be *load.Errors naming one of the files, and an
+// accepted dataset must hold: links valid (checkLinks), Base and Links
+// together exactly the graph's edges, and node order the features file's.
+func FuzzReadFiles(f *testing.F) {
+	f.Add([]byte(handFiles[EdgesFile]), []byte(handFiles[FeaturesFile]), []byte(handFiles[GroundtruthFile]))
+	f.Add([]byte("\ufeffa,b\nb,c\n"), []byte("c\t1\na\t0\n"), []byte("\ufeff"+GroundtruthHeader+"\nb,c,test,a,x\n"))
+	f.Add([]byte("a b\nb c\nc a\n"), []byte("a 1 2\nb 0\n"), []byte(GroundtruthHeader+"\na,b,val,c,c\n"))
+	f.Add([]byte("x,y\n1,2\n2,3\n"), []byte("id,v\n3,1e400\n"), []byte(GroundtruthHeader+"\n1,2,train,3,3\n"))
+	f.Fuzz(func(t *testing.T, edges, feats, gt []byte) {
+		files := map[string][]byte{EdgesFile: edges, FeaturesFile: feats, GroundtruthFile: gt}
+		d, err := ReadFiles("f", files)
+		if err != nil {
+			var le *load.Error
+			if !errors.As(err, &le) || files[le.File] == nil || le.Line < 0 {
+				t.Fatalf("error %q is a %T, not a *load.Error naming a file", err, err)
+			}
+			return
+		}
+		g := d.Graph
+		checkLinks(t, g, d.Links)
+		if len(d.Base)+len(d.Links) != g.NumEdges() {
+			t.Fatalf("%d base edges and %d links for %d edges", len(d.Base), len(d.Links), g.NumEdges())
+		}
+		for _, e := range d.Base {
+			if !g.HasEdge(int(e.U), int(e.V)) {
+				t.Fatalf("base edge %v is not in the graph", e)
+			}
+		}
+		if g.Features.Rows != g.NumNodes() || len(g.IDs) != g.NumNodes() {
+			t.Fatalf("%d feature rows, %d ids for %d nodes", g.Features.Rows, len(g.IDs), g.NumNodes())
+		}
+		// Nodes without a features line are listed, and come last.
+		for k, id := range g.MissingFeatures {
+			if g.IDs[g.NumNodes()-len(g.MissingFeatures)+k] != id {
+				t.Fatalf("missing %q are not the last nodes %q", g.MissingFeatures, g.IDs)
+			}
+		}
+	})
+}

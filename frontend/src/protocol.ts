@@ -54,6 +54,10 @@ export interface GraphInfo {
   hasLabels: boolean;
   hasGroundtruth: boolean;
   synthetic: { preset: string; seed: number } | null;
+  /** Nodes the input named without a feature row (their features are zero). */
+  missingFeatures: number;
+  /** The first five of them, by id. */
+  missingFeatureIds: string[];
 }
 
 /** Result of `describe`: the graph summary plus per-node data and the edge list. */

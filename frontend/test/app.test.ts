@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { formatHash, parseHash, presetOf } from "../src/app/hash";
 import { bytes, duration, percent } from "../src/app/format";
 import { LoadedGraph } from "../src/app/graphdata";
-import { graphSummary, pairHighlight } from "../src/app/summary";
+import { graphSummary, missingFeaturesNote, pairHighlight } from "../src/app/summary";
 import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
 
 test("deep links parse what they format, and ignore what they cannot read", () => {
@@ -51,6 +51,7 @@ function describe(n: number, edges: Array<[number, number]>, ids?: string[]): Gr
   }
   return {
     name: "t", fingerprint: "f", nodes: n, edges: edges.length, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
+    missingFeatures: 0, missingFeatureIds: [],
     ids: ids ?? Array.from({ length: n }, (_, v) => `n${v}`), degrees, labels: null, classNames: null, edgeList: edges.flat(),
   };
 }
@@ -117,4 +118,19 @@ test("the graph summary names size, features and structure", () => {
   const d = describe(3, [[0, 1], [1, 2]]);
   d.stats.meanDegree = 4 / 3;
   assert.equal(graphSummary({ ...d, nodes: 2708, edges: 5278, featureDim: 1433, name: "cora" }), "cora: 2,708 nodes, 5,278 edges · 1433 features · mean degree 1.3 · 1 component");
+  assert.equal(missingFeaturesNote(d), null);
+});
+
+test("nodes without a feature row are counted and the first five named, as the command line does", () => {
+  const d = describe(3, [[0, 1], [1, 2]]);
+  const ids = ["197556", "ghani01hypertext", "38137", "95786", "nielsen00designing"];
+  const citeseer = { ...d, name: "citeseer", missingFeatures: 15, missingFeatureIds: ids };
+  assert.match(graphSummary(citeseer), / · 15 without a feature row$/);
+  // The sentence of `ilpgnn inspect` on Citeseer.
+  assert.equal(
+    missingFeaturesNote(citeseer),
+    '15 nodes have no feature row (ids "197556", "ghani01hypertext", "38137", "95786", "nielsen00designing", ...); their features are all zero',
+  );
+  assert.equal(missingFeaturesNote({ ...d, missingFeatures: 1, missingFeatureIds: ['a"b'] }), '1 node has no feature row (id "a\\"b"); its features are all zero');
+  assert.equal(missingFeaturesNote({ ...d, missingFeatures: 2, missingFeatureIds: ["1", "3"] }), '2 nodes have no feature row (ids "1", "3"); their features are all zero');
 });

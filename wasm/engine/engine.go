@@ -320,6 +320,7 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 			MeanDegree: st.MeanDegree, MedianDegree: st.MedianDegree, Isolated: st.Isolated,
 			Components: st.Components, LargestComponent: st.LargestComponent},
 		HasLabels: g.Labels != nil, HasGroundtruth: d.Truth != nil, Synthetic: syn,
+		MissingFeatures: st.MissingFeatures, MissingFeatureIDs: append([]string{}, st.MissingFeatureIDs...),
 	}}
 }
 

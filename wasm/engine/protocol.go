@@ -108,6 +108,11 @@ type GraphInfo struct {
 	HasLabels      bool       `json:"hasLabels"`
 	HasGroundtruth bool       `json:"hasGroundtruth"`
 	Synthetic      *Synthetic `json:"synthetic"`
+	// MissingFeatures counts the nodes the input named without a feature
+	// row (graph.Graph.MissingFeatures); MissingFeatureIDs names the first
+	// graph.MaxNamedMissing of them (never null).
+	MissingFeatures   int      `json:"missingFeatures"`
+	MissingFeatureIDs []string `json:"missingFeatureIds"`
 }
 
 // GraphStats are the degree and connectivity statistics of a graph.

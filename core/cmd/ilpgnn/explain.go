@@ -236,4 +236,8 @@ func printStats(w io.Writer, st graph.Stats) {
 	fmt.Fprintf(w, "isolated: %d\n", st.Isolated)
 	fmt.Fprintf(w, "components: %d\n", st.Components)
 	fmt.Fprintf(w, "largest_component: %d\n", st.LargestComponent)
+	fmt.Fprintf(w, "missing_features: %d\n", st.MissingFeatures)
+	if note := st.MissingFeaturesNote(); note != "" {
+		fmt.Fprintf(w, "note: %s\n", note)
+	}
 }

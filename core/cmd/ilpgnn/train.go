@@ -186,6 +186,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return err
 	}
+	if note := first.Graph.MissingFeaturesNote(); note != "" {
+		fmt.Fprintf(stderr, "note: %s: %s\n", *data, note)
+	}
 	g := first.Graph
 	out.Dataset = g.Name
 	var tests, vals []float64

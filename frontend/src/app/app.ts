@@ -10,7 +10,7 @@ import { findNodes, GraphView } from "./graph/index";
 import { kept, keep } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
-import { graphSummary, pairHighlight } from "./summary";
+import { graphSummary, missingFeaturesNote, pairHighlight } from "./summary";
 import { classColor, COMMON, GROUNDTRUTH, SIDE_I, SIDE_J } from "./palette";
 import { CheckpointsPanel } from "./panels/checkpoints";
 import { DataPanel } from "./panels/data";
@@ -233,6 +233,8 @@ export class App {
       if (this.model && this.model.fingerprint !== info.fingerprint) this.model = null;
       this.selection = { kind: "none" };
       this.data.clearError();
+      const missing = missingFeaturesNote(info);
+      if (missing) this.data.showNote(`${info.name}: ${missing}.`);
       this.data.showGraph(dataKey, seed);
       this.explain.reset(true);
       this.insight.reset();

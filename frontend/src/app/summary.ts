@@ -32,7 +32,22 @@ export function graphSummary(info: GraphInfo): string {
     `mean degree ${s.meanDegree.toFixed(1)}`,
     `${s.components} component${s.components === 1 ? "" : "s"}`,
   ];
+  if (info.missingFeatures > 0) parts.push(`${info.missingFeatures.toLocaleString("en")} without a feature row`);
   if (info.hasGroundtruth) parts.push("groundtruth explanations");
   return parts.join(" · ");
+}
+
+/**
+ * The note for nodes the input named without a feature row (a LINQS .cites id
+ * missing from .content), in the command line's words; null when there are none.
+ */
+export function missingFeaturesNote(info: GraphInfo): string | null {
+  const n = info.missingFeatures;
+  if (n === 0) return null;
+  const ids = info.missingFeatureIds.map((id) => JSON.stringify(id)).join(", ") + (n > info.missingFeatureIds.length ? ", ..." : "");
+  const label = info.missingFeatureIds.length === 1 ? "id" : "ids";
+  return n === 1
+    ? `1 node has no feature row (${label} ${ids}); its features are all zero`
+    : `${n.toLocaleString("en")} nodes have no feature row (${label} ${ids}); their features are all zero`;
 }
 
