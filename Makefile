@@ -93,18 +93,19 @@ frontend: node_modules
 
 # Short runs of every fuzzer (the seed corpora also run in `make unit`).
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzLINQS -fuzztime=$(FUZZTIME) ./core/load
-	$(GO) test -run='^$$' -fuzz=FuzzEdgeList -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz='^FuzzLINQS$$' -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz='^FuzzEdgeList$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzNPZ$$' -fuzztime=$(FUZZTIME) ./core/load
-	$(GO) test -run='^$$' -fuzz=FuzzNPZArrays -fuzztime=$(FUZZTIME) ./core/load
-	$(GO) test -run='^$$' -fuzz=FuzzGroundtruth -fuzztime=$(FUZZTIME) ./core/synth
-	$(GO) test -run='^$$' -fuzz=FuzzReadFiles -fuzztime=$(FUZZTIME) ./core/synth
-	$(GO) test -run='^$$' -fuzz=FuzzUnmarshal -fuzztime=$(FUZZTIME) ./core/checkpoint
-	$(GO) test -run='^$$' -fuzz=FuzzHeader -fuzztime=$(FUZZTIME) ./core/checkpoint
-	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./core/dataset
-	$(GO) test -run='^$$' -fuzz=FuzzPair -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
-	$(GO) test -run='^$$' -fuzz=FuzzSet -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
-	$(GO) test -run='^$$' -fuzz=FuzzDecodeRequest -fuzztime=$(FUZZTIME) ./wasm/engine
+	$(GO) test -run='^$$' -fuzz='^FuzzNPZArrays$$' -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz='^FuzzGroundtruth$$' -fuzztime=$(FUZZTIME) ./core/synth
+	$(GO) test -run='^$$' -fuzz='^FuzzReadFiles$$' -fuzztime=$(FUZZTIME) ./core/synth
+	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
+	$(GO) test -run='^$$' -fuzz='^FuzzHeader$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
+	$(GO) test -run='^$$' -fuzz='^FuzzLoadModel$$' -fuzztime=$(FUZZTIME) ./core/train
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./core/dataset
+	$(GO) test -run='^$$' -fuzz='^FuzzPair$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
+	$(GO) test -run='^$$' -fuzz='^FuzzSet$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./wasm/engine
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/...
