@@ -8,6 +8,17 @@ import { join } from "node:path";
 
 export const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
+// How long the browser tests wait. The tests assert behaviour, not speed,
+// and must pass on a machine five times slower than a quiet 2-core one:
+// each limit is well over five times what the step it bounds takes there.
+// WAIT bounds every step that takes under a minute on that machine (page
+// loads, the first graph, a layout, a click's answer) and is Playwright's
+// default for every action, wait and navigation; LONG_WAIT bounds a
+// training run or the fidelity curve, which take a few minutes at most.
+const MINUTE = 60_000;
+export const WAIT = 5 * MINUTE;
+export const LONG_WAIT = 20 * MINUTE;
+
 export async function launch() {
   const profile = await mkdtemp(join(tmpdir(), "ilpgnn-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
@@ -23,6 +34,8 @@ export async function launch() {
       "--disable-sync",
     ],
   });
+  context.setDefaultTimeout(WAIT);
+  context.setDefaultNavigationTimeout(WAIT);
   return {
     context,
     async close() {

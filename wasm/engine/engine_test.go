@@ -111,10 +111,13 @@ func (p *page) wait(id int64) Reply {
 	p.mu.Lock()
 	c := p.chanFor(id)
 	p.mu.Unlock()
+	// A hang detector, not a speed limit: generous enough for a machine five
+	// times slower, and under go test's -timeout (Makefile) so that a hung
+	// request names itself.
 	select {
 	case r := <-c:
 		return r
-	case <-time.After(2 * time.Minute):
+	case <-time.After(10 * time.Minute):
 		p.t.Fatalf("no reply to request %d", id)
 		return Reply{}
 	}

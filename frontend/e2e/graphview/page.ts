@@ -1,7 +1,7 @@
 // The graph view's browser test page (bundled by ../graphview.test.mjs):
 // loads Cora (from /data/cora) or Amazon Photo (binary files the test
 // writes next to this page) into a GraphView and exposes window.gv for the
-// test to drive and measure.
+// test to drive and for bench-app to measure.
 import { GraphView, type GraphData, type Highlight } from "../../src/app/graph/index";
 import { SIDE_I, SIDE_J } from "../../src/app/palette";
 
@@ -196,28 +196,8 @@ const gv = {
       };
     };
   },
-  // Full per-frame cost of a pan step: the view's draw (its frameStats) plus
-  // rasterising what it recorded, forced by reading one pixel right after it.
-  async rasterCost(frames: number) {
-    const ctx = canvas.getContext("2d")!;
-    view!.frameStats(true);
-    const flush: number[] = [];
-    for (let f = 0; f < frames; f++) {
-      const t = view!.transform();
-      view!.setTransform({ k: t.k, x: t.x + (f % 20 < 10 ? 3 : -3), y: t.y + 1 });
-      await new Promise<void>((ok) =>
-        requestAnimationFrame(() => {
-          const t0 = performance.now();
-          ctx.getImageData(0, 0, 1, 1);
-          flush.push(performance.now() - t0);
-          ok();
-        }),
-      );
-    }
-    const draw = view!.frameStats(true);
-    const meanFlush = flush.reduce((a, b) => a + b, 0) / flush.length;
-    return { frames: draw.frames, drawMean: draw.meanMs, drawMax: draw.maxMs, flushMean: meanFlush, flushMax: Math.max(...flush), totalMean: draw.meanMs + meanFlush };
-  },
+  // The view itself, for bench-app's rasterisation cost (frontend/scripts/bench-app.mjs).
+  view: () => view!,
   stopFrames: () => (window as unknown as { stopFrames: () => unknown }).stopFrames(),
   longTasks: () => [...longTasks],
   now: () => performance.now(),
