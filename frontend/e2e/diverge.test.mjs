@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serve } from "./server.mjs";
-import { launch } from "./browser.mjs";
+import { launch, WAIT, LONG_WAIT } from "./browser.mjs";
 
 let server, browser, page;
 const pageErrors = [];
@@ -25,17 +25,17 @@ after(async () => {
 
 test("a diverged run says so and keeps the graph usable", async () => {
   await page.goto(`${server.origin}/`);
-  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: 120_000 });
+  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
   await page.locator("#train-panel").scrollIntoViewIfNeeded();
   await page.evaluate(() => (document.getElementById("hyper").open = true));
-  await page.waitForSelector("#hp-lr", { timeout: 120_000 });
+  await page.waitForSelector("#hp-lr", { timeout: WAIT });
   const info = await page.textContent("#graph-info");
 
   await page.fill("#hp-lr", "1e30");
   await page.fill("#hp-warmup", "0");
   await page.fill("#hp-epochs", "20");
   await page.click("#train");
-  await page.waitForSelector("#train-error", { timeout: 300_000 });
+  await page.waitForSelector("#train-error", { timeout: LONG_WAIT });
   const msg = await page.textContent("#train-error");
   assert.match(msg, /^Training failed: .*epoch \d+: .*training diverged; try a lower learning rate than 1e\+30/);
   assert.match(await page.textContent("#progress-text"), /graph and any earlier model are unchanged/);
@@ -46,7 +46,7 @@ test("a diverged run says so and keeps the graph usable", async () => {
   await page.fill("#hp-lr", "0.001");
   await page.fill("#hp-epochs", "3");
   await page.click("#train");
-  await page.waitForSelector("#train-result h3", { timeout: 300_000 });
+  await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
   assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
   assert.deepEqual(pageErrors, []);
 });

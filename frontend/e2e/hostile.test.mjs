@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { serve } from "./server.mjs";
-import { launch } from "./browser.mjs";
+import { launch, WAIT, LONG_WAIT } from "./browser.mjs";
 
 let server, browser, page;
 const pageErrors = [];
@@ -139,7 +139,7 @@ async function importError(name, buffer) {
       return p?.textContent.startsWith(`${name}:`) ? p.textContent : false;
     },
     name,
-    { timeout: 60_000 },
+    { timeout: WAIT },
   );
   return shown.jsonValue();
 }
@@ -148,13 +148,13 @@ async function explainPair(i, j) {
   await page.fill("#pair-i", String(i));
   await page.fill("#pair-j", String(j));
   await page.click("#pair-form button[type=submit]");
-  await page.waitForFunction(([i, j]) => new RegExp(`Why ${i} – ${j}\\?`).test(document.getElementById("explain-body").textContent), [i, j], { timeout: 60_000 });
+  await page.waitForFunction(([i, j]) => new RegExp(`Why ${i} – ${j}\\?`).test(document.getElementById("explain-body").textContent), [i, j], { timeout: WAIT });
   return page.textContent("#pair-prob");
 }
 
 test("hostile checkpoints are refused by name and the app keeps working", async () => {
   await page.goto(`${server.origin}/`);
-  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
 
   // A real checkpoint of the demo graph: two epochs, exported from the panel.
   await page.locator("#train-panel").scrollIntoViewIfNeeded();
@@ -162,7 +162,7 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "2");
   await page.click("#train");
-  await page.waitForFunction(() => /Trained ILP-GNN/.test(document.getElementById("train-result").textContent), null, { timeout: 300_000 });
+  await page.waitForFunction(() => /Trained ILP-GNN/.test(document.getElementById("train-result").textContent), null, { timeout: LONG_WAIT });
   await page.click("#checkpoints-panel > summary");
   await page.waitForSelector("#checkpoint-list tr[data-key]");
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#checkpoint-list tr[data-key] >> text=Export")]);
@@ -217,11 +217,11 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
   // (another pair first, so that the answer awaited is a new one).
   await explainPair(40, 3);
   assert.equal(await explainPair(3, 40), prob);
-  await page.waitForFunction(() => document.querySelectorAll("#checkpoint-list tr[data-key]").length === 1, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelectorAll("#checkpoint-list tr[data-key]").length === 1, null, { timeout: WAIT });
 
   // The good file imports, becomes the current model and explains the same.
   await page.setInputFiles("#checkpoint-input", { name: "good.ckpt", mimeType: "application/octet-stream", buffer: Buffer.from(good) });
-  await page.waitForFunction(() => /Restored/.test(document.getElementById("status").textContent), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /Restored/.test(document.getElementById("status").textContent), null, { timeout: WAIT });
   assert.match(await page.textContent("#train-result"), /Current model: ILP-GNN/);
   await explainPair(40, 3);
   assert.equal(await explainPair(3, 40), prob);

@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serve } from "./server.mjs";
-import { launch, openHarness } from "./browser.mjs";
+import { launch, openHarness, WAIT } from "./browser.mjs";
 
 let server, browser;
 
@@ -20,7 +20,7 @@ after(async () => {
 
 test("malformed requests get error replies and the worker keeps serving", async () => {
   const { page, errors } = await openHarness(browser.context, server.origin);
-  const got = await page.evaluate(async () => {
+  const got = await page.evaluate(async (wait) => {
     const worker = window.harness.engine.worker; // private to TypeScript only
     const replies = [];
     const last = new Promise((resolve) => {
@@ -32,7 +32,7 @@ test("malformed requests get error replies and the worker keeps serving", async 
       });
       // A worker that died never answers: fail on the count below instead
       // of hanging (generous: this is not a timing assertion).
-      setTimeout(resolve, 60_000);
+      setTimeout(resolve, wait);
     });
     const cyclic = { i: 1 };
     cyclic.self = cyclic;
@@ -44,7 +44,7 @@ test("malformed requests get error replies and the worker keeps serving", async 
     worker.postMessage({ v: "1", id: 9003, op: "info" });
     await last;
     return replies;
-  });
+  }, WAIT);
   // Requests are answered in arrival order; JSON.stringify's refusals come
   // before the id is read, so they carry id -1.
   const want = [

@@ -9,11 +9,11 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch } from "./browser.mjs";
+import { launch, LONG_WAIT } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 // Generous: the machine may be several times slower than a laptop.
-const LONG = 300_000;
+const LONG = LONG_WAIT;
 let server, browser, page;
 const pageErrors = [];
 
