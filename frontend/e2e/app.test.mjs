@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 const cora = resolve(root, "..", "shared", "datasets", "cora");
@@ -28,9 +28,7 @@ before(async () => {
   server = await serve();
   browser = await launch();
   browser.context.on("request", (r) => requests.push(r.url()));
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  await page.setViewportSize({ width: 1280, height: 800 });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page = await appPage(browser.context, pageErrors);
   page.on("console", (m) => {
     if (m.type() === "error") pageErrors.push(m.text());
   });

@@ -45,6 +45,17 @@ export async function launch() {
   };
 }
 
+/**
+ * The context's first page at the size the app tests use, pushing every
+ * uncaught page error onto errors.
+ */
+export async function appPage(context, errors) {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.setViewportSize({ width: 1280, height: 800 });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return page;
+}
+
 /** Opens the harness page and waits for the engine to be ready. */
 export async function openHarness(context, origin) {
   const page = context.pages()[0] ?? (await context.newPage());

@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { serve } from "./server.mjs";
-import { launch, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
 
 let server, browser, page;
 const pageErrors = [];
@@ -18,9 +18,7 @@ const pageErrors = [];
 before(async () => {
   server = await serve();
   browser = await launch();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  await page.setViewportSize({ width: 1280, height: 800 });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page = await appPage(browser.context, pageErrors);
 });
 
 after(async () => {

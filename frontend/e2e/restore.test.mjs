@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, LONG_WAIT } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 // Generous: the machine may be several times slower than a laptop.
@@ -21,9 +21,7 @@ before(async () => {
   mkdirSync(artifacts, { recursive: true });
   server = await serve();
   browser = await launch();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  await page.setViewportSize({ width: 1280, height: 800 });
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  page = await appPage(browser.context, pageErrors);
 });
 
 after(async () => {
