@@ -222,13 +222,15 @@ test("compare explainers: GAT attention and CONPI beside ILP-GNN's choice", asyn
   await shot("08-compare");
   await page.uncheck("#compare-toggle");
 
-  // Cancel stops a run within an epoch and keeps its best weights.
+  // Cancel stops a run within an epoch and keeps its best weights. The
+  // first test completed a run with these settings: that checkpoint stays
+  // stored, and the cancelled run does not replace it.
   await page.click("#train");
   await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 2, null, { timeout: WAIT });
   await page.click("#cancel");
   await page.waitForFunction(() => /Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: WAIT });
   assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
-  assert.match(await page.textContent("#train-result"), /Checkpoint: saved in this browser/);
+  assert.match(await page.textContent("#train-result"), /Checkpoint: not saved: a completed run with the same settings is stored under this key and is kept/);
 });
 
 test("a broken file shows the loader's message and the old graph stays usable", async () => {
