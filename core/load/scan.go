@@ -15,9 +15,6 @@ import (
 // dense features line of 300k float32 values written in full fits too.
 const maxLine = 4 << 20
 
-// maxLineText is maxLine for messages.
-const maxLineText = "4 MiB"
-
 // bom is the UTF-8 byte-order mark that Excel and Notepad put at the start
 // of the files they save.
 var bom = []byte("\ufeff")
@@ -69,7 +66,7 @@ func (l *lines) err() error {
 		return nil
 	}
 	if errors.Is(err, bufio.ErrTooLong) {
-		return errorf(l.file, l.n+1, "line is longer than %s", maxLineText)
+		return errorf(l.file, l.n+1, "line is longer than %d MiB", maxLine>>20)
 	}
 	return &Error{File: l.file, Line: l.n + 1, Err: err}
 }

@@ -31,8 +31,7 @@ const (
 const GroundtruthHeader = "source,target,role,why_source,why_target"
 
 // maxGroundtruthLine is the longest groundtruth line ReadGroundtruth
-// accepts (1 MiB, as its errors say): room for ~100k node ids, far more
-// than any K_gt.
+// accepts: room for ~100k node ids, far more than any K_gt.
 const maxGroundtruthLine = 1 << 20
 
 // WriteDir writes d to the directory dir, creating it if needed, as three
@@ -591,7 +590,7 @@ func ReadGroundtruth(r io.Reader, file string, g *graph.Graph) ([]Link, error) {
 	if err := sc.Err(); err != nil {
 		line++ // the line that could not be read
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fail("line is longer than 1 MiB")
+			return nil, fail("line is longer than %d MiB", maxGroundtruthLine>>20)
 		}
 		return nil, &load.Error{File: file, Line: line, Err: err}
 	}

@@ -173,13 +173,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		hb = startHeartbeat(stderr, heartbeatPeriod)
 		defer hb.close()
 	}
-	// report shows a run's progress line: rewritten in place on a
+	// report shows seed's progress status: rewritten in place on a
 	// terminal, else at the heartbeat's pace.
-	report := func(seed uint64, line string) {
+	report := func(seed uint64, status string) {
 		if showProgress {
-			fmt.Fprintf(stderr, "\r%s ", line)
+			fmt.Fprintf(stderr, "\rseed %d  %s ", seed, status)
 		}
-		hb.update(fmt.Sprintf("seed %d: training", seed), strings.TrimPrefix(line, fmt.Sprintf("seed %d  ", seed)))
+		hb.update(fmt.Sprintf("seed %d: training", seed), status)
 	}
 	hb.phase("reading " + *data)
 	src, first, err := openData(*data, seeds[0])
@@ -202,8 +202,8 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		var progress func(train.Progress)
 		if !*quiet {
 			progress = func(p train.Progress) {
-				report(p.Seed, fmt.Sprintf("seed %d  epoch %4d/%d  loss %.4f (cls %.4f pos %.4f neg %.4f)  val AUC %.4f  best %.4f @%d  %s",
-					p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.Cls, p.Pos, p.Neg, p.ValAUC, p.BestValAUC, p.BestEpoch,
+				report(p.Seed, fmt.Sprintf("epoch %4d/%d  loss %.4f (cls %.4f pos %.4f neg %.4f)  val AUC %.4f  best %.4f @%d  %s",
+					p.Epoch, p.MaxEpochs, p.Loss, p.Cls, p.Pos, p.Neg, p.ValAUC, p.BestValAUC, p.BestEpoch,
 					p.Elapsed.Round(100*time.Millisecond)))
 			}
 		}
@@ -236,8 +236,8 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 				var pp func(pairfit.Progress)
 				if !*quiet {
 					pp = func(p pairfit.Progress) {
-						report(seed, fmt.Sprintf("seed %d  epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s",
-							seed, p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond)))
+						report(seed, fmt.Sprintf("epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s",
+							p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond)))
 					}
 				}
 				r, err = runPair(ctx, d, sp, pair, seed, pp)
@@ -253,8 +253,8 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 				var gp func(gnn.Progress)
 				if !*quiet {
 					gp = func(p gnn.Progress) {
-						report(p.Seed, fmt.Sprintf("seed %d  epoch %4d/%d  loss %.4f  val AUC %.4f  best %.4f @%d  %s",
-							p.Seed, p.Epoch, p.MaxEpochs, p.Loss, p.ValAUC, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond)))
+						report(p.Seed, fmt.Sprintf("epoch %4d/%d  loss %.4f  val AUC %.4f  best %.4f @%d  %s",
+							p.Epoch, p.MaxEpochs, p.Loss, p.ValAUC, p.BestValAUC, p.BestEpoch, p.Elapsed.Round(100*time.Millisecond)))
 					}
 				}
 				r, err = runGNN(ctx, d, sp, gc, gp)
