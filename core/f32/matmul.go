@@ -111,7 +111,7 @@ func matMulRows(dst, a, b []float32, k, n, lo, hi int) {
 // m=2708,k=128,n=128).
 //
 //go:noinline
-func madd2(d0, d1, x0, x1, b []float32) {
+func madd2Go(d0, d1, x0, x1, b []float32) {
 	n := len(d0)
 	d1 = d1[:n]
 	x1 = x1[:len(x0)]
@@ -146,8 +146,8 @@ func madd2(d0, d1, x0, x1, b []float32) {
 		}
 	}
 	for ; p < len(x0); p++ {
-		axpy(x0[p], b[p*n:p*n+n], d0)
-		axpy(x1[p], b[p*n:p*n+n], d1)
+		axpyGo(x0[p], b[p*n:p*n+n], d0)
+		axpyGo(x1[p], b[p*n:p*n+n], d1)
 	}
 }
 

@@ -44,6 +44,7 @@ func spmm(op string, dst []float32, a *CSR, b []float32, n int, overwrite bool) 
 	}
 	mustLen(op, "dst", len(dst), a.Rows*n)
 	mustLen(op, "b", len(b), a.Cols*n)
+	checkIndices(op, a)
 	if p := workers(a.Rows, a.NNZ()*n); p > 1 {
 		parallel(p, func(g int) {
 			lo, hi := spmmSpan(a, g, p)
@@ -86,7 +87,7 @@ func spmmRows(dst []float32, a *CSR, b []float32, n, lo, hi int, overwrite bool)
 // Like madd2 it is kept out of line, with j unrolled by 4, for WebAssembly.
 //
 //go:noinline
-func spmmRow(d, val []float32, idx []int32, b []float32) {
+func spmmRowGo(d, val []float32, idx []int32, b []float32) {
 	n := len(d)
 	val = val[:len(idx)]
 	q := 0
@@ -111,6 +112,6 @@ func spmmRow(d, val []float32, idx []int32, b []float32) {
 	}
 	for ; q < len(idx); q++ {
 		r := int(idx[q]) * n
-		axpy(val[q], b[r:r+n], d)
+		axpyGo(val[q], b[r:r+n], d)
 	}
 }

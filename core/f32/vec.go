@@ -57,8 +57,9 @@ func Axpy(alpha float32, x, y []float32) {
 	axpy(alpha, x, y)
 }
 
-// axpy is Axpy without the length check; len(y) >= len(x).
-func axpy(alpha float32, x, y []float32) {
+// axpyGo is Axpy without the length check; len(y) >= len(x). It is the
+// portable loop behind axpy (kernels_*.go).
+func axpyGo(alpha float32, x, y []float32) {
 	y = y[:len(x)]
 	i := 0
 	for ; i < len(x)-7; i += 8 {

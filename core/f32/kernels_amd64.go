@@ -1,0 +1,94 @@
+//go:build amd64 && !purego
+
+package f32
+
+import "strconv"
+
+// On amd64 with AVX the three hot loops (madd2, spmmRow, axpy) run in
+// assembly (kernels_amd64.s) eight output columns at a time. Each output
+// element still goes through the same sequence of float32 operations as
+// in the portable Go loop — the same products, each rounded, added to the
+// running value in the same order, with no fused multiply-add — so the
+// results are bit-identical to the Go loops, and to WebAssembly, which
+// runs those. Lanes are columns j, never terms of one sum.
+
+// useAVX reports whether the CPU and OS support AVX (set once at start-up,
+// read only).
+var useAVX = hasAVX()
+
+// hasAVX reports CPUID's AVX and OSXSAVE bits and that the OS saves the
+// YMM registers (XGETBV).
+func hasAVX() bool
+
+// madd2AVX is madd2Go for k4 (a multiple of 4) rows of b, n columns, with
+// no bounds checks: d0, d1 hold n floats, x0, x1 k4, b k4·n.
+//
+//go:noescape
+func madd2AVX(d0, d1, x0, x1, b *float32, n, k4 int)
+
+// spmmRowAVX is spmmRowGo with no bounds checks: d holds n floats, val and
+// idx nq entries, and every idx[q] names a row of the n-column matrix b.
+//
+//go:noescape
+func spmmRowAVX(d *float32, n int, val *float32, idx *int32, nq int, b *float32)
+
+// axpyAVX is axpyGo with no bounds checks: x and y hold n floats.
+//
+//go:noescape
+func axpyAVX(alpha float32, x, y *float32, n int)
+
+// avxMin is the row length below which the Go loops run: under two vectors
+// the call and the scalar tail cost more than the vectors save.
+const avxMin = 16
+
+// madd2 adds x0·B to d0 and x1·B to d1 (see madd2Go).
+func madd2(d0, d1, x0, x1, b []float32) {
+	n := len(d0)
+	if !useAVX || n < avxMin || len(x0) < 4 {
+		madd2Go(d0, d1, x0, x1, b)
+		return
+	}
+	k4 := len(x0) &^ 3
+	// The assembly reads d1[:n], x1[:k4] and b[:k4*n]: check them here.
+	d1, x1, b = d1[:n], x1[:len(x0)], b[:len(x0)*n]
+	madd2AVX(&d0[0], &d1[0], &x0[0], &x1[0], &b[0], n, k4)
+	for p := k4; p < len(x0); p++ {
+		axpyAVX(x0[p], &b[p*n], &d0[0], n)
+		axpyAVX(x1[p], &b[p*n], &d1[0], n)
+	}
+}
+
+// spmmRow adds val[q]·B[idx[q],:] to d for every q in order (see
+// spmmRowGo). The caller has checked the indices (checkIndices) and that b
+// has a row for each.
+func spmmRow(d, val []float32, idx []int32, b []float32) {
+	n := len(d)
+	if !useAVX || n < avxMin || len(idx) == 0 {
+		spmmRowGo(d, val, idx, b)
+		return
+	}
+	val = val[:len(idx)]
+	spmmRowAVX(&d[0], n, &val[0], &idx[0], len(idx), &b[0])
+}
+
+// axpy adds alpha·x to y; len(y) >= len(x).
+func axpy(alpha float32, x, y []float32) {
+	n := len(x)
+	if !useAVX || n < avxMin {
+		axpyGo(alpha, x, y)
+		return
+	}
+	y = y[:n]
+	axpyAVX(alpha, &x[0], &y[0], n)
+}
+
+// checkIndices panics unless every column index of a is in [0, a.Cols):
+// spmmRowAVX reads rows of b without bounds checks. One pass over the
+// indices is small beside the a.NNZ()·n multiply-adds it guards.
+func checkIndices(op string, a *CSR) {
+	for _, c := range a.Indices {
+		if uint32(c) >= uint32(a.Cols) {
+			panic("f32: " + op + ": column index " + strconv.Itoa(int(c)) + " out of range [0, " + strconv.Itoa(a.Cols) + ")")
+		}
+	}
+}
