@@ -20,7 +20,7 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-app clean site wasm frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app clean site wasm frontend chromium
 
 all: build
 
@@ -114,6 +114,12 @@ fuzz:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/...
+
+# One GAE epoch on Cora, one thread: Go's BenchmarkGAEEpoch against the
+# PyTorch script core/gnn/torchref/gae_epoch.py (apt-get install
+# python3-torch; never part of make test), 3 alternating rounds, medians.
+bench-torch:
+	core/gnn/torchref/bench.sh
 
 # One Cora training epoch through the engine: native (1 and 2 threads),
 # WebAssembly under node, and in headless Chromium; medians and ratios.
