@@ -198,7 +198,7 @@ func predictors(names string, cfg train.Config, sets []string) ([]experiment.Pre
 			if err != nil {
 				return experiment.Fit{}, err
 			}
-			return experiment.Fit{TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs,
+			return experiment.Fit{TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs,
 				TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))}, nil
 		}})
 	}
@@ -252,5 +252,5 @@ func applySets(model string, register func(*flag.FlagSet), sets [][2]string) err
 
 // fitOf is a run's line of table 1.
 func fitOf(r runJSON) experiment.Fit {
-	return experiment.Fit{TestAUC: r.TestAUC, ValAUC: r.ValAUC, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
+	return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
 }
