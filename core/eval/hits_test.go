@@ -141,3 +141,23 @@ func TestMeanStdHits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHitsOf scores an ogbn-arxiv-sized test set (30% of 1,166,243
+// edges: 349,873 links and as many non-links) beside BenchmarkAUC's.
+func BenchmarkHitsOf(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	pos, neg := make([]float32, 349_873), make([]float32, 349_873)
+	for i := range pos {
+		pos[i], neg[i] = float32(rng.NormFloat64())+1, float32(rng.NormFloat64())
+	}
+	b.Run("HitsOf", func(b *testing.B) {
+		for b.Loop() {
+			HitsOf(pos, neg)
+		}
+	})
+	b.Run("AUC", func(b *testing.B) {
+		for b.Loop() {
+			AUC(pos, neg)
+		}
+	})
+}
