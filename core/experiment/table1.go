@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
 	"ilpgnn/core/split"
 )
 
@@ -21,11 +22,12 @@ type Predictor struct {
 
 // Fit is one predictor's run on one split.
 type Fit struct {
-	TestAUC      float64 `json:"test_auc"`
-	ValAUC       float64 `json:"val_auc"`
-	Epochs       int     `json:"epochs"`
-	TrainSeconds float64 `json:"train_seconds"` // the epochs, validation included
-	EpochMillis  float64 `json:"epoch_ms"`      // TrainSeconds per epoch (0 for heuristics)
+	TestAUC      float64   `json:"test_auc"`
+	TestHits     eval.Hits `json:"test_hits"` // Hits@20, @50 and @100 of the test links (OGB's)
+	ValAUC       float64   `json:"val_auc"`
+	Epochs       int       `json:"epochs"`
+	TrainSeconds float64   `json:"train_seconds"` // the epochs, validation included
+	EpochMillis  float64   `json:"epoch_ms"`      // TrainSeconds per epoch (0 for heuristics)
 }
 
 // Table1Cell is one predictor on one dataset over every seed.
@@ -34,8 +36,11 @@ type Table1Cell struct {
 	Runs    []Fit   `json:"runs"`
 	TestAUC float64 `json:"test_auc_mean"`
 	TestStd float64 `json:"test_auc_std"`
-	ValAUC  float64 `json:"val_auc_mean"`
-	Seconds float64 `json:"seconds"` // all seeds, splits and scoring included
+	// TestHits and TestHitsStd are the mean and std of the runs' TestHits.
+	TestHits    eval.Hits `json:"test_hits_mean"`
+	TestHitsStd eval.Hits `json:"test_hits_std"`
+	ValAUC      float64   `json:"val_auc_mean"`
+	Seconds     float64   `json:"seconds"` // all seeds, splits and scoring included
 	// EpochMillis and TrainSeconds are the runs' mean time per epoch and
 	// per training run.
 	EpochMillis  float64 `json:"epoch_ms_mean"`
@@ -107,6 +112,11 @@ func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, s
 			}
 			cell.Seconds = since(start)
 			cell.TestAUC, cell.TestStd = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].TestAUC })
+			hits := make([]eval.Hits, len(cell.Runs))
+			for k, r := range cell.Runs {
+				hits[k] = r.TestHits
+			}
+			cell.TestHits, cell.TestHitsStd = eval.MeanStdHits(hits)
 			cell.ValAUC, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].ValAUC })
 			cell.EpochMillis, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].EpochMillis })
 			cell.TrainSeconds, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].TrainSeconds })
@@ -143,6 +153,15 @@ func WriteTable1(w io.Writer, rep *Table1Report) error {
 				fmt.Fprintf(&b, " (%.2f)", c.Paper)
 			}
 			b.WriteString(" |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nTest Hits@20 / @50 / @100 %, mean over seeds (OGB's: test links scoring above the k-th best test non-link):\n\n")
+	header()
+	for _, r := range rep.Rows {
+		fmt.Fprintf(&b, "| %s |", r.Dataset)
+		for _, c := range r.Cells {
+			fmt.Fprintf(&b, " %.2f / %.2f / %.2f |", 100*c.TestHits.At20, 100*c.TestHits.At50, 100*c.TestHits.At100)
 		}
 		b.WriteString("\n")
 	}

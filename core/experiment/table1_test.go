@@ -28,7 +28,7 @@ func TestTable1(t *testing.T) {
 		}},
 		{Name: "record", Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (Fit, error) {
 			seen = append(seen, sp)
-			return Fit{TestAUC: float64(seed), Epochs: int(seed)}, nil
+			return Fit{TestAUC: float64(seed), TestHits: eval.Hits{At20: float64(seed) / 10, At50: 0.5, At100: 1}, Epochs: int(seed)}, nil
 		}},
 	}
 	rep, err := Table1(context.Background(), []*dataset.Source{src}, preds, []uint64{2, 5}, nil)
@@ -41,6 +41,10 @@ func TestTable1(t *testing.T) {
 	rec := rep.Rows[0].Cells[1]
 	if rec.TestAUC != 3.5 || math.Abs(rec.TestStd-math.Sqrt(4.5)) > 1e-12 {
 		t.Errorf("mean/std of 2 and 5: %v ± %v", rec.TestAUC, rec.TestStd)
+	}
+	// Hand: Hits@20 0.2 and 0.5 have mean 0.35 and std 0.3/√2.
+	if h, s := rec.TestHits, rec.TestHitsStd; math.Abs(h.At20-0.35) > 1e-15 || math.Abs(s.At20-0.3/math.Sqrt2) > 1e-15 || h.At50 != 0.5 || s.At50 != 0 || h.At100 != 1 {
+		t.Errorf("test hits mean %+v ± %+v", h, s)
 	}
 	for k, seed := range []uint64{2, 5} {
 		d, _ := src.Load(seed)
@@ -60,7 +64,8 @@ func TestTable1(t *testing.T) {
 	if err := WriteTable1(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "| synth:sparse:seed=1 |") || !strings.Contains(b.String(), "350.00 ± 212.13") {
+	if !strings.Contains(b.String(), "| synth:sparse:seed=1 |") || !strings.Contains(b.String(), "350.00 ± 212.13") ||
+		!strings.Contains(b.String(), " 35.00 / 50.00 / 100.00 |") {
 		t.Errorf("table:\n%s", b.String())
 	}
 	for _, c := range []struct {

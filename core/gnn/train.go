@@ -40,8 +40,9 @@ type Result struct {
 	BestEpoch    int     // epoch whose weights were kept
 	ValAUC       float64 // of the kept weights
 	TestAUC      float64
-	TrainSeconds float64 // the epochs, validation included
-	EpochMillis  float64 // TrainSeconds per epoch, in milliseconds
+	TestHits     eval.Hits // Hits@20, @50 and @100 of the test links (OGB's protocol)
+	TrainSeconds float64   // the epochs, validation included
+	EpochMillis  float64   // TrainSeconds per epoch, in milliseconds
 	TestSeconds  float64
 	History      []Progress
 }
@@ -162,7 +163,9 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 	res.EpochMillis = 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-	res.TestAUC = aucOf(model.EmbedInputs(in), testPairs, len(sp.TestPos))
+	s := logits(model.EmbedInputs(in), testPairs)
+	nPos := len(sp.TestPos)
+	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
 }

@@ -89,3 +89,10 @@ func SplitAUC(sp *split.Split, m Method) (val, test float64) {
 	}
 	return auc(sp.ValPos, sp.ValNeg), auc(sp.TestPos, sp.TestNeg)
 }
+
+// SplitHits scores a split's test pairs on its training graph and returns
+// their Hits@20, @50 and @100 (eval.HitsOf), reported beside SplitAUC's
+// test AUC.
+func SplitHits(sp *split.Split, m Method) eval.Hits {
+	return eval.HitsOf(Scores(sp.Train, m, sp.TestPos), Scores(sp.Train, m, sp.TestNeg))
+}

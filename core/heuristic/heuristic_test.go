@@ -110,3 +110,22 @@ func TestSplitAUC(t *testing.T) {
 		t.Errorf("SplitAUC = %v, %v; want %v, %v", val, test, wantVal, wantTest)
 	}
 }
+
+// TestSplitHits checks SplitHits against HitsAtK of Scores taken by hand,
+// on a split with more than 20 test non-links so that Hits@20 is not 1 by
+// default.
+func TestSplitHits(t *testing.T) {
+	g := randomGraph(t, 80, 0.1, rand.New(rand.NewPCG(3, 4)))
+	sp, err := split.New(g, 1, 0.1, 0.2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sp.TestNeg) <= 20 {
+		t.Fatalf("%d test non-links, want more than 20", len(sp.TestNeg))
+	}
+	pos, neg := Scores(sp.Train, CommonNeighbours, sp.TestPos), Scores(sp.Train, CommonNeighbours, sp.TestNeg)
+	want := eval.Hits{At20: eval.HitsAtK(pos, neg, 20), At50: eval.HitsAtK(pos, neg, 50), At100: eval.HitsAtK(pos, neg, 100)}
+	if got := SplitHits(sp, CommonNeighbours); got != want {
+		t.Errorf("SplitHits = %+v, want %+v", got, want)
+	}
+}

@@ -104,8 +104,9 @@ type Result struct {
 	BestEpoch    int     // epoch whose weights were kept
 	ValAUC       float64 // of the kept weights
 	TestAUC      float64
-	TrainSeconds float64 // the epochs, validation included
-	EpochMillis  float64 // TrainSeconds per epoch, in milliseconds
+	TestHits     eval.Hits // Hits@20, @50 and @100 of the test links (OGB's protocol)
+	TrainSeconds float64   // the epochs, validation included
+	EpochMillis  float64   // TrainSeconds per epoch, in milliseconds
 	TestSeconds  float64
 	History      []Progress // one entry per epoch
 }
@@ -235,7 +236,8 @@ epochs:
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	s := m.Logits(testPairs)
-	res.TestAUC = eval.AUC(s[:len(sp.TestPos)], s[len(sp.TestPos):])
+	nPos := len(sp.TestPos)
+	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
 }

@@ -3,6 +3,9 @@ package train
 import (
 	"flag"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"ilpgnn/core/diffusion"
 )
@@ -49,4 +52,52 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Objective.NegMean, "neg-mean", c.Objective.NegMean, "take the negative explanation loss (eq 12) as a mean over selected neighbours, not a sum")
 	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
 	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
+}
+
+// splitTolerance is how far, as a share of the scale (1 or 100), the three
+// shares of a --split may sum from it: 33.33/33.33/33.33 is a split in
+// thirds, 60/10/20 is a typo.
+const splitTolerance = 1e-3
+
+// ParseSplit reads a --split value TRAIN/VAL/TEST, percentages (60/10/30)
+// or fractions (0.6/0.1/0.3) summing to 100 or 1 within a tenth of a
+// percentage point, and returns the validation and test fractions; the
+// training share is whatever they leave, so shares that sum slightly off
+// only change it. Every share must be a positive finite number. The error
+// names the flag, the value and the problem.
+func ParseSplit(s string) (valFrac, testFrac float64, err error) {
+	fail := func(format string, a ...any) (float64, float64, error) {
+		return 0, 0, fmt.Errorf("--split %q: %s", s, fmt.Sprintf(format, a...))
+	}
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 {
+		return fail("want TRAIN/VAL/TEST, three shares separated by \"/\" (e.g. 60/10/30 or 0.6/0.1/0.3)")
+	}
+	var v [3]float64
+	for k, name := range [3]string{"train", "validation", "test"} {
+		f := strings.TrimSpace(parts[k])
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return fail("the %s share %q is not a number", name, f)
+		}
+		if !(x > 0) {
+			return fail("the %s share must be positive (got %g)", name, x)
+		}
+		v[k] = x
+	}
+	sum := v[0] + v[1] + v[2]
+	var scale float64
+	switch {
+	case math.Abs(sum-1) <= splitTolerance:
+		scale = 1
+	case math.Abs(sum-100) <= 100*splitTolerance:
+		scale = 100
+	default:
+		return fail("the shares sum to %.6g; want 100 (percentages) or 1 (fractions)", sum)
+	}
+	valFrac, testFrac = v[1]/scale, v[2]/scale
+	if !(valFrac+testFrac < 1) {
+		return fail("no training share remains after validation %g and test %g", v[1], v[2])
+	}
+	return valFrac, testFrac, nil
 }

@@ -153,11 +153,14 @@ type Result struct {
 	Inputs *ilpgnn.Inputs // of the training graph
 	Config Config
 
-	Epochs       int     // epochs run
-	BestEpoch    int     // epoch whose weights were kept
-	ValAUC       float64 // of the kept weights
-	ValScore     float64 // the selection criterion of the kept weights
-	TestAUC      float64
+	Epochs    int     // epochs run
+	BestEpoch int     // epoch whose weights were kept
+	ValAUC    float64 // of the kept weights
+	ValScore  float64 // the selection criterion of the kept weights
+	TestAUC   float64
+	// TestHits is Hits@20, @50 and @100 of the test links against the test
+	// non-links (OGB's protocol).
+	TestHits     eval.Hits
 	PrepSeconds  float64 // split, diffusion and feature preparation
 	TrainSeconds float64 // the epochs, including validation
 	TestSeconds  float64 // the test AUC
@@ -332,7 +335,9 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.TrainSeconds = time.Since(trainStart).Seconds()
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-	res.TestAUC = aucOf(ilpgnn.NewPredictor(model, in), testPairs, len(sp.TestPos))
+	s := ilpgnn.NewPredictor(model, in).Logits(testPairs)
+	nPos := len(sp.TestPos)
+	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
 }

@@ -83,6 +83,8 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   assert.match(result, /Trained ILP-GNN/);
   const auc = Number(/test AUC(\d+\.\d+)%/.exec(result)?.[1]);
   assert.ok(auc > 80, `test AUC ${auc}%`);
+  const hits = /test Hits@20 \/ @50 \/ @100(\d+\.\d)% \/ (\d+\.\d)% \/ (\d+\.\d)%/.exec(result)?.slice(1).map(Number);
+  assert.ok(hits && hits[0] <= hits[1] && hits[1] <= hits[2] && hits[2] <= 100, `test Hits ${hits} in ${result}`);
   assert.match(result, /Precision@1 \/ @2/);
   await shot("03-trained");
 

@@ -60,6 +60,9 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   assert.equal(res.cancelled, false);
   assert.equal(res.saved.saved, true, JSON.stringify(res.saved));
   assert.ok(res.testAUC > 0.5 && res.p1 > 0, JSON.stringify(res));
+  // OGB's Hits@k: a larger k lowers the bar, so the shares cannot fall with k.
+  const h = res.testHits;
+  assert.ok(h && 0 <= h["20"] && h["20"] <= h["50"] && h["50"] <= h["100"] && h["100"] <= 1, JSON.stringify(h));
   assert.ok(res.bestEpoch > 1, `the kept weights have been trained (best epoch ${res.bestEpoch})`);
 
   const before = ok(await page.evaluate(() => window.harness.explain(3, 40)), "explain");

@@ -126,6 +126,17 @@ export interface ModelInfo {
   cancelledAtEpoch?: number;
 }
 
+/**
+ * Hits@20, @50 and @100 of the test links against the test non-links, as
+ * OGB's evaluator computes them: the share of links scoring above the k-th
+ * best non-link (1 when there are fewer than k non-links).
+ */
+export interface Hits {
+  "20": number;
+  "50": number;
+  "100": number;
+}
+
 /** Result of `train`; `cancelled` runs keep the best weights seen so far. */
 export interface TrainResult extends ModelInfo {
   model: ModelName;
@@ -133,6 +144,8 @@ export interface TrainResult extends ModelInfo {
   saved: SaveStatus;
   epochs: number;
   trainSeconds: number;
+  /** Absent when a cancelled run of a pair model had not finished an epoch. */
+  testHits?: Hits;
   /** Why the AUCs may mean little (a split with fewer than 10 test links). */
   warning?: string;
 }
@@ -140,6 +153,7 @@ export interface TrainResult extends ModelInfo {
 /** Result of `evaluate`; `p1`/`p2` (explanation Precision@1/@2) on synthetic graphs only. */
 export interface Evaluation {
   testAUC: number;
+  testHits: Hits;
   valAUC: number;
   p1?: number;
   p2?: number;

@@ -100,6 +100,8 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	if model == "cn" || model == "aa" {
 		start := time.Now()
 		out.ValAUC, out.TestAUC = heuristic.SplitAUC(sp, method)
+		hits := heuristic.SplitHits(sp, method)
+		out.TestHits = &hits
 		out.TrainSeconds = time.Since(start).Seconds()
 		out.Config = map[string]string{}
 		return out, nil
@@ -128,6 +130,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	}
 	e.mu.Unlock()
 	out.TestAUC, out.ValAUC, out.BestEpoch = res.TestAUC, res.ValAUC, res.BestEpoch
+	out.TestHits = &res.TestHits
 	out.Epochs, out.TrainSeconds = res.Epochs, res.TrainSeconds
 	if l.d.Truth != nil && cfg.Kind == gnn.GAT {
 		// GAT's attention is an explanation too: score it as ILP-GNN's.
@@ -229,6 +232,7 @@ func (e *Engine) trainPair(ctx context.Context, id int64, l *loaded, tr pairmode
 	}
 	f := res.Result
 	out.TestAUC, out.ValAUC, out.BestEpoch = f.TestAUC, f.ValAUC, f.BestEpoch
+	out.TestHits = &f.TestHits
 	out.Epochs, out.TrainSeconds = f.Epochs, f.TrainSeconds
 	if rank := res.Ranker(); l.d.Truth != nil && rank != nil {
 		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)

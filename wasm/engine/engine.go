@@ -602,7 +602,7 @@ func (e *Engine) train(ctx context.Context, id int64, l *loaded, cfg train.Confi
 		return nil, err
 	}
 	out := TrainResult{ModelInfo: modelInfo(mo), Model: train.ModelName, Cancelled: cancelled, Epochs: res.Epochs, TrainSeconds: res.TrainSeconds,
-		Warning: train.TestWarning(res.Split)}
+		TestHits: &res.TestHits, Warning: train.TestWarning(res.Split)}
 	switch {
 	case save && (!cancelled || saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)
@@ -868,11 +868,12 @@ func (e *Engine) evaluate() (any, []byte, error) {
 		return nil, nil, err
 	}
 	sp, pred := h.split, h.pred
-	auc := func(pos, neg []graph.Edge) float64 {
+	scores := func(pos, neg []graph.Edge) ([]float32, []float32) {
 		s := pred.Logits(append(append([]graph.Edge{}, pos...), neg...))
-		return eval.AUC(s[:len(pos)], s[len(pos):])
+		return s[:len(pos)], s[len(pos):]
 	}
-	out := Evaluation{TestAUC: auc(sp.TestPos, sp.TestNeg), ValAUC: auc(sp.ValPos, sp.ValNeg)}
+	testPos, testNeg := scores(sp.TestPos, sp.TestNeg)
+	out := Evaluation{TestAUC: eval.AUC(testPos, testNeg), TestHits: eval.HitsOf(testPos, testNeg), ValAUC: eval.AUC(scores(sp.ValPos, sp.ValNeg))}
 	if l.d.Truth != nil {
 		p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
 		out.P1, out.P2 = &p[0], &p[1]

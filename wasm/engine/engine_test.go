@@ -203,6 +203,9 @@ func TestTrainExplainReload(t *testing.T) {
 	if evl.TestAUC != tr.TestAUC || evl.ValAUC != tr.ValAUC || *evl.P1 != *tr.P1 || *evl.P2 != *tr.P2 {
 		t.Errorf("evaluate %+v, trained %+v", evl, tr)
 	}
+	if tr.TestHits == nil || evl.TestHits != *tr.TestHits {
+		t.Errorf("test hits: evaluate %v, trained %v", evl.TestHits, tr.TestHits)
+	}
 
 	var before ilpgnn.Explanation
 	p.call("explain", map[string]any{"i": 3, "j": 40}, &before)
@@ -524,6 +527,10 @@ func TestBaselines(t *testing.T) {
 	if cn.Model != "cn" || cn.TestAUC != want || cn.Saved.Saved || cn.Seed != 2 {
 		t.Errorf("cn: %+v, want test AUC %v", cn, want)
 	}
+	cnPos, cnNeg := heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestPos), heuristic.Scores(sp.Train, heuristic.CommonNeighbours, sp.TestNeg)
+	if wantHits := (eval.Hits{At20: eval.HitsAtK(cnPos, cnNeg, 20), At50: eval.HitsAtK(cnPos, cnNeg, 50), At100: eval.HitsAtK(cnPos, cnNeg, 100)}); cn.TestHits == nil || *cn.TestHits != wantHits {
+		t.Errorf("cn: test hits %v, want %+v", cn.TestHits, wantHits)
+	}
 
 	id := p.send("train", map[string]any{"model": "gat", "config": map[string]any{"epochs": 3}}, nil)
 	r := p.wait(id)
@@ -534,6 +541,10 @@ func TestBaselines(t *testing.T) {
 	roundTrip(t, r.Result, &gat)
 	if gat.Model != "gat" || gat.Epochs != 3 || len(p.events[id]) != 3 || gat.P1 == nil || gat.Config["heads"] == "" {
 		t.Errorf("gat: %+v (%d progress events)", gat, len(p.events[id]))
+	}
+	// A larger cut-off lowers the threshold, so Hits@k cannot fall with k.
+	if h := gat.TestHits; h == nil || !(0 <= h.At20 && h.At20 <= h.At50 && h.At50 <= h.At100 && h.At100 <= 1) {
+		t.Errorf("gat: test hits %v", gat.TestHits)
 	}
 	// Compare: GAT by attention, GAE by GNNExplainer, on the whole graph.
 	p.call("train", map[string]any{"model": "gae", "config": map[string]any{"epochs": 3}}, nil)
@@ -653,6 +664,9 @@ func TestPairModels(t *testing.T) {
 		}
 		if got.Model != name || got.TestAUC != want.Result.TestAUC || got.Epochs != want.Result.Epochs || got.Saved.Saved || got.Config["lr"] == "" {
 			t.Errorf("%s: %+v, want test AUC %v after %d epochs", name, got, want.Result.TestAUC, want.Result.Epochs)
+		}
+		if got.TestHits == nil || *got.TestHits != want.Result.TestHits {
+			t.Errorf("%s: test hits %v, want %+v", name, got.TestHits, want.Result.TestHits)
 		}
 		if (name == "conpi") != (got.P1 != nil) {
 			t.Errorf("%s: explanation precision %v", name, got.P1)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"ilpgnn/core/eval"
 	"ilpgnn/wasm/store"
 )
 
@@ -182,6 +183,9 @@ type TrainResult struct {
 	Saved        SaveStatus `json:"saved"`
 	Epochs       int        `json:"epochs"`
 	TrainSeconds float64    `json:"trainSeconds"`
+	// TestHits is Hits@20, @50 and @100 of the test links against the
+	// test non-links (OGB's protocol, eval.HitsAtK); {"20":…,"50":…,"100":…}.
+	TestHits *eval.Hits `json:"testHits,omitempty"`
 	// Warning says why the AUCs may mean little (a split with too few
 	// test links).
 	Warning string `json:"warning,omitempty"`
@@ -189,10 +193,11 @@ type TrainResult struct {
 
 // Evaluation is the result of an evaluate request.
 type Evaluation struct {
-	TestAUC float64  `json:"testAUC"`
-	ValAUC  float64  `json:"valAUC"`
-	P1      *float64 `json:"p1,omitempty"`
-	P2      *float64 `json:"p2,omitempty"`
+	TestAUC  float64   `json:"testAUC"`
+	TestHits eval.Hits `json:"testHits"` // as TrainResult's
+	ValAUC   float64   `json:"valAUC"`
+	P1       *float64  `json:"p1,omitempty"`
+	P2       *float64  `json:"p2,omitempty"`
 }
 
 // CheckpointEntry is a stored checkpoint in a listing.

@@ -87,7 +87,7 @@ func runGNN(ctx context.Context, d *dataset.Dataset, sp *split.Split, cfg gnn.Co
 	if err != nil {
 		return runJSON{}, err
 	}
-	r := runJSON{Seed: cfg.Seed, TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
+	r := runJSON{Seed: cfg.Seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
 		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis}
 	if d.Truth != nil && cfg.Kind == gnn.GAT {
 		rank, err := res.Model.AttentionRanker(sp.Train)
@@ -109,7 +109,7 @@ func runPair(ctx context.Context, d *dataset.Dataset, sp *split.Split, tr pairmo
 		return runJSON{}, err
 	}
 	f := res.Result
-	r := runJSON{Seed: seed, TestAUC: f.TestAUC, ValAUC: f.ValAUC, Epochs: f.Epochs, BestEpoch: f.BestEpoch,
+	r := runJSON{Seed: seed, TestAUC: f.TestAUC, TestHits: f.TestHits, ValAUC: f.ValAUC, Epochs: f.Epochs, BestEpoch: f.BestEpoch,
 		TrainSeconds: f.TrainSeconds, EpochMillis: f.EpochMillis}
 	if rank := res.Ranker(); d.Truth != nil && rank != nil {
 		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(d.Truth, synth.Test), 1, 2)
@@ -132,6 +132,7 @@ func runHeuristic(m heuristic.Method, sp *split.Split, seed uint64) runJSON {
 	start := time.Now()
 	r := runJSON{Seed: seed}
 	r.ValAUC, r.TestAUC = heuristic.SplitAUC(sp, m)
+	r.TestHits = heuristic.SplitHits(sp, m)
 	r.TrainSeconds = time.Since(start).Seconds()
 	return r
 }
@@ -197,7 +198,7 @@ func predictors(names string, cfg train.Config, sets []string) ([]experiment.Pre
 			if err != nil {
 				return experiment.Fit{}, err
 			}
-			return experiment.Fit{TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs,
+			return experiment.Fit{TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs,
 				TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))}, nil
 		}})
 	}
@@ -251,5 +252,5 @@ func applySets(model string, register func(*flag.FlagSet), sets [][2]string) err
 
 // fitOf is a run's line of table 1.
 func fitOf(r runJSON) experiment.Fit {
-	return experiment.Fit{TestAUC: r.TestAUC, ValAUC: r.ValAUC, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
+	return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
 }

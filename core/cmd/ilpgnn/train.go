@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,14 +63,17 @@ func seedsAndConfig(seeds string, cfg train.Config) ([]uint64, error) {
 }
 
 type runJSON struct {
-	Seed         uint64  `json:"seed"`
-	TestAUC      float64 `json:"test_auc"`
-	ValAUC       float64 `json:"val_auc"`
-	Epochs       int     `json:"epochs"`
-	BestEpoch    int     `json:"best_epoch"`
-	TrainSeconds float64 `json:"train_seconds"`
-	EpochMillis  float64 `json:"epoch_ms"`
-	PrepSeconds  float64 `json:"prep_seconds"`
+	Seed    uint64  `json:"seed"`
+	TestAUC float64 `json:"test_auc"`
+	// TestHits is Hits@20, @50 and @100 of the test links against the
+	// test non-links, as OGB's evaluator computes them (eval.HitsAtK).
+	TestHits     eval.Hits `json:"test_hits"`
+	ValAUC       float64   `json:"val_auc"`
+	Epochs       int       `json:"epochs"`
+	BestEpoch    int       `json:"best_epoch"`
+	TrainSeconds float64   `json:"train_seconds"`
+	EpochMillis  float64   `json:"epoch_ms"`
+	PrepSeconds  float64   `json:"prep_seconds"`
 	// PhaseMillis is the mean time per epoch of each phase.
 	PhaseMillis map[string]float64 `json:"phase_ms"`
 	// P1 and P2 are the explanations' Precision@1 and @2 on the test links
@@ -87,7 +91,11 @@ type trainJSON struct {
 	Runs        []runJSON `json:"runs"`
 	TestAUCMean float64   `json:"test_auc_mean"`
 	TestAUCStd  float64   `json:"test_auc_std"`
-	ValAUCMean  float64   `json:"val_auc_mean"`
+	// TestHitsMean and TestHitsStd are the mean and std of the runs'
+	// TestHits over seeds.
+	TestHitsMean eval.Hits `json:"test_hits_mean"`
+	TestHitsStd  eval.Hits `json:"test_hits_std"`
+	ValAUCMean   float64   `json:"val_auc_mean"`
 	// Error is why the command failed (it also exits non-zero); Runs holds
 	// the seeds that finished before.
 	Error string `json:"error,omitempty"`
@@ -102,6 +110,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	selectOn := fs.String("select", "auto", "keep the weights with the best validation auc, or precision (P@1 + P@2, graphs with groundtruth only); auto is precision where groundtruth exists, with patience 30 unless --patience is given")
 	model := fs.String("model", "ilpgnn", modelHelp)
+	splitFlag := fs.String("split", "", "TRAIN/VAL/TEST shares of the edges, percentages or fractions (60/10/30 is ogbn-arxiv's); instead of --val-frac and --test-frac")
 	cfg := train.DefaultConfig()
 	method, isHeuristic := heuristicOf(modelFlag(args))
 	kind, isGNN := gnnKindOf(modelFlag(args))
@@ -110,16 +119,26 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if pairmodel.Is(modelFlag(args)) {
 		pair, _ = pairmodel.New(modelFlag(args))
 	}
+	// valFrac and testFrac point at the held-out shares the split is drawn
+	// with: the model's own where its configuration has them.
+	valFrac, testFrac := &cfg.ValFrac, &cfg.TestFrac
 	switch {
 	case isGNN:
 		gcfg = gnn.DefaultConfig(kind)
 		gcfg.RegisterFlags(fs)
+		valFrac, testFrac = &gcfg.ValFrac, &gcfg.TestFrac
 	case pair != nil:
 		pair.RegisterFlags(fs)
+		registerFracs(fs, valFrac, testFrac)
 	case !isHeuristic:
 		cfg.RegisterFlags(fs)
+	default:
+		registerFracs(fs, valFrac, testFrac)
 	}
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := applySplit(given(fs), *splitFlag, valFrac, testFrac); err != nil {
 		return err
 	}
 	if err := required(fs, "data"); err != nil {
@@ -192,9 +211,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	g := first.Graph
 	out.Dataset = g.Name
 	var tests, vals []float64
+	var hits []eval.Hits
 	if !*asJSON {
 		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", g.Name, g.NumNodes(), g.NumEdges(), g.FeatureDim())
-		fmt.Fprintf(stdout, "%6s  %8s  %8s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "epochs", "seconds", "ms/epoch")
+		fmt.Fprintf(stdout, "%6s  %8s  %8s  %26s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "test Hits@20 / @50 / @100", "epochs", "seconds", "ms/epoch")
 	}
 	for _, seed := range seeds {
 		c := cfg
@@ -219,7 +239,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if err != nil {
 			return err
 		}
-		sp, err := d.Split(seed, c.ValFrac, c.TestFrac)
+		sp, err := d.Split(seed, *valFrac, *testFrac)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
 		}
@@ -269,8 +289,9 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			out.Runs = append(out.Runs, r)
 			tests = append(tests, r.TestAUC)
 			vals = append(vals, r.ValAUC)
+			hits = append(hits, r.TestHits)
 			if !*asJSON {
-				fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f  %9.1f\n", seed, r.TestAUC, r.ValAUC, r.Epochs, r.TrainSeconds, r.EpochMillis)
+				fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %26s  %6d  %8.1f  %9.1f\n", seed, r.TestAUC, r.ValAUC, hitsCell(r.TestHits), r.Epochs, r.TrainSeconds, r.EpochMillis)
 				if r.P1 != nil {
 					fmt.Fprintf(stdout, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", explainedBy(*model), *r.P1, *r.P2)
 				}
@@ -296,7 +317,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if err != nil {
 			return runError(seed, err)
 		}
-		r := runJSON{Seed: seed, TestAUC: res.TestAUC, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
+		r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
 			TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1)),
 			PrepSeconds: res.PrepSeconds, PhaseMillis: phaseMillis(res.Phases, res.Epochs)}
 		if d.Truth != nil {
@@ -309,9 +330,10 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		out.Runs = append(out.Runs, r)
 		tests = append(tests, r.TestAUC)
 		vals = append(vals, r.ValAUC)
+		hits = append(hits, r.TestHits)
 		if !*asJSON {
-			fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %6d  %8.1f  %9.1f  (prep %.1fs; per epoch %s)\n", seed, r.TestAUC, r.ValAUC,
-				r.Epochs, r.TrainSeconds, r.EpochMillis, r.PrepSeconds, phaseSummary(res.Phases, res.Epochs))
+			fmt.Fprintf(stdout, "%6d  %8.4f  %8.4f  %26s  %6d  %8.1f  %9.1f  (prep %.1fs; per epoch %s)\n", seed, r.TestAUC, r.ValAUC,
+				hitsCell(r.TestHits), r.Epochs, r.TrainSeconds, r.EpochMillis, r.PrepSeconds, phaseSummary(res.Phases, res.Epochs))
 			if r.P1 != nil {
 				fmt.Fprintf(stdout, "        explanations against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", *r.P1, *r.P2)
 			}
@@ -336,16 +358,52 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	out.TestAUCMean, out.TestAUCStd = eval.MeanStd(tests)
 	out.ValAUCMean, _ = eval.MeanStd(vals)
+	out.TestHitsMean, out.TestHitsStd = eval.MeanStdHits(hits)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
+	m, s := out.TestHitsMean, out.TestHitsStd
 	if len(seeds) == 1 {
-		fmt.Fprintf(stdout, "test AUC %.4f (validation %.4f)\n", out.TestAUCMean, out.ValAUCMean)
+		fmt.Fprintf(stdout, "test AUC %.4f (validation %.4f); test Hits@20 %.4f, @50 %.4f, @100 %.4f\n", out.TestAUCMean, out.ValAUCMean, m.At20, m.At50, m.At100)
 		return nil
 	}
-	fmt.Fprintf(stdout, "test AUC %.4f ± %.4f over %d seeds (validation %.4f)\n", out.TestAUCMean, out.TestAUCStd, len(seeds), out.ValAUCMean)
+	fmt.Fprintf(stdout, "test AUC %.4f ± %.4f over %d seeds (validation %.4f); test Hits@20 %.4f ± %.4f, @50 %.4f ± %.4f, @100 %.4f ± %.4f\n",
+		out.TestAUCMean, out.TestAUCStd, len(seeds), out.ValAUCMean, m.At20, s.At20, m.At50, s.At50, m.At100, s.At100)
+	return nil
+}
+
+// hitsCell renders Hits@20, @50 and @100 for the per-seed table.
+func hitsCell(h eval.Hits) string {
+	return fmt.Sprintf("%.4f / %.4f / %.4f", h.At20, h.At50, h.At100)
+}
+
+// registerFracs binds --val-frac and --test-frac for the models whose
+// configuration has no held-out shares of its own (the heuristics and the
+// pair models), as ILP-GNN's and the autoencoders' configurations bind
+// them.
+func registerFracs(fs *flag.FlagSet, valFrac, testFrac *float64) {
+	fs.Float64Var(valFrac, "val-frac", *valFrac, "share of edges held out for validation")
+	fs.Float64Var(testFrac, "test-frac", *testFrac, "share of edges held out for testing")
+}
+
+// applySplit sets the held-out shares from a --split value, refusing it
+// beside --val-frac or --test-frac (set names the flags given).
+func applySplit(set map[string]bool, value string, valFrac, testFrac *float64) error {
+	if !set["split"] {
+		return nil
+	}
+	for _, other := range []string{"val-frac", "test-frac"} {
+		if set[other] {
+			return fmt.Errorf("--split and --%s both set the held-out shares; give one or the other", other)
+		}
+	}
+	v, t, err := train.ParseSplit(value)
+	if err != nil {
+		return err
+	}
+	*valFrac, *testFrac = v, t
 	return nil
 }
 

@@ -195,10 +195,9 @@ export class TrainPanel {
     this.progressText.textContent = r.cancelled
       ? `Cancelled after ${r.epochs} epochs (${duration(r.trainSeconds * 1000)}); the best weights so far are kept.`
       : `Done: ${r.epochs} epochs in ${duration(r.trainSeconds * 1000)}.`;
-    const rows: Array<[string, string]> = [
-      ["test AUC", percent(r.testAUC, 2)],
-      ["validation AUC", percent(r.valAUC, 2)],
-    ];
+    const rows: Array<[string, string]> = [["test AUC", percent(r.testAUC, 2)]];
+    if (r.testHits) rows.push(["test Hits@20 / @50 / @100", `${percent(r.testHits["20"])} / ${percent(r.testHits["50"])} / ${percent(r.testHits["100"])}`]);
+    rows.push(["validation AUC", percent(r.valAUC, 2)]);
     if (r.p1 !== undefined && r.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(r.p1)} / ${percent(r.p2)}`]);
     rows.push(["kept epoch", String(r.bestEpoch)], ["model · seed", `${r.model} · ${r.seed}`]);
     const saved = r.model === "ilpgnn" ? (r.saved.saved ? "saved in this browser" : (r.saved.message ?? "not saved")) : null;
