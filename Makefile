@@ -107,6 +107,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz='^FuzzHeader$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz='^FuzzLoadModel$$' -fuzztime=$(FUZZTIME) ./core/train
+	$(GO) test -run='^$$' -fuzz='^FuzzParseSplit$$' -fuzztime=$(FUZZTIME) ./core/train
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./core/dataset
 	$(GO) test -run='^$$' -fuzz='^FuzzPair$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
 	$(GO) test -run='^$$' -fuzz='^FuzzSet$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
