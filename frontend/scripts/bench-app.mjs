@@ -462,6 +462,7 @@ async function trainLarge(name, file, dataKey, epochs) {
       out.layoutSettledMs = load.settledMs;
       note(`  ${name}: loaded (${out.graph}) in ${load.loadMs} ms`);
       stage = "setting the epochs";
+      await page.evaluate(() => (document.getElementById("hyper").open = true)); // the field must be visible to be filled
       await page.waitForSelector("#hp-epochs");
       out.defaultMaxEpochs = Number(await page.inputValue("#hp-epochs"));
       await page.fill("#hp-epochs", String(epochs));

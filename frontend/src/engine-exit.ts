@@ -3,8 +3,17 @@
 // error, which wasm_exec.js writes with console.log; the worker keeps the
 // last lines and reads them here when the program exits.
 
-/** How many of the Go program's last output lines the worker keeps. */
+/** How many of the Go program's last output lines (and of its reason lines) the worker keeps. */
 export const KEPT_LINES = 40;
+
+/**
+ * Whether a line of Go's output may say why the program ends: the runtime's
+ * own notes ("runtime: out of memory: …"), a fatal error or a panic. They
+ * come before the goroutine dump, which can run to thousands of lines.
+ */
+export function isReason(line: string): boolean {
+  return line.startsWith("runtime: ") || line.startsWith("fatal error: ") || line.startsWith("panic: ");
+}
 
 /**
  * The fatal message for an engine that exited with `code` (undefined when

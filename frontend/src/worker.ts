@@ -8,7 +8,7 @@
 // The wasm URL comes from this script's query (`worker.js?wasm=x.wasm`),
 // resolved against this script's URL; default `ilpgnn.wasm`.
 
-import { KEPT_LINES, exitMessage } from "./engine-exit";
+import { KEPT_LINES, exitMessage, isReason } from "./engine-exit";
 import { PROTOCOL_VERSION, type FatalMessage } from "./protocol";
 
 /** The part of wasm_exec.js's `Go` class used here. */
@@ -37,14 +37,19 @@ let dead = false;
 const queue: unknown[] = [];
 
 /**
- * The Go program's last output lines. wasm_exec.js prints Go's stdout and
- * stderr with console.log, a crash's reason among them; they still reach
- * the console.
+ * What the Go program printed: wasm_exec.js writes Go's stdout and stderr
+ * with console.log, a crash's reason among them (and there it stays). Its
+ * reason lines are kept apart, since the goroutine dump after them is
+ * longer than the last lines kept.
  */
+const reasons: string[] = [];
 const output: string[] = [];
 const log = console.log.bind(console);
 console.log = (...args: unknown[]) => {
-  for (const line of args.map(String).join(" ").split("\n")) output.push(line);
+  for (const line of args.map(String).join(" ").split("\n")) {
+    if (isReason(line) && reasons.length < KEPT_LINES) reasons.push(line);
+    output.push(line);
+  }
   if (output.length > KEPT_LINES) output.splice(0, output.length - KEPT_LINES);
   log(...args);
 };
@@ -139,7 +144,7 @@ async function start(): Promise<void> {
     };
     // The Go program blocks forever while serving; its end is always fatal.
     go.run(instance).then(
-      () => fatal(exitMessage(code, output, memoryBytes())),
+      () => fatal(exitMessage(code, [...reasons, ...output], memoryBytes())),
       (error: unknown) => fatal(`the engine crashed: ${describe(error)}`),
     );
   } catch (error) {
