@@ -2,8 +2,9 @@
 // worker bootstrap and client, with ilpgnn.wasm replaced by a stand-in Go
 // program (testdata/oom) that holds ever more memory on its first request
 // until Go's runtime cannot grow the WebAssembly memory. The request must
-// fail with a message that says so (not "exit code 2"), and the page must
-// stay alive. Run with `node --test frontend/e2e/oom.test.mjs` after
+// fail with a message that says so (not "exit code 2"), the page must stay
+// alive, and the app must say in its status line what happened and how to
+// go on. Run with `node --test frontend/e2e/oom.test.mjs` after
 // `make site`; the test builds the stand-in with `go build`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, openHarness, WAIT } from "./browser.mjs";
+import { launch, openHarness, appPage, WAIT } from "./browser.mjs";
 
 let server, browser, dir;
 
@@ -46,5 +47,18 @@ test("an engine out of memory fails its request saying so", async () => {
   // The page is alive and later requests fail at once, with the same error.
   const again = await page.evaluate(() => window.harness.describe());
   assert.equal(again.error?.message, r.error.message);
+  assert.deepEqual(errors, []);
+}, { timeout: WAIT });
+
+test("the app says the engine ran out of memory and how to go on", async () => {
+  const errors = [];
+  const page = await appPage(browser.context, errors);
+  // The app asks for the demo graph as it starts: the stand-in's first request.
+  await page.goto(`${server.origin}/`);
+  await page.waitForFunction(() => /^The engine stopped: /.test(document.getElementById("status").textContent), null, { timeout: WAIT });
+  assert.match(
+    await page.textContent("#status"),
+    /^The engine stopped: the engine ran out of memory \(its WebAssembly memory had grown to [\d.]+ (MiB|GiB)\): .*\. Reload the page to start it again; the models stored in this browser are kept\.$/,
+  );
   assert.deepEqual(errors, []);
 }, { timeout: WAIT });

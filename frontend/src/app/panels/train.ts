@@ -192,8 +192,7 @@ export class TrainPanel {
     this.cancelButton.disabled = !on;
     this.model.disabled = on;
     this.app.data.setBusy(on);
-    const dead = this.app.engine.error;
-    if (dead !== undefined) this.app.setStatus(`The engine stopped: ${errorText(dead)}`);
+    if (this.app.engine.error !== undefined) this.app.engineStopped();
     else this.app.setStatus(on ? "Training…" : this.app.graph ? `Showing ${this.app.graph.desc.name}` : "");
   }
 
