@@ -19,7 +19,19 @@
 //   7. the graph view alone (the browser test's page, frontend/e2e/graphview)
 //      on Cora and Amazon Photo with the worker-drawn static layer and on
 //      Cora with the page-drawn one: first frame, layout, 2 s of panning;
-//   8. the training chart's redraw of three 1000-point series (under node).
+//   8. the training chart's redraw of three 1000-point series (under node);
+//   9. training ILP-GNN on Amazon Photo and Amazon Computers in the tab
+//      (opened through the file input, default hyperparameters but
+//      BENCH_APP_EPOCHS epochs, default 20): setup (Train pressed to the
+//      first epoch's report, less that epoch), median epoch time, the
+//      projected time of a full run (setup + median epoch × the default
+//      maximum epochs: an upper bound, since early stopping may end it
+//      sooner), and memory: the engine's own figure (Go's runtime total, in
+//      the browser its WebAssembly memory, largest reported) and the peak
+//      resident memory (VmHWM) of Chromium's renderer process, which holds
+//      the page, its workers and the WebAssembly memory. A run that fails
+//      (the engine out of memory, the renderer killed) is reported with
+//      where and how.
 //
 // Long tasks are counted twice: all of them, and those whose long animation
 // frame ran a script (or that no such frame explains). On a loaded machine
@@ -29,10 +41,11 @@
 // The browser tests (`make browser`) assert behaviour only; these timings
 // are reported here and fail nothing.
 // Prints a table per section and writes everything to build/bench-app.json.
-// `--quick` skips the Cora training and Photo (a smoke run).
-// Usage (after `make site`): node frontend/scripts/bench-app.mjs [--quick]
+// `--quick` skips the Cora training and Photo (a smoke run); `--only-large`
+// runs section 9 alone (written to build/bench-app-large.json).
+// Usage (after `make site`): node frontend/scripts/bench-app.mjs [--quick | --only-large]
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,6 +57,9 @@ import { launch, executablePath } from "../e2e/browser.mjs";
 import { buildGraphviewPage } from "../e2e/graphview/setup.mjs";
 
 const quick = process.argv.includes("--quick");
+const onlyLarge = process.argv.includes("--only-large");
+const LARGE_EPOCHS = Number(process.env.BENCH_APP_EPOCHS ?? 20); // section 9
+if (!Number.isInteger(LARGE_EPOCHS) || LARGE_EPOCHS < 2) throw new Error(`BENCH_APP_EPOCHS must be a whole number ≥ 2 (got ${process.env.BENCH_APP_EPOCHS})`);
 const LOADS = 5; // section 1
 const TRAIN_RUNS = 3; // section 2
 const PAN_MS = 3_000;
@@ -53,6 +69,7 @@ const MINUTE = 60_000;
 const datasets = resolve(root, "..", "shared", "datasets");
 const coraFiles = [join(datasets, "cora", "cora.content"), join(datasets, "cora", "cora.cites")];
 const photoFile = join(datasets, "amazon_photo", "amazon_electronics_photo.npz");
+const computersFile = join(datasets, "amazon_computers", "amazon_electronics_computers.npz");
 
 // ---- small helpers ----
 
@@ -372,6 +389,163 @@ async function panGraphView(page, ms) {
   };
 }
 
+// ---- 9. training Amazon Photo and Amazon Computers in the tab ----
+
+/** Process ids descending from pid (Linux /proc), with their command lines. */
+function descendants(pid) {
+  const children = new Map();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The parent is the 4th field of /proc/PID/stat, after the parenthesised command.
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = [];
+  const walk = (p) => {
+    for (const c of children.get(p) ?? []) {
+      let cmd = "";
+      try {
+        cmd = readFileSync(`/proc/${c}/cmdline`, "utf8").replaceAll("\0", " ");
+      } catch {
+        continue;
+      }
+      out.push({ pid: c, cmd });
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** A /proc/PID/status field in bytes (VmHWM, VmRSS), or undefined. */
+function statusBytes(pid, field) {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Peak resident memory (VmHWM) of this browser's renderer processes: the largest (the tab's) and how many there are. */
+function rendererPeak() {
+  const renderers = descendants(process.pid).filter((p) => p.cmd.includes("--type=renderer"));
+  const peaks = renderers.map((r) => statusBytes(r.pid, "VmHWM") ?? 0);
+  return { renderers: renderers.length, peakBytes: Math.max(0, ...peaks) };
+}
+
+const GiB = (b) => (b === undefined ? undefined : round(b / 2 ** 30, 2));
+
+/**
+ * Opens `file` in a fresh profile and trains ILP-GNN with the default
+ * hyperparameters but `epochs` epochs; returns its timings and memory, or
+ * how it failed.
+ */
+async function trainLarge(name, file, dataKey, epochs) {
+  return withFreshPage(async (page) => {
+    let crashed = false;
+    page.on("crash", () => (crashed = true));
+    const out = { name, epochsAsked: epochs };
+    let stage = "opening the app";
+    try {
+      await openApp(page);
+      stage = "loading the file";
+      const load = await openFilesTimed(page, file, dataKey);
+      out.graph = load.info.split(" · ")[0];
+      out.loadMs = load.loadMs;
+      out.layoutSettledMs = load.settledMs;
+      note(`  ${name}: loaded (${out.graph}) in ${load.loadMs} ms`);
+      stage = "setting the epochs";
+      await page.evaluate(() => (document.getElementById("hyper").open = true)); // the field must be visible to be filled
+      await page.waitForSelector("#hp-epochs");
+      out.defaultMaxEpochs = Number(await page.inputValue("#hp-epochs"));
+      await page.fill("#hp-epochs", String(epochs));
+      stage = "training";
+      const runs = await page.evaluate(() => window.ilpgnnExplorer.metrics.trainRuns);
+      await page.click("#train");
+      // Progress now and then, so a long run shows it is alive.
+      const ticker = setInterval(() => {
+        page.textContent("#progress-text").then((t) => note(`  ${name}: ${t}`), () => undefined);
+      }, MINUTE);
+      try {
+        await page.waitForFunction((n) => {
+          const app = window.ilpgnnExplorer;
+          return app.metrics.trainRuns > n && !app.training && (document.querySelector("#train-result h3") !== null || document.getElementById("train-error") !== null);
+        }, runs, { timeout: 6 * 60 * MINUTE, polling: 1000 });
+      } finally {
+        clearInterval(ticker);
+      }
+      const r = await page.evaluate(() => ({
+        stats: window.ilpgnnExplorer.train.runStats,
+        progress: document.getElementById("progress-text").textContent,
+        error: document.getElementById("train-error")?.textContent ?? null,
+        status: document.getElementById("status").textContent,
+      }));
+      const ends = r.stats.epochEndsMs;
+      const times = ends.map((t, k) => t - (k === 0 ? 0 : ends[k - 1]));
+      out.epochsRun = ends.length;
+      out.setupMs = round(r.stats.setupMs);
+      out.epochMs = times.length > 0 ? summary(times.map((t) => round(t))) : undefined;
+      out.engineMemoryBytes = r.stats.peakMemoryBytes || undefined;
+      if (r.error) {
+        out.failed = { stage: `training, after ${ends.length} epochs`, message: r.error, status: r.status };
+      } else if (out.epochMs) {
+        out.projectedFullRunMs = round(out.setupMs + out.epochMs.median * out.defaultMaxEpochs);
+      }
+    } catch (e) {
+      out.failed = { stage, message: crashed ? `the tab crashed (renderer gone): ${String(e).split("\n")[0]}` : String(e).split("\n")[0] };
+    }
+    const peak = rendererPeak();
+    out.rendererPeakBytes = peak.peakBytes;
+    out.renderers = peak.renderers;
+    note(`  ${name}: ${out.failed ? `FAILED in ${out.failed.stage}: ${out.failed.message}` : `setup ${out.setupMs} ms, median epoch ${out.epochMs?.median} ms`}, renderer peak ${GiB(out.rendererPeakBytes)} GiB`);
+    return out;
+  });
+}
+
+/** Runs section 9 and prints its table. */
+async function largeSection() {
+  section(`9. training Amazon Photo and Amazon Computers in the tab, ${LARGE_EPOCHS} epochs each`);
+  const list = [];
+  for (const [name, file, key] of [
+    ["Amazon Photo", photoFile, "file:amazon_electronics_photo"],
+    ["Amazon Computers", computersFile, "file:amazon_electronics_computers"],
+  ]) {
+    list.push(await trainLarge(name, file, key, LARGE_EPOCHS));
+  }
+  printTable(`9. ILP-GNN in the tab, default hyperparameters, ${LARGE_EPOCHS} epochs, fresh profiles`, ["", "load ms", "setup ms", "epochs", "median epoch ms", "min", "max", "full run (at most)", "engine memory GiB", "renderer peak GiB"], list.map((r) => [
+    r.name,
+    r.loadMs,
+    r.setupMs,
+    r.epochsRun,
+    r.epochMs?.median,
+    r.epochMs?.min,
+    r.epochMs?.max,
+    r.projectedFullRunMs === undefined ? undefined : `${round(r.projectedFullRunMs / MINUTE, 1)} min (${r.defaultMaxEpochs} epochs)`,
+    GiB(r.engineMemoryBytes),
+    GiB(r.rendererPeakBytes),
+  ]));
+  for (const r of list) if (r.failed) console.log(`  ${r.name} FAILED in ${r.failed.stage}: ${r.failed.message}`);
+  console.log("  setup: Train pressed to the first epoch's report, less that epoch (split, PPR diffusion, preparation).");
+  console.log("  engine memory: Go's runtime total (its WebAssembly memory), the largest an epoch reported; renderer peak: VmHWM of the largest renderer process.");
+  return list;
+}
+
+if (onlyLarge) {
+  const large = await largeSection();
+  await server.close();
+  const outFile = join(root, "build", "bench-app-large.json");
+  writeFileSync(outFile, JSON.stringify({ startedAt: startedAt.toISOString(), epochs: LARGE_EPOCHS, loadavgStart, loadavgBySection, loadavgEnd: loads(), large }, null, 2) + "\n");
+  console.log(`Wrote ${outFile}`);
+  process.exit(0);
+}
+
 // ---- 1. first load ----
 
 section(`1. first load: ${LOADS} fresh profiles`);
@@ -568,6 +742,8 @@ try {
 }
 printTable("8. LineChart redraw, three 1000-point series, no-op context (ms)", ["", "median", "min", "max"], [[`${chartRedraw.runs} redraws`, chartRedraw.median, chartRedraw.min, chartRedraw.max]]);
 
+const large = quick ? null : await largeSection();
+
 // ---- machine and output ----
 
 await server.close();
@@ -578,7 +754,7 @@ const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process
 console.log(`\nMachine: ${machine.cpus} × ${machine.cpuModel}; ${chromiumVersion}; node ${process.version}`);
 console.log(`Load average (1/5/15 min): start ${fmtLoad(loadavgStart)}, end ${fmtLoad(loadavgEnd)}`);
 
-const out = { startedAt: startedAt.toISOString(), seconds: round((Date.now() - startedAt) / 1000), quick, viewport: "1280x800", machine, firstLoad, trainSynth, cora, photo, bundle, graphView, chartRedraw };
+const out = { startedAt: startedAt.toISOString(), seconds: round((Date.now() - startedAt) / 1000), quick, viewport: "1280x800", machine, firstLoad, trainSynth, cora, photo, bundle, graphView, chartRedraw, large };
 const outFile = join(root, "build", "bench-app.json");
 writeFileSync(outFile, JSON.stringify(out, null, 2) + "\n");
 console.log(`Wrote ${outFile} (${out.seconds} s)`);

@@ -90,8 +90,16 @@ export interface TrainProgress {
   score: number;
   bestScore: number;
   elapsedMs: number;
-  /** Estimate for at most `maxEpochs`, from the mean epoch time. */
+  /**
+   * The engine's estimate from the mean epoch time, counting the epochs
+   * until early stopping if no better epoch comes (the page shows its own,
+   * an upper bound: see app/estimate.ts).
+   */
   remainingMs: number;
+  /** Early stopping's patience in epochs (absent from engines before it was reported). */
+  patience?: number;
+  /** Memory the engine's Go runtime holds from the system (its WebAssembly memory, in the browser), bytes. */
+  memoryBytes?: number;
   /**
    * Models that step once per mini-batch of pairs (seal, wp, conpi) report
    * within an epoch too: `batch` of `batches` done; `valAUC` and `score`

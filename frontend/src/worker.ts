@@ -8,6 +8,7 @@
 // The wasm URL comes from this script's query (`worker.js?wasm=x.wasm`),
 // resolved against this script's URL; default `ilpgnn.wasm`.
 
+import { KEPT_LINES, exitMessage, isReason } from "./engine-exit";
 import { PROTOCOL_VERSION, type FatalMessage } from "./protocol";
 
 /** The part of wasm_exec.js's `Go` class used here. */
@@ -34,6 +35,24 @@ let handler: ((message: unknown) => void) | undefined;
 let dead = false;
 /** Messages that arrived before the handler was installed, in order. */
 const queue: unknown[] = [];
+
+/**
+ * What the Go program printed: wasm_exec.js writes Go's stdout and stderr
+ * with console.log, a crash's reason among them (and there it stays). Its
+ * reason lines are kept apart, since the goroutine dump after them is
+ * longer than the last lines kept.
+ */
+const reasons: string[] = [];
+const output: string[] = [];
+const log = console.log.bind(console);
+console.log = (...args: unknown[]) => {
+  for (const line of args.map(String).join(" ").split("\n")) {
+    if (isReason(line) && reasons.length < KEPT_LINES) reasons.push(line);
+    output.push(line);
+  }
+  if (output.length > KEPT_LINES) output.splice(0, output.length - KEPT_LINES);
+  log(...args);
+};
 
 function fatal(message: string): void {
   if (dead) return; // one fatal is enough: the page rejects everything on it
@@ -117,9 +136,15 @@ async function start(): Promise<void> {
       code = c;
       exit(c);
     };
+    // Go's linear memory is exported as "mem"; duck-typed, as in describe.
+    const memory = instance.exports["mem"] as { buffer?: { byteLength?: unknown } } | undefined;
+    const memoryBytes = () => {
+      const n = memory?.buffer?.byteLength;
+      return typeof n === "number" ? n : undefined;
+    };
     // The Go program blocks forever while serving; its end is always fatal.
     go.run(instance).then(
-      () => fatal(`the engine stopped (exit code ${code ?? "unknown"})`),
+      () => fatal(exitMessage(code, [...reasons, ...output], memoryBytes())),
       (error: unknown) => fatal(`the engine crashed: ${describe(error)}`),
     );
   } catch (error) {

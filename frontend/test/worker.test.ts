@@ -25,6 +25,8 @@ interface Options {
   noWasmExec?: boolean;
   /** The fake Go program defines its handler and calls ilpgnnReady only when the test says so. */
   manualReady?: boolean;
+  /** The size of the Go program's exported memory ("mem"), bytes. */
+  memoryBytes?: number;
 }
 
 /** A sandboxed worker scope plus what it did. */
@@ -38,7 +40,9 @@ function startWorker(options: Options = {}) {
   let exitProgram: ((code: number) => void) | undefined;
   let becomeReady: (() => void) | undefined;
 
-  const instance = { exports: {} };
+  const instance = { exports: options.memoryBytes === undefined ? {} : { mem: { buffer: { byteLength: options.memoryBytes } } } };
+  /** What reached the console (wasm_exec.js prints the Go program's output there). */
+  const logged: string[] = [];
   const sandbox: Record<string, unknown> = {};
 
   class FakeGo {
@@ -72,6 +76,7 @@ function startWorker(options: Options = {}) {
     location: { href: options.href ?? "http://localhost:8080/site/worker.js" },
     URL,
     queueMicrotask,
+    console: { log: (...args: unknown[]) => logged.push(args.join(" ")) },
     importScripts: (name: string) => {
       imported.push(name);
       if (options.noWasmExec) throw new Error(`failed to load ${name}`);
@@ -113,6 +118,9 @@ function startWorker(options: Options = {}) {
     fetched,
     imported,
     instantiated,
+    logged,
+    /** The Go program writes text, as wasm_exec.js's writeSync passes it to console.log. */
+    print: (text: string) => (sandbox["console"] as { log: (s: string) => void }).log(text),
     send: (data: unknown) => listener?.({ data }),
     exit: (code: number) => exitProgram?.(code),
     ready: () => becomeReady?.(),
@@ -186,5 +194,36 @@ describe("worker bootstrap", () => {
     assert.deepEqual(w.posted, [{ v: 1, type: "fatal", message: "the engine stopped (exit code 2)" }]);
     w.send({ id: 9 });
     assert.deepEqual(w.handled, [], "nothing reaches a dead engine");
+  });
+
+  test("an engine that ran out of memory says so, with its memory's size and Go's reason", async () => {
+    const w = startWorker({ memoryBytes: 4 * 2 ** 30 - 2 ** 26 });
+    await settle();
+    // What Go's runtime prints when the linear memory cannot grow (wasm_exec.js
+    // passes everything up to the last newline in one call).
+    w.print("progress line\nruntime: out of memory: cannot allocate 8388608-byte block (4160749568 in use)\nfatal error: out of memory");
+    w.print("");
+    // Go then dumps every goroutine: far more lines than the worker keeps.
+    for (let k = 0; k < 500; k++) w.print(`goroutine ${k} [running]:\n\truntime.gopark(0x0)\n`);
+    w.exit(2);
+    await settle();
+    assert.deepEqual(w.posted, [{
+      v: 1,
+      type: "fatal",
+      message: "the engine ran out of memory (its WebAssembly memory had grown to 3.9 GiB): runtime: out of memory: cannot allocate 8388608-byte block (4160749568 in use). " +
+        "A browser tab's WebAssembly memory is limited (4 GiB at most, often less); this graph with these settings needs more",
+    }]);
+    // The output still reaches the console.
+    assert.equal(w.logged.length, 502);
+    assert.match(w.logged[0]!, /^progress line\nruntime: out of memory/);
+  });
+
+  test("a panic names itself and the exit code", async () => {
+    const w = startWorker({ memoryBytes: 50 * 2 ** 20 });
+    await settle();
+    w.print("panic: runtime error: index out of range [3] with length 2");
+    w.exit(2);
+    await settle();
+    assert.deepEqual(w.posted, [{ v: 1, type: "fatal", message: "the engine crashed (exit code 2) (its WebAssembly memory had grown to 50 MiB): panic: runtime error: index out of range [3] with length 2" }]);
   });
 });

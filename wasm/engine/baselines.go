@@ -113,6 +113,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 			Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.BCE,
 			ValAUC: p.ValAUC, BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, Score: p.ValAUC, BestScore: p.BestValAUC,
 			ElapsedMs: elapsed, RemainingMs: remainingMs(elapsed, p.Epoch, p.MaxEpochs, p.BestEpoch, cfg.Patience),
+			Patience: cfg.Patience, MemoryBytes: memoryBytes(),
 		}})
 		e.opt.Yield()
 	}
@@ -208,7 +209,8 @@ func (e *Engine) trainPair(ctx context.Context, id int64, l *loaded, tr pairmode
 		left := float64(p.Epoch) - done + float64(min(p.MaxEpochs-p.Epoch, max(fit.Patience-(p.Epoch-p.BestEpoch), 0)))
 		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Loss,
 			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestValAUC,
-			ElapsedMs: elapsed, RemainingMs: perEpoch * left, Batch: p.Batch, Batches: p.Batches}
+			ElapsedMs: elapsed, RemainingMs: perEpoch * left, Batch: p.Batch, Batches: p.Batches,
+			Patience: fit.Patience, MemoryBytes: memoryBytes()}
 		if p.EpochDone {
 			pr.ValAUC, pr.Score = p.ValAUC, p.ValAUC
 		}

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -634,6 +635,7 @@ func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train
 			Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
 			ValAUC: p.ValAUC, BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, Score: p.Score, BestScore: p.BestScore,
 			ElapsedMs: elapsed, RemainingMs: remainingMs(elapsed, p.Epoch, p.MaxEpochs, p.BestEpoch, cfg.Patience),
+			Patience: cfg.Patience, MemoryBytes: memoryBytes(),
 		}})
 		e.opt.Yield()
 	}
@@ -958,6 +960,19 @@ func runFailed(err error) *Error {
 		msg = "train: " + msg
 	}
 	return &Error{Code: CodeBadRequest, Message: msg}
+}
+
+// memoryBytes is the memory the Go runtime has obtained from the system
+// (runtime/metrics' total, which reads without stopping the world). Under
+// js/wasm that is the linear memory grown so far, the figure the browser's
+// limit applies to.
+func memoryBytes() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return sample[0].Value.Uint64()
 }
 
 // remainingMs estimates the time left after epoch, from the mean epoch so

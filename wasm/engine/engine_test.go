@@ -14,6 +14,7 @@ import (
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/experiment"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/pairmodel"
@@ -190,6 +191,15 @@ func TestTrainExplainReload(t *testing.T) {
 	for k, e := range ev {
 		if e.Epoch != k+1 || e.MaxEpochs != 4 || e.ElapsedMs <= 0 || e.ValAUC <= 0 || e.Loss <= 0 {
 			t.Errorf("progress %d: %+v", k, e)
+		}
+		// A graph with groundtruth selects on precision, with its patience
+		// unless one is asked for; the page's time-left estimate reads it.
+		if e.Patience != experiment.PrecisionPatience {
+			t.Errorf("progress %d: patience %d, want %d", k, e.Patience, experiment.PrecisionPatience)
+		}
+		// The model alone holds more than a MiB; the runtime cannot hold less.
+		if e.MemoryBytes < 1<<20 {
+			t.Errorf("progress %d: memory %d bytes", k, e.MemoryBytes)
 		}
 	}
 	if ev[3].RemainingMs != 0 {

@@ -91,6 +91,12 @@ type Progress struct {
 	BestScore   float64 `json:"bestScore"`
 	ElapsedMs   float64 `json:"elapsedMs"`
 	RemainingMs float64 `json:"remainingMs"`
+	// Patience is early stopping's, so that the page can say when the run
+	// ends if no better epoch comes.
+	Patience int `json:"patience,omitempty"`
+	// MemoryBytes is the memory the Go runtime holds from the system: in
+	// the browser, the WebAssembly memory it has grown (which never shrinks).
+	MemoryBytes uint64 `json:"memoryBytes,omitempty"`
 	// Batch of Batches is the place within the epoch of models that step
 	// once per mini-batch of pairs (seal, wp, conpi); ValAUC and Score are
 	// set only on the report that ends an epoch (Batch == Batches).

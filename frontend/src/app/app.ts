@@ -109,7 +109,15 @@ export class App {
   }
 
   setStatus(text: string): void {
-    this.status.textContent = text;
+    // Once the engine is gone, that stays the news: the requests it failed
+    // end after it and would otherwise say "No graph loaded".
+    const dead = this.engine.error;
+    this.status.textContent = dead === undefined ? text : `The engine stopped: ${errorText(dead)}. Reload the page to start it again; the models stored in this browser are kept.`;
+  }
+
+  /** The engine is gone (out of memory, say): the status line says so and how to go on. */
+  engineStopped(): void {
+    this.setStatus("");
   }
 
   /** Opens what a deep link names, then selects its pair or node. */

@@ -12,10 +12,13 @@ declare global {
 }
 
 function main(): void {
+  let app: App | undefined;
   const engine = startEngine("worker.js", {
     onWarning: (message: string) => console.warn(`engine: ${message}`),
+    // Said in the status line even when no request was waiting on the engine.
+    onFatal: () => app?.engineStopped(),
   });
-  const app = new App(engine);
+  app = new App(engine);
   window.ilpgnnExplorer = app;
   app.start().catch((e: unknown) => console.error(e));
 }

@@ -4,10 +4,12 @@
 // live charts of the loss parts and validation AUC, and the final metrics.
 
 import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
+import { EngineError } from "../../client";
 import { errorText, type App } from "../app";
 import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
-import { dateTime, duration, fixed, percent } from "../format";
+import { EpochClock, describeEstimate, roughly } from "../estimate";
+import { bytes, dateTime, duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
 
@@ -37,6 +39,7 @@ export class TrainPanel {
   private readonly cancelButton = byId("cancel", HTMLButtonElement);
   private readonly progress = byId("progress", HTMLProgressElement);
   private readonly progressText = byId("progress-text", HTMLElement);
+  private readonly progressEta = byId("progress-eta", HTMLElement);
   private readonly result = byId("train-result", HTMLElement);
   private readonly offer = byId("restore-offer", HTMLElement);
   private readonly lossChart: LineChart;
@@ -45,6 +48,12 @@ export class TrainPanel {
   private abort: AbortController | null = null;
   /** Progress events received during the last run (the browser tests read it). */
   progressEvents = 0;
+  /** The last run's epoch times, for the time-left estimate. */
+  private clock = new EpochClock();
+  /** Page time when Train was pressed, and when the first epoch report came (setup = the gap less its elapsed time). */
+  private startedAt = 0;
+  /** Timings of the last run (bench-app reads them): setup before the first epoch, every epoch-end report's elapsed ms, the engine's peak memory. */
+  runStats: { setupMs?: number; epochEndsMs: number[]; peakMemoryBytes: number } = { epochEndsMs: [], peakMemoryBytes: 0 };
 
   constructor(app: App) {
     this.app = app;
@@ -133,9 +142,13 @@ export class TrainPanel {
     this.aucChart.setMarker(null);
     this.progress.value = 0;
     this.progressText.textContent = "Preparing the graph (diffusion, split)…";
+    this.progressEta.hidden = true;
     replace(this.result);
     this.abort = new AbortController();
     const t0 = performance.now();
+    this.startedAt = t0;
+    this.clock = new EpochClock();
+    this.runStats = { epochEndsMs: [], peakMemoryBytes: 0 };
     app.metrics.trainRuns++;
     try {
       const res = await app.engine.train(this.config(), {
@@ -151,6 +164,18 @@ export class TrainPanel {
       if (model === "ilpgnn") app.setModel(res);
       await app.checkpoints.refresh();
     } catch (e) {
+      this.progressEta.hidden = true;
+      if (e instanceof EngineError && e.code === "fatal") {
+        // The engine is gone (out of memory, say): nothing more runs on
+        // this page, but the checkpoints stored in the browser stay.
+        this.progressText.textContent = "Training stopped: the engine stopped.";
+        replace(
+          this.result,
+          h("p", { class: "error", id: "train-error" }, `Training failed: ${errorText(e)}`),
+          h("p", { class: "note" }, "Reload the page to start the engine again; the models stored in this browser are kept."),
+        );
+        return;
+      }
       // A failed run (one that diverged, say) changes nothing: the graph
       // and the model trained before stay.
       this.progressText.textContent = "Training stopped; the graph and any earlier model are unchanged.";
@@ -167,18 +192,31 @@ export class TrainPanel {
     this.cancelButton.disabled = !on;
     this.model.disabled = on;
     this.app.data.setBusy(on);
-    this.app.setStatus(on ? "Training…" : this.app.graph ? `Showing ${this.app.graph.desc.name}` : "");
+    if (this.app.engine.error !== undefined) this.app.engineStopped();
+    else this.app.setStatus(on ? "Training…" : this.app.graph ? `Showing ${this.app.graph.desc.name}` : "");
   }
 
   private onProgress(p: TrainProgress): void {
     this.progressEvents++;
-    const total = p.elapsedMs + p.remainingMs;
-    this.progress.value = total > 0 ? p.elapsedMs / total : p.epoch / p.maxEpochs;
+    const stats = this.runStats;
+    stats.setupMs ??= performance.now() - this.startedAt - p.elapsedMs;
+    if (p.memoryBytes !== undefined) stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, p.memoryBytes);
     const inEpoch = p.batches !== undefined && p.batch !== undefined && p.batch < p.batches;
+    if (!inEpoch) stats.epochEndsMs.push(p.elapsedMs);
+    // The bar counts epochs done of the most the run may take.
+    const done = inEpoch ? p.epoch - 1 + p.batch! / p.batches! : p.epoch;
+    this.progress.value = p.maxEpochs > 0 ? Math.min(1, done / p.maxEpochs) : 0;
+    const est = this.clock.report(p);
     const where = inEpoch ? `epoch ${p.epoch} (batch ${p.batch} of ${p.batches})` : `epoch ${p.epoch}`;
     const auc = inEpoch ? (p.bestEpoch > 0 ? `best validation AUC ${percent(p.bestValAUC)} at epoch ${p.bestEpoch}` : "validation after the first epoch")
       : `validation AUC ${percent(p.valAUC)} (best ${percent(p.bestValAUC)} at epoch ${p.bestEpoch})`;
-    this.progressText.textContent = `${where} of at most ${p.maxEpochs} · loss ${fixed(p.loss)} · ${auc} · about ${duration(p.remainingMs)} left`;
+    const left = est ? ` · at most about ${roughly(est.atMostMs)} left` : "";
+    this.progressText.textContent = `${where} of at most ${p.maxEpochs} · loss ${fixed(p.loss)} · ${auc} · ${duration(p.elapsedMs)} elapsed${left}`;
+    if (est) {
+      const memory = p.memoryBytes !== undefined ? ` Engine memory ${bytes(p.memoryBytes)}.` : "";
+      this.progressEta.textContent = `Time left: ${describeEstimate(est, this.clock.window, this.clock.recent().length)}.${memory}`;
+      this.progressEta.hidden = false;
+    }
     if (inEpoch) return; // the charts take one point per epoch
     this.lossChart.append("loss", p.epoch, p.loss);
     if (this.modelName === "ilpgnn") {
@@ -192,6 +230,7 @@ export class TrainPanel {
 
   private showResult(r: TrainResult): void {
     this.progress.value = 1;
+    this.progressEta.hidden = true;
     this.progressText.textContent = r.cancelled
       ? `Cancelled after ${r.epochs} epochs (${duration(r.trainSeconds * 1000)}); the best weights so far are kept.`
       : `Done: ${r.epochs} epochs in ${duration(r.trainSeconds * 1000)}.`;
@@ -251,6 +290,7 @@ export class TrainPanel {
     this.offer.hidden = true;
     this.progress.value = 0;
     this.progressText.textContent = "No training run on this graph yet.";
+    this.progressEta.hidden = true;
     this.lossChart.setSeries([]);
     this.aucChart.setSeries([]);
     this.aucChart.setMarker(null);
