@@ -1,0 +1,513 @@
+package synth
+
+// The sampled process: SPEC §8's two stages in O((N + E)·polylog) time and
+// O(N·d + E) memory, for graphs far beyond the exact process's N×N
+// matrices (ogbn-arxiv's 169,343 nodes and 1,166,243 edges).
+//
+// What stays exact. Features are the exact process's (same stream, same
+// numbers). Every weight the sampled process evaluates is bit for bit the
+// exact process's: cos(x_i, x_j), the base key q·log((cos+1)/2), and for a
+// new edge the path counts of A, A² and A³ (counted on the sparse graph),
+// S_ST's normalisation by its largest off-diagonal entry (found by walking
+// every node's three-hop neighbourhood), r(c, j), GT(i|j) with its ties by
+// id, and r̄_ij / τ. So every explained link's groundtruth is exactly what
+// the exact process would give the same pair in the same stage graph, and
+// the link's weight depends on its groundtruth neighbours only: the
+// causal property holds unchanged.
+//
+// Where it departs: which pairs are drawn. The exact process keeps the m
+// largest log w + Gumbel keys over all N²/2 pairs, which is sequential
+// sampling without replacement in proportion to w. The sampled process
+// draws pairs i.i.d. in proportion to w and skips repeats, which is the same
+// sequential sampling, but it draws them from a proposal: a block (a pair of
+// mixture components, the groups homophily runs along) in proportion to the
+// block's estimated total weight, then a uniform pair of the block,
+// accepted with probability w / B (rejection sampling). A block's total
+// and its bound B are measured on probeLimit pairs of the block (all of them
+// when it has no more), so
+//   - blocks are drawn in proportion to estimated, not true, totals (a
+//     relative error of about std(w)/mean(w)/√probeLimit, a few per cent);
+//   - a pair whose weight exceeds its block's largest probed weight is
+//     drawn as if its weight were that bound (a fraction of about
+//     1/probeLimit of a block's pairs; those pairs are under-drawn, never
+//     excluded);
+//   - a block with no eligible probed pair is never drawn.
+// None of these touches a drawn link's groundtruth or its weight, and
+// within a block the pairs' relative chances are the exact process's up to
+// the clipping, so links still go where their groundtruth neighbours point.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"ilpgnn/core/detmath"
+	"ilpgnn/core/graph"
+)
+
+// Method is the process Generate draws edges with.
+type Method int8
+
+const (
+	// Exact is SPEC §8's process over all node pairs: O(N²) memory and
+	// O(N²·d) time. It is the zero value and the presets' method.
+	Exact Method = iota
+	// Sampled follows the same two stages drawing from block proposals
+	// (sampled.go): linear in N and E.
+	Sampled
+)
+
+// String returns the name ParseMethod reads.
+func (m Method) String() string {
+	switch m {
+	case Exact:
+		return "exact"
+	case Sampled:
+		return "sampled"
+	}
+	return fmt.Sprintf("Method(%d)", int8(m))
+}
+
+// ParseMethod is the inverse of Method.String.
+func ParseMethod(s string) (Method, error) {
+	for _, m := range []Method{Exact, Sampled} {
+		if s == m.String() {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown method %q (want exact or sampled)", s)
+}
+
+// AutoExactNodes is the largest graph AutoMethod gives the exact process:
+// its five N×N matrices take 33·N² bytes, 132 MB at 2,000 nodes.
+const AutoExactNodes = 2000
+
+// AutoMethod returns the method for a graph of n nodes when none is named:
+// Exact up to AutoExactNodes (so the presets' sizes keep it), else Sampled.
+func AutoMethod(n int) Method {
+	if n <= AutoExactNodes {
+		return Exact
+	}
+	return Sampled
+}
+
+// probeLimit is the number of pairs a block's total weight and bound are
+// measured on.
+const probeLimit = 1024
+
+// maxSampledDensity is the largest share of all node pairs the sampled
+// process draws as edges: repeats are skipped, so denser graphs would
+// spend most proposals on pairs already drawn.
+const maxSampledDensity = 0.1
+
+// sampler holds what the sampled process's stages read.
+type sampler struct {
+	cfg     Config
+	n, d    int
+	unit    []float64 // N×d feature rows scaled to unit length
+	members [][]int32 // nodes by mixture component, increasing
+	scratch stageScratch
+}
+
+func newSampler(cfg Config, x []float64, components []int32) *sampler {
+	s := &sampler{cfg: cfg, n: cfg.Nodes, d: cfg.FeatureDim, unit: unitRows(x, cfg.Nodes, cfg.FeatureDim),
+		members: make([][]int32, cfg.Groups)}
+	for i, z := range components {
+		s.members[z] = append(s.members[z], int32(i))
+	}
+	s.scratch = newStageScratch(cfg.Nodes)
+	return s
+}
+
+// unitRows scales the rows of the n×d matrix x to unit length as newWorld
+// does (same operations, so the same bits); zero rows stay zero.
+func unitRows(x []float64, n, d int) []float64 {
+	unit := make([]float64, len(x))
+	for i := range n {
+		row := x[i*d : i*d+d]
+		var ss float64
+		for _, v := range row {
+			ss += float64(v * v)
+		}
+		if ss == 0 {
+			continue
+		}
+		inv := 1 / math.Sqrt(ss)
+		for k, v := range row {
+			unit[i*d+k] = v * inv
+		}
+	}
+	return unit
+}
+
+// cos is the cosine of the features of i and j, summed in newWorld's order.
+func (s *sampler) cos(i, j int) float64 {
+	d := s.d
+	ui := s.unit[i*d : i*d+d]
+	uj := s.unit[j*d : j*d+d][:len(ui)]
+	var sum float64
+	for k, v := range ui {
+		sum += float64(v * uj[k])
+	}
+	return sum
+}
+
+// generateSampled draws the base graph and the two stages' links.
+func generateSampled(cfg Config, seed uint64, x []float64, components []int32) (base []graph.Edge, stage1, stage2 []Link, err error) {
+	nBase, nTrain, nTest, nVal := cfg.counts()
+	s := newSampler(cfg, x, components)
+	q := cfg.Homophily
+	baseKey := func(i, j int) (float64, bool) {
+		if q == 0 {
+			return 0, true
+		}
+		return q * detmath.Log((s.cos(i, j)+1)/2), true
+	}
+	base, err = s.draw(nBase, baseKey, rand.New(rand.NewPCG(seed, streamBase)))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("synth: base graph: %w", err)
+	}
+	stage1, err = s.drawLinks(s.stage(base), nTrain, rand.New(rand.NewPCG(seed, streamStage1)))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("synth: stage 1: %w", err)
+	}
+	trainEdges := append(slices.Clone(base), edgesOf(stage1)...)
+	stage2, err = s.drawLinks(s.stage(trainEdges), nTest+nVal, rand.New(rand.NewPCG(seed, streamStage2)))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("synth: stage 2: %w", err)
+	}
+	return base, stage1, stage2, nil
+}
+
+// block is a pair of mixture components a <= b and the proposal's view of
+// it: its log total weight and the bound its pairs are accepted under.
+type block struct {
+	a, b     int
+	logTotal float64 // log Σ w over the block, estimated; -Inf if none
+	bound    float64 // the largest probed log weight
+}
+
+// pairs returns the number of node pairs of the block.
+func (s *sampler) pairs(bl block) int64 {
+	na, nb := int64(len(s.members[bl.a])), int64(len(s.members[bl.b]))
+	if bl.a == bl.b {
+		return na * (na - 1) / 2
+	}
+	return na * nb
+}
+
+// pairAt returns pair number k of the block (0 <= k < pairs).
+func (s *sampler) pairAt(bl block, k int64) (int, int) {
+	ma, mb := s.members[bl.a], s.members[bl.b]
+	if bl.a != bl.b {
+		return int(ma[k/int64(len(mb))]), int(mb[k%int64(len(mb))])
+	}
+	// Row r of the upper triangle holds len-1-r pairs.
+	r := int64(0)
+	for rowLen := int64(len(ma) - 1); k >= rowLen; rowLen-- {
+		k -= rowLen
+		r++
+	}
+	return int(ma[r]), int(ma[r+1+k])
+}
+
+// randomPair returns a uniform pair of distinct nodes of the block.
+func (s *sampler) randomPair(bl block, rng *rand.Rand) (int, int) {
+	ma := s.members[bl.a]
+	if bl.a == bl.b {
+		i := rng.IntN(len(ma))
+		j := rng.IntN(len(ma) - 1)
+		if j >= i {
+			j++
+		}
+		return int(ma[i]), int(ma[j])
+	}
+	mb := s.members[bl.b]
+	return int(ma[rng.IntN(len(ma))]), int(mb[rng.IntN(len(mb))])
+}
+
+// keyFunc returns log w_ij, or false for a pair that cannot be drawn.
+type keyFunc func(i, j int) (float64, bool)
+
+// blocks measures every block's total weight and bound on probeLimit
+// probed pairs, all of them when the block has no more.
+func (s *sampler) blocks(key keyFunc, rng *rand.Rand) []block {
+	var out []block
+	for a := range s.members {
+		for b := a; b < len(s.members); b++ {
+			bl := block{a: a, b: b, logTotal: math.Inf(-1), bound: math.Inf(-1)}
+			p := s.pairs(bl)
+			if p == 0 {
+				continue
+			}
+			probes := min(p, probeLimit)
+			keys := make([]float64, 0, probes)
+			for k := range probes {
+				var i, j int
+				if p <= probeLimit {
+					i, j = s.pairAt(bl, k)
+				} else {
+					i, j = s.randomPair(bl, rng)
+				}
+				if v, ok := key(min(i, j), max(i, j)); ok && !math.IsInf(v, -1) {
+					keys = append(keys, v)
+					bl.bound = max(bl.bound, v)
+				}
+			}
+			if len(keys) > 0 {
+				var sum float64
+				for _, v := range keys {
+					sum += detmath.Exp(v - bl.bound)
+				}
+				// log(pairs · mean w) with the mean over every probe.
+				bl.logTotal = detmath.Log(float64(p)) + bl.bound + detmath.Log(sum/float64(probes))
+			}
+			out = append(out, bl)
+		}
+	}
+	return out
+}
+
+// draw draws m distinct pairs (U < V) in proportion to exp(key), in the
+// order drawn: the proposal picks a block by its estimated total and a
+// uniform pair of it, accepted with probability exp(key - bound); repeats
+// are skipped.
+func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand) ([]graph.Edge, error) {
+	bls := s.blocks(key, rng)
+	top := math.Inf(-1)
+	for _, bl := range bls {
+		top = max(top, bl.logTotal)
+	}
+	if math.IsInf(top, -1) {
+		return nil, fmt.Errorf("%d edges to draw but no probed pair can be drawn", m)
+	}
+	cum := make([]float64, len(bls))
+	var total float64
+	for k, bl := range bls {
+		total += detmath.Exp(bl.logTotal - top)
+		cum[k] = total
+	}
+	out := make([]graph.Edge, 0, m)
+	drawn := make(map[graph.Edge]struct{}, m)
+	// Acceptance is a few per cent at worst; a thousand proposals per edge
+	// means the eligible pairs are (nearly) used up.
+	limit := 1000*int64(m) + 1<<20
+	for tries := int64(0); len(out) < m; tries++ {
+		if tries == limit {
+			return nil, fmt.Errorf("drew %d of %d edges in %d proposals: too few pairs can be drawn", len(out), m, tries)
+		}
+		u := rng.Float64() * total
+		b, _ := slices.BinarySearchFunc(cum, u, func(c, u float64) int {
+			if c <= u {
+				return -1
+			}
+			return 1
+		})
+		bl := bls[min(b, len(bls)-1)]
+		i, j := s.randomPair(bl, rng)
+		e := graph.Edge{U: int32(min(i, j)), V: int32(max(i, j))}
+		if _, dup := drawn[e]; dup {
+			continue
+		}
+		v, ok := key(int(e.U), int(e.V))
+		if !ok {
+			continue
+		}
+		if v < bl.bound {
+			uu := (float64(rng.Uint64()>>11) + 0.5) / (1 << 53)
+			if detmath.Log(uu) >= v-bl.bound {
+				continue
+			}
+		}
+		drawn[e] = struct{}{}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// sparseStage is one stage's graph for the sampled process: adjacency and
+// the largest off-diagonal entry of A + A²/2 + A³/3.
+type sparseStage struct {
+	adj [][]int32 // sorted neighbours
+	top float64
+}
+
+// stageScratch holds dense per-node counters that are reset after use, so
+// a stage's path counts cost the neighbourhoods they touch, not N.
+type stageScratch struct {
+	a1, a2, a3 []float64
+	touched    []int32
+}
+
+func newStageScratch(n int) stageScratch {
+	return stageScratch{a1: make([]float64, n), a2: make([]float64, n), a3: make([]float64, n)}
+}
+
+// stage builds the stage graph of edges and finds S_ST's normaliser by
+// counting every node's walks of length 2 and 3.
+func (s *sampler) stage(edges []graph.Edge) *sparseStage {
+	n := s.n
+	st := &sparseStage{adj: make([][]int32, n)}
+	for _, e := range edges {
+		st.adj[e.U] = append(st.adj[e.U], e.V)
+		st.adj[e.V] = append(st.adj[e.V], e.U)
+	}
+	for _, a := range st.adj {
+		slices.Sort(a)
+	}
+	sc := &s.scratch
+	var t2, t3 []int32
+	for i := range n {
+		for _, c := range st.adj[i] {
+			sc.a1[c] = 1
+			for _, k := range st.adj[c] {
+				if sc.a2[k] == 0 {
+					t2 = append(t2, k)
+				}
+				sc.a2[k]++
+			}
+		}
+		for _, k := range t2 {
+			for _, l := range st.adj[k] {
+				if sc.a3[l] == 0 {
+					t3 = append(t3, l)
+				}
+				sc.a3[l] += sc.a2[k]
+			}
+		}
+		// Every neighbour is in t3 (the walk i, l, i, l), so t2 and t3
+		// cover every non-zero entry of row i.
+		for _, ts := range [][]int32{t2, t3} {
+			for _, l := range ts {
+				if int(l) == i {
+					continue
+				}
+				v := sc.a2[l]/2 + sc.a3[l]/3
+				if sc.a1[l] != 0 {
+					v++
+				}
+				st.top = max(st.top, v)
+			}
+		}
+		for _, c := range st.adj[i] {
+			sc.a1[c] = 0
+		}
+		for _, k := range t2 {
+			sc.a2[k] = 0
+		}
+		for _, l := range t3 {
+			sc.a3[l] = 0
+		}
+		t2, t3 = t2[:0], t3[:0]
+	}
+	return st
+}
+
+// hasEdge reports whether i and j are adjacent.
+func (st *sparseStage) hasEdge(i, j int) bool {
+	if len(st.adj[j]) < len(st.adj[i]) {
+		i, j = j, i
+	}
+	_, ok := slices.BinarySearch(st.adj[i], int32(j))
+	return ok
+}
+
+// why returns GT(i|j), the KGT neighbours c of i with the largest r(c, j),
+// largest first, ties by id, and the sum of their r, in the exact
+// process's operations: r(c, j) = α·S_ST[c, j]/top + (1-α)·(cos+1)/2 with
+// S_ST[c, j] = A + A²/2 + A³/3 counted around j.
+func (s *sampler) why(st *sparseStage, i, j int, dst []int32, rs []float64) ([]int32, float64) {
+	sc := &s.scratch
+	// a1 marks j's neighbours, a2 counts walks of length 2 from j.
+	t := sc.touched[:0]
+	for _, l := range st.adj[j] {
+		sc.a1[l] = 1
+		for _, k := range st.adj[l] {
+			if sc.a2[k] == 0 {
+				t = append(t, k)
+			}
+			sc.a2[k]++
+		}
+	}
+	alpha, kgt := s.cfg.Alpha, s.cfg.KGT
+	r := func(c int32) float64 {
+		var p2, p3 float64
+		for _, k := range st.adj[c] {
+			p2 += sc.a1[k]
+			p3 += sc.a2[k]
+		}
+		v := p2/2 + p3/3
+		if sc.a1[c] != 0 {
+			v++
+		}
+		if st.top > 0 {
+			v /= st.top
+		}
+		return float64(alpha*v) + float64((1-alpha)*(s.cos(int(c), j)+1)/2)
+	}
+	dst, rs = dst[:0], rs[:0]
+	for _, c := range st.adj[i] {
+		rc := r(c)
+		// As whyStrided: neighbours come in increasing id, so a tie never
+		// displaces.
+		if len(dst) == kgt && rc <= rs[kgt-1] {
+			continue
+		}
+		if len(dst) < kgt {
+			dst, rs = append(dst, c), append(rs, rc)
+		} else {
+			dst[kgt-1], rs[kgt-1] = c, rc
+		}
+		for p := len(dst) - 1; p > 0 && rs[p] > rs[p-1]; p-- {
+			dst[p], dst[p-1] = dst[p-1], dst[p]
+			rs[p], rs[p-1] = rs[p-1], rs[p]
+		}
+	}
+	var sum float64
+	for _, v := range rs {
+		sum += v
+	}
+	for _, l := range st.adj[j] {
+		sc.a1[l] = 0
+	}
+	for _, k := range t {
+		sc.a2[k] = 0
+	}
+	sc.touched = t[:0]
+	return dst, sum
+}
+
+// linkKey returns log w_ij = r̄_ij / τ for i < j, or false when (i, j) is
+// an edge of the stage graph or an end has fewer than KGT neighbours.
+func (s *sampler) linkKey(st *sparseStage, i, j int, bufI, bufJ []int32, rs []float64) (key float64, whyI, whyJ []int32, ok bool) {
+	k := s.cfg.KGT
+	if len(st.adj[i]) < k || len(st.adj[j]) < k || st.hasEdge(i, j) {
+		return 0, nil, nil, false
+	}
+	whyI, si := s.why(st, i, j, bufI, rs)
+	whyJ, sj := s.why(st, j, i, bufJ, rs)
+	rbar := (si + sj) / float64(2*k)
+	return rbar / s.cfg.Tau, whyI, whyJ, true
+}
+
+// drawLinks draws m explained links among the stage graph's eligible
+// non-edges in proportion to exp(r̄_ij / τ), in the order drawn.
+func (s *sampler) drawLinks(st *sparseStage, m int, rng *rand.Rand) ([]Link, error) {
+	k := s.cfg.KGT
+	bufI, bufJ, rs := make([]int32, 0, k), make([]int32, 0, k), make([]float64, 0, k)
+	key := func(i, j int) (float64, bool) {
+		v, _, _, ok := s.linkKey(st, i, j, bufI, bufJ, rs)
+		return v, ok
+	}
+	edges, err := s.draw(m, key, rng)
+	if err != nil {
+		return nil, fmt.Errorf("%w (non-edges with both ends of %d neighbours)", err, k)
+	}
+	links := make([]Link, m)
+	for t, e := range edges {
+		_, whyU, whyV, _ := s.linkKey(st, int(e.U), int(e.V), nil, nil, nil)
+		links[t] = Link{Edge: e, Role: Train, WhyU: whyU, WhyV: whyV}
+	}
+	return links, nil
+}
