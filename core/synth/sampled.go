@@ -5,13 +5,15 @@ package synth
 // matrices (ogbn-arxiv's 169,343 nodes and 1,166,243 edges).
 //
 // What stays exact. Features are the exact process's (same stream, same
-// numbers). Every weight the sampled process evaluates is bit for bit the
-// exact process's: cos(x_i, x_j), the base key q·log((cos+1)/2), and for a
-// new edge the path counts of A, A² and A³ (counted on the sparse graph),
-// S_ST's normalisation by its largest off-diagonal entry (found by walking
-// every node's three-hop neighbourhood), r(c, j), GT(i|j) with its ties by
-// id, and r̄_ij / τ. So every explained link's groundtruth is exactly what
-// the exact process would give the same pair in the same stage graph, and
+// numbers). Every weight the sampled process evaluates follows the exact
+// process's formulas and operations: the base key q·log((cos+1)/2), and
+// for a new edge the path counts of A, A² and A³ (counted on the sparse
+// graph), S_ST's normalisation by its largest off-diagonal entry (found by
+// walking every node's three-hop neighbourhood), r(c, j), GT(i|j) with its
+// ties by id, and r̄_ij / τ. Only the cosine is computed otherwise, from
+// float32 rows in another order (sampler.cos says why); given the same cosines, every explained link's
+// groundtruth and weight are bit for bit what the exact process would give
+// the same pair in the same stage graph (TestSampledGroundtruthExact), and
 // the link's weight depends on its groundtruth neighbours only: the
 // causal property holds unchanged.
 //
@@ -105,7 +107,7 @@ const maxSampledDensity = 0.1
 type sampler struct {
 	cfg     Config
 	n, d    int
-	unit    []float64 // N×d feature rows scaled to unit length
+	unit    []float32 // N×d feature rows scaled to unit length
 	members [][]int32 // nodes by mixture component, increasing
 	scratch stageScratch
 }
@@ -121,9 +123,9 @@ func newSampler(cfg Config, x []float64, components []int32) *sampler {
 }
 
 // unitRows scales the rows of the n×d matrix x to unit length as newWorld
-// does (same operations, so the same bits); zero rows stay zero.
-func unitRows(x []float64, n, d int) []float64 {
-	unit := make([]float64, len(x))
+// does, then rounds them to float32; zero rows stay zero.
+func unitRows(x []float64, n, d int) []float32 {
+	unit := make([]float32, len(x))
 	for i := range n {
 		row := x[i*d : i*d+d]
 		var ss float64
@@ -135,20 +137,35 @@ func unitRows(x []float64, n, d int) []float64 {
 		}
 		inv := 1 / math.Sqrt(ss)
 		for k, v := range row {
-			unit[i*d+k] = v * inv
+			unit[i*d+k] = float32(v * inv)
 		}
 	}
 	return unit
 }
 
-// cos is the cosine of the features of i and j, summed in newWorld's order.
+// cos is the cosine of the features of i and j, from unit rows rounded to
+// float32: their products are exact in float64, summed in four lanes,
+// (l0 + l1) + (l2 + l3) with lane k%4, then the tail. These dot products
+// are most of the sampled process's time, and it is bound by reading rows
+// of nodes scattered over the graph: half-width rows halve that, and four
+// lanes do not wait on each addition. The order is fixed, so the result is
+// deterministic and portable; it differs from newWorld's cosine by about
+// 1e-7, which moves no rule of the process.
 func (s *sampler) cos(i, j int) float64 {
 	d := s.d
 	ui := s.unit[i*d : i*d+d]
 	uj := s.unit[j*d : j*d+d][:len(ui)]
-	var sum float64
-	for k, v := range ui {
-		sum += float64(v * uj[k])
+	var l0, l1, l2, l3 float64
+	k := 0
+	for ; k+4 <= len(ui); k += 4 {
+		l0 += float64(ui[k]) * float64(uj[k])
+		l1 += float64(ui[k+1]) * float64(uj[k+1])
+		l2 += float64(ui[k+2]) * float64(uj[k+2])
+		l3 += float64(ui[k+3]) * float64(uj[k+3])
+	}
+	sum := (l0 + l1) + (l2 + l3)
+	for ; k < len(ui); k++ {
+		sum += float64(ui[k]) * float64(uj[k])
 	}
 	return sum
 }
@@ -164,7 +181,7 @@ func generateSampled(cfg Config, seed uint64, x []float64, components []int32) (
 		}
 		return q * detmath.Log((s.cos(i, j)+1)/2), true
 	}
-	base, err = s.draw(nBase, baseKey, rand.New(rand.NewPCG(seed, streamBase)))
+	base, err = s.draw(nBase, baseKey, rand.New(rand.NewPCG(seed, streamBase)), nil)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("synth: base graph: %w", err)
 	}
@@ -273,7 +290,10 @@ func (s *sampler) blocks(key keyFunc, rng *rand.Rand) []block {
 // order drawn: the proposal picks a block by its estimated total and a
 // uniform pair of it, accepted with probability exp(key - bound); repeats
 // are skipped.
-func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand) ([]graph.Edge, error) {
+//
+// accepted, when not nil, is called after each accepted pair, whose key
+// was the last one computed.
+func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand, accepted func()) ([]graph.Edge, error) {
 	bls := s.blocks(key, rng)
 	top := math.Inf(-1)
 	for _, bl := range bls {
@@ -322,6 +342,9 @@ func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand) ([]graph.Edge, error)
 		}
 		drawn[e] = struct{}{}
 		out = append(out, e)
+		if accepted != nil {
+			accepted()
+		}
 	}
 	return out, nil
 }
@@ -496,18 +519,23 @@ func (s *sampler) linkKey(st *sparseStage, i, j int, bufI, bufJ []int32, rs []fl
 func (s *sampler) drawLinks(st *sparseStage, m int, rng *rand.Rand) ([]Link, error) {
 	k := s.cfg.KGT
 	bufI, bufJ, rs := make([]int32, 0, k), make([]int32, 0, k), make([]float64, 0, k)
+	var whyI, whyJ []int32
 	key := func(i, j int) (float64, bool) {
-		v, _, _, ok := s.linkKey(st, i, j, bufI, bufJ, rs)
+		var v float64
+		var ok bool
+		v, whyI, whyJ, ok = s.linkKey(st, i, j, bufI, bufJ, rs)
 		return v, ok
 	}
-	edges, err := s.draw(m, key, rng)
+	links := make([]Link, 0, m)
+	accepted := func() {
+		links = append(links, Link{Role: Train, WhyU: slices.Clone(whyI), WhyV: slices.Clone(whyJ)})
+	}
+	edges, err := s.draw(m, key, rng, accepted)
 	if err != nil {
 		return nil, fmt.Errorf("%w (non-edges with both ends of %d neighbours)", err, k)
 	}
-	links := make([]Link, m)
 	for t, e := range edges {
-		_, whyU, whyV, _ := s.linkKey(st, int(e.U), int(e.V), nil, nil, nil)
-		links[t] = Link{Edge: e, Role: Train, WhyU: whyU, WhyV: whyV}
+		links[t].Edge = e
 	}
 	return links, nil
 }
