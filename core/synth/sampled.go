@@ -21,22 +21,21 @@ package synth
 // largest log w + Gumbel keys over all N²/2 pairs, which is sequential
 // sampling without replacement in proportion to w. The sampled process
 // draws pairs i.i.d. in proportion to w and skips repeats, which is the same
-// sequential sampling, but it draws them from a proposal: a block (a pair of
-// mixture components, the groups homophily runs along) in proportion to the
-// block's estimated total weight, then a uniform pair of the block,
-// accepted with probability w / B (rejection sampling). A block's total
-// and its bound B are measured on probeLimit pairs of the block (all of them
-// when it has no more), so
-//   - blocks are drawn in proportion to estimated, not true, totals (a
-//     relative error of about std(w)/mean(w)/√probeLimit, a few per cent);
+// sequential sampling, by rejection from an envelope: a block (a pair of
+// mixture components, the groups homophily runs along) is proposed in
+// proportion to its number of pairs times its bound B, then a uniform pair
+// of the block, accepted with probability w / B. A pair's chance is then
+// proportional to w exactly, as long as w <= B. B is the largest weight
+// among probeLimit pairs of the block (all of them when it has no more),
+// so
 //   - a pair whose weight exceeds its block's largest probed weight is
-//     drawn as if its weight were that bound (a fraction of about
-//     1/probeLimit of a block's pairs; those pairs are under-drawn, never
-//     excluded);
+//     drawn as if its weight were that bound (about 1/probeLimit of a
+//     block's pairs; they are under-drawn, never excluded);
 //   - a block with no eligible probed pair is never drawn.
-// None of these touches a drawn link's groundtruth or its weight, and
-// within a block the pairs' relative chances are the exact process's up to
-// the clipping, so links still go where their groundtruth neighbours point.
+// Blocks enumerated in full have neither departure. None of this touches
+// a drawn link's groundtruth or its weight, and pairs' relative chances are
+// the exact process's up to the clipping, so links still go where their
+// groundtruth neighbours point.
 
 import (
 	"fmt"
@@ -197,11 +196,11 @@ func generateSampled(cfg Config, seed uint64, x []float64, components []int32) (
 	return base, stage1, stage2, nil
 }
 
-// block is a pair of mixture components a <= b and the proposal's view of
-// it: its log total weight and the bound its pairs are accepted under.
+// block is a pair of mixture components a <= b and its part of the
+// envelope the proposal draws from.
 type block struct {
 	a, b     int
-	logTotal float64 // log Σ w over the block, estimated; -Inf if none
+	envelope float64 // log(pairs · bound); -Inf if no pair can be drawn
 	bound    float64 // the largest probed log weight
 }
 
@@ -247,38 +246,30 @@ func (s *sampler) randomPair(bl block, rng *rand.Rand) (int, int) {
 // keyFunc returns log w_ij, or false for a pair that cannot be drawn.
 type keyFunc func(i, j int) (float64, bool)
 
-// blocks measures every block's total weight and bound on probeLimit
-// probed pairs, all of them when the block has no more.
+// blocks bounds every block's weights by the largest of probeLimit probed
+// pairs, all of them when the block has no more.
 func (s *sampler) blocks(key keyFunc, rng *rand.Rand) []block {
 	var out []block
 	for a := range s.members {
 		for b := a; b < len(s.members); b++ {
-			bl := block{a: a, b: b, logTotal: math.Inf(-1), bound: math.Inf(-1)}
+			bl := block{a: a, b: b, envelope: math.Inf(-1), bound: math.Inf(-1)}
 			p := s.pairs(bl)
 			if p == 0 {
 				continue
 			}
-			probes := min(p, probeLimit)
-			keys := make([]float64, 0, probes)
-			for k := range probes {
+			for k := range min(p, probeLimit) {
 				var i, j int
 				if p <= probeLimit {
 					i, j = s.pairAt(bl, k)
 				} else {
 					i, j = s.randomPair(bl, rng)
 				}
-				if v, ok := key(min(i, j), max(i, j)); ok && !math.IsInf(v, -1) {
-					keys = append(keys, v)
+				if v, ok := key(min(i, j), max(i, j)); ok {
 					bl.bound = max(bl.bound, v)
 				}
 			}
-			if len(keys) > 0 {
-				var sum float64
-				for _, v := range keys {
-					sum += detmath.Exp(v - bl.bound)
-				}
-				// log(pairs · mean w) with the mean over every probe.
-				bl.logTotal = detmath.Log(float64(p)) + bl.bound + detmath.Log(sum/float64(probes))
+			if !math.IsInf(bl.bound, -1) {
+				bl.envelope = detmath.Log(float64(p)) + bl.bound
 			}
 			out = append(out, bl)
 		}
@@ -287,9 +278,9 @@ func (s *sampler) blocks(key keyFunc, rng *rand.Rand) []block {
 }
 
 // draw draws m distinct pairs (U < V) in proportion to exp(key), in the
-// order drawn: the proposal picks a block by its estimated total and a
-// uniform pair of it, accepted with probability exp(key - bound); repeats
-// are skipped.
+// order drawn: the proposal picks a block in proportion to its envelope
+// and a uniform pair of it, accepted with probability exp(key - bound);
+// repeats are skipped.
 //
 // accepted, when not nil, is called after each accepted pair, whose key
 // was the last one computed.
@@ -297,7 +288,7 @@ func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand, accepted func()) ([]g
 	bls := s.blocks(key, rng)
 	top := math.Inf(-1)
 	for _, bl := range bls {
-		top = max(top, bl.logTotal)
+		top = max(top, bl.envelope)
 	}
 	if math.IsInf(top, -1) {
 		return nil, fmt.Errorf("%d edges to draw but no probed pair can be drawn", m)
@@ -305,7 +296,7 @@ func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand, accepted func()) ([]g
 	cum := make([]float64, len(bls))
 	var total float64
 	for k, bl := range bls {
-		total += detmath.Exp(bl.logTotal - top)
+		total += detmath.Exp(bl.envelope - top)
 		cum[k] = total
 	}
 	out := make([]graph.Edge, 0, m)
@@ -349,42 +340,62 @@ func (s *sampler) draw(m int, key keyFunc, rng *rand.Rand, accepted func()) ([]g
 	return out, nil
 }
 
-// sparseStage is one stage's graph for the sampled process: adjacency and
-// the largest off-diagonal entry of A + A²/2 + A³/3.
+// sparseStage is one stage's graph for the sampled process: adjacency in
+// compressed rows and the largest off-diagonal entry of A + A²/2 + A³/3.
 type sparseStage struct {
-	adj [][]int32 // sorted neighbours
-	top float64
+	indptr []int
+	nbrs   []int32 // each row sorted
+	top    float64
 }
 
-// stageScratch holds dense per-node counters that are reset after use, so
-// a stage's path counts cost the neighbourhoods they touch, not N.
+// adj returns the sorted neighbours of i.
+func (st *sparseStage) adj(i int) []int32 { return st.nbrs[st.indptr[i]:st.indptr[i+1]] }
+
+// degree returns the number of neighbours of i.
+func (st *sparseStage) degree(i int) int { return st.indptr[i+1] - st.indptr[i] }
+
+// stageScratch holds per-node counters that are reset after use, so a
+// stage's path counts cost the neighbourhoods they touch, not N. Integer
+// counters are exact, as the exact process's float64 counts are, and
+// small enough to stay in cache.
 type stageScratch struct {
-	a1, a2, a3 []float64
-	touched    []int32
+	a1 []uint8 // 1 for a neighbour of the node counted around
+	a2 []int32 // walks of length 2
+	a3 []int64 // walks of length 3
+	t  []int32 // nodes touched
 }
 
 func newStageScratch(n int) stageScratch {
-	return stageScratch{a1: make([]float64, n), a2: make([]float64, n), a3: make([]float64, n)}
+	return stageScratch{a1: make([]uint8, n), a2: make([]int32, n), a3: make([]int64, n)}
 }
 
 // stage builds the stage graph of edges and finds S_ST's normaliser by
 // counting every node's walks of length 2 and 3.
 func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 	n := s.n
-	st := &sparseStage{adj: make([][]int32, n)}
+	st := &sparseStage{indptr: make([]int, n+1), nbrs: make([]int32, 2*len(edges))}
 	for _, e := range edges {
-		st.adj[e.U] = append(st.adj[e.U], e.V)
-		st.adj[e.V] = append(st.adj[e.V], e.U)
+		st.indptr[e.U+1]++
+		st.indptr[e.V+1]++
 	}
-	for _, a := range st.adj {
-		slices.Sort(a)
+	for i := range n {
+		st.indptr[i+1] += st.indptr[i]
+	}
+	fill := slices.Clone(st.indptr[:n])
+	for _, e := range edges {
+		st.nbrs[fill[e.U]], st.nbrs[fill[e.V]] = e.V, e.U
+		fill[e.U]++
+		fill[e.V]++
+	}
+	for i := range n {
+		slices.Sort(st.adj(i))
 	}
 	sc := &s.scratch
 	var t2, t3 []int32
 	for i := range n {
-		for _, c := range st.adj[i] {
+		for _, c := range st.adj(i) {
 			sc.a1[c] = 1
-			for _, k := range st.adj[c] {
+			for _, k := range st.adj(int(c)) {
 				if sc.a2[k] == 0 {
 					t2 = append(t2, k)
 				}
@@ -392,11 +403,11 @@ func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 			}
 		}
 		for _, k := range t2 {
-			for _, l := range st.adj[k] {
+			for _, l := range st.adj(int(k)) {
 				if sc.a3[l] == 0 {
 					t3 = append(t3, l)
 				}
-				sc.a3[l] += sc.a2[k]
+				sc.a3[l] += int64(sc.a2[k])
 			}
 		}
 		// Every neighbour is in t3 (the walk i, l, i, l), so t2 and t3
@@ -406,14 +417,14 @@ func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 				if int(l) == i {
 					continue
 				}
-				v := sc.a2[l]/2 + sc.a3[l]/3
+				v := float64(sc.a2[l])/2 + float64(sc.a3[l])/3
 				if sc.a1[l] != 0 {
 					v++
 				}
 				st.top = max(st.top, v)
 			}
 		}
-		for _, c := range st.adj[i] {
+		for _, c := range st.adj(i) {
 			sc.a1[c] = 0
 		}
 		for _, k := range t2 {
@@ -429,10 +440,10 @@ func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 
 // hasEdge reports whether i and j are adjacent.
 func (st *sparseStage) hasEdge(i, j int) bool {
-	if len(st.adj[j]) < len(st.adj[i]) {
+	if st.degree(j) < st.degree(i) {
 		i, j = j, i
 	}
-	_, ok := slices.BinarySearch(st.adj[i], int32(j))
+	_, ok := slices.BinarySearch(st.adj(i), int32(j))
 	return ok
 }
 
@@ -443,10 +454,10 @@ func (st *sparseStage) hasEdge(i, j int) bool {
 func (s *sampler) why(st *sparseStage, i, j int, dst []int32, rs []float64) ([]int32, float64) {
 	sc := &s.scratch
 	// a1 marks j's neighbours, a2 counts walks of length 2 from j.
-	t := sc.touched[:0]
-	for _, l := range st.adj[j] {
+	t := sc.t[:0]
+	for _, l := range st.adj(j) {
 		sc.a1[l] = 1
-		for _, k := range st.adj[l] {
+		for _, k := range st.adj(int(l)) {
 			if sc.a2[k] == 0 {
 				t = append(t, k)
 			}
@@ -455,12 +466,12 @@ func (s *sampler) why(st *sparseStage, i, j int, dst []int32, rs []float64) ([]i
 	}
 	alpha, kgt := s.cfg.Alpha, s.cfg.KGT
 	r := func(c int32) float64 {
-		var p2, p3 float64
-		for _, k := range st.adj[c] {
-			p2 += sc.a1[k]
-			p3 += sc.a2[k]
+		var p2, p3 int64
+		for _, k := range st.adj(int(c)) {
+			p2 += int64(sc.a1[k])
+			p3 += int64(sc.a2[k])
 		}
-		v := p2/2 + p3/3
+		v := float64(p2)/2 + float64(p3)/3
 		if sc.a1[c] != 0 {
 			v++
 		}
@@ -470,7 +481,7 @@ func (s *sampler) why(st *sparseStage, i, j int, dst []int32, rs []float64) ([]i
 		return float64(alpha*v) + float64((1-alpha)*(s.cos(int(c), j)+1)/2)
 	}
 	dst, rs = dst[:0], rs[:0]
-	for _, c := range st.adj[i] {
+	for _, c := range st.adj(i) {
 		rc := r(c)
 		// As whyStrided: neighbours come in increasing id, so a tie never
 		// displaces.
@@ -491,13 +502,13 @@ func (s *sampler) why(st *sparseStage, i, j int, dst []int32, rs []float64) ([]i
 	for _, v := range rs {
 		sum += v
 	}
-	for _, l := range st.adj[j] {
+	for _, l := range st.adj(j) {
 		sc.a1[l] = 0
 	}
 	for _, k := range t {
 		sc.a2[k] = 0
 	}
-	sc.touched = t[:0]
+	sc.t = t[:0]
 	return dst, sum
 }
 
@@ -505,7 +516,7 @@ func (s *sampler) why(st *sparseStage, i, j int, dst []int32, rs []float64) ([]i
 // an edge of the stage graph or an end has fewer than KGT neighbours.
 func (s *sampler) linkKey(st *sparseStage, i, j int, bufI, bufJ []int32, rs []float64) (key float64, whyI, whyJ []int32, ok bool) {
 	k := s.cfg.KGT
-	if len(st.adj[i]) < k || len(st.adj[j]) < k || st.hasEdge(i, j) {
+	if st.degree(i) < k || st.degree(j) < k || st.hasEdge(i, j) {
 		return 0, nil, nil, false
 	}
 	whyI, si := s.why(st, i, j, bufI, rs)
