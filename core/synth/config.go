@@ -6,6 +6,12 @@
 // K_gt neighbours of each end most similar to the other end. An explainer
 // that recovers GT has found the true reason for the link.
 //
+// Two processes draw the edges: Exact, SPEC §8 over all node pairs (the
+// presets'), and Sampled, the same two stages in linear time for graphs of
+// ogbn-arxiv's size, which draws pairs by rejection from block proposals
+// and computes groundtruth only for the pairs it evaluates (sampled.go
+// says where it departs from Exact and why the groundtruth stays causal).
+//
 // The output depends only on the Config and the seed, and is bit-identical
 // natively and under WebAssembly (all transcendental functions come from
 // detmath).

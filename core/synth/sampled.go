@@ -41,7 +41,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 
 	"ilpgnn/core/detmath"
 	"ilpgnn/core/graph"
@@ -390,9 +392,32 @@ func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 	for i := range n {
 		slices.Sort(st.adj(i))
 	}
-	sc := &s.scratch
+	// Rows are independent and the maximum does not depend on the order
+	// they are visited in, so workers split them with scratch of their own.
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/1024))
+	tops := make([]float64, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			sc := &s.scratch
+			if w > 0 {
+				own := newStageScratch(n)
+				sc = &own
+			}
+			tops[w] = st.rowsTop(sc, w*n/workers, (w+1)*n/workers)
+		})
+	}
+	wg.Wait()
+	st.top = slices.Max(tops)
+	return st
+}
+
+// rowsTop returns the largest off-diagonal entry of A + A²/2 + A³/3 in
+// rows lo..hi-1.
+func (st *sparseStage) rowsTop(sc *stageScratch, lo, hi int) float64 {
+	top := 0.0
 	var t2, t3 []int32
-	for i := range n {
+	for i := lo; i < hi; i++ {
 		for _, c := range st.adj(i) {
 			sc.a1[c] = 1
 			for _, k := range st.adj(int(c)) {
@@ -421,7 +446,7 @@ func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 				if sc.a1[l] != 0 {
 					v++
 				}
-				st.top = max(st.top, v)
+				top = max(top, v)
 			}
 		}
 		for _, c := range st.adj(i) {
@@ -435,7 +460,7 @@ func (s *sampler) stage(edges []graph.Edge) *sparseStage {
 		}
 		t2, t3 = t2[:0], t3[:0]
 	}
-	return st
+	return top
 }
 
 // hasEdge reports whether i and j are adjacent.

@@ -355,3 +355,21 @@ func TestSampledQuality(t *testing.T) {
 		t.Errorf("raw-cosine P@1/P@2 %.3f/%.3f sampled, %.3f/%.3f exact", s.cosP1, s.cosP2, e.cosP1, e.cosP2)
 	}
 }
+
+// TestSampledStageTopSplit: the normaliser found by rows split among
+// workers is the one a single pass over all rows finds.
+func TestSampledStageTopSplit(t *testing.T) {
+	cfg := smallSampled()
+	cfg.Nodes, cfg.Edges = 5000, 30000
+	d, err := Generate(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, comps := features(cfg, rand.New(rand.NewPCG(1, streamFeatures)))
+	s := newSampler(cfg, x, comps)
+	st := s.stage(d.Edges(Train))
+	sc := newStageScratch(cfg.Nodes)
+	if want := st.rowsTop(&sc, 0, cfg.Nodes); st.top != want || want == 0 {
+		t.Errorf("top %v, one pass over the rows %v", st.top, want)
+	}
+}
