@@ -373,3 +373,15 @@ func TestSampledStageTopSplit(t *testing.T) {
 		t.Errorf("top %v, one pass over the rows %v", st.top, want)
 	}
 }
+
+// BenchmarkGenerateSampledArxiv generates a graph of ogbn-arxiv's size
+// (go test -run '^$' -bench GenerateSampledArxiv -benchtime 1x -benchmem).
+func BenchmarkGenerateSampledArxiv(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Nodes, cfg.Edges, cfg.FeatureDim, cfg.Method = 169343, 1166243, 128, Sampled
+	for b.Loop() {
+		if _, err := Generate(cfg, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
