@@ -38,8 +38,15 @@ type Dataset struct {
 	Truth *synth.Dataset
 }
 
-// Parse reads a --data value: "synth:PRESET" or "synth:PRESET:seed=S" for a
-// generated graph (PRESET one of synth.Presets()), anything else a path.
+// Parse reads a --data value. "synth:" starts a generated graph: a preset
+// name (one of synth.Presets()), parameters KEY=VALUE, or a preset followed
+// by parameters, separated by colons: "synth:medium", "synth:dense:seed=3",
+// "synth:nodes=169343:edges=1166243:dim=128:seed=0". The keys are nodes,
+// edges, dim, groups and kgt (positive integers that override the preset's,
+// or synth.DefaultConfig's without one), method (exact or sampled; by
+// default synth.AutoMethod of the node count, so presets keep the exact
+// process) and seed (the generator seed; without it each run's seed is
+// used). Each key may appear once. Anything else is a path.
 func Parse(spec string) (*Source, error) {
 	rest, ok := strings.CutPrefix(spec, "synth:")
 	if !ok {
@@ -48,19 +55,77 @@ func Parse(spec string) (*Source, error) {
 		}
 		return &Source{spec: spec, path: spec}, nil
 	}
-	name, opt, hasOpt := strings.Cut(rest, ":")
-	cfg, err := synth.Preset(name)
+	s, err := parseSynth(rest)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %q: %w", spec, err)
 	}
-	s := &Source{spec: spec, preset: cfg, name: name}
-	if hasOpt {
-		v, ok := strings.CutPrefix(opt, "seed=")
-		seed, err := strconv.ParseUint(v, 10, 64)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("dataset: %q: after the preset, want seed=N with N a non-negative integer", spec)
+	s.spec = spec
+	return s, nil
+}
+
+// synthKeys are the integer parameters of a synth: spec and the fields
+// they set.
+var synthKeys = map[string]func(*synth.Config) *int{
+	"nodes":  func(c *synth.Config) *int { return &c.Nodes },
+	"edges":  func(c *synth.Config) *int { return &c.Edges },
+	"dim":    func(c *synth.Config) *int { return &c.FeatureDim },
+	"groups": func(c *synth.Config) *int { return &c.Groups },
+	"kgt":    func(c *synth.Config) *int { return &c.KGT },
+}
+
+// parseSynth reads what follows "synth:".
+func parseSynth(rest string) (*Source, error) {
+	fields := strings.Split(rest, ":")
+	s := &Source{preset: synth.DefaultConfig()}
+	if !strings.Contains(fields[0], "=") {
+		cfg, err := synth.Preset(fields[0])
+		if err != nil {
+			return nil, err
 		}
-		s.seed, s.seeded = seed, true
+		s.preset, s.name = cfg, fields[0]
+		fields = fields[1:]
+	}
+	seen := map[string]bool{}
+	var method string
+	for _, f := range fields {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q is not KEY=VALUE (keys: nodes, edges, dim, groups, kgt, method, seed)", f)
+		}
+		if seen[key] {
+			return nil, fmt.Errorf("%s given twice", key)
+		}
+		seen[key] = true
+		switch field, isInt := synthKeys[key]; {
+		case isInt:
+			v, err := strconv.ParseInt(val, 10, 32)
+			if err != nil || v < 1 {
+				return nil, fmt.Errorf("%s=%s: want a positive integer", key, val)
+			}
+			*field(&s.preset) = int(v)
+		case key == "seed":
+			seed, err := strconv.ParseUint(val, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("seed=%s: want seed=N with N a non-negative integer", val)
+			}
+			s.seed, s.seeded = seed, true
+		case key == "method":
+			method = val
+		default:
+			return nil, fmt.Errorf("unknown key %q (keys: nodes, edges, dim, groups, kgt, method, seed)", key)
+		}
+	}
+	s.preset.Method = synth.AutoMethod(s.preset.Nodes)
+	if method != "" {
+		m, err := synth.ParseMethod(method)
+		if err != nil {
+			return nil, fmt.Errorf("method=%s: %w", method, err)
+		}
+		s.preset.Method = m
+	}
+	s.name = synth.PresetName(s.preset) // "" once a knob differs
+	if err := s.preset.Validate(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -111,3 +111,53 @@ func TestName(t *testing.T) {
 		}
 	}
 }
+
+// TestParseSizes: a synth: spec's parameters override the preset's knobs
+// (or the defaults'), pick the method by size unless named, and bad
+// parameters are refused naming the key.
+func TestParseSizes(t *testing.T) {
+	arxiv := synth.DefaultConfig()
+	arxiv.Nodes, arxiv.Edges, arxiv.FeatureDim, arxiv.Method = 169343, 1166243, 128, synth.Sampled
+	dense, _ := synth.Preset("dense")
+	denseSampled := dense
+	denseSampled.Method = synth.Sampled
+	small := synth.DefaultConfig()
+	small.Nodes, small.Edges, small.FeatureDim, small.Groups, small.KGT = 300, 2000, 8, 3, 2
+	for spec, want := range map[string]struct {
+		cfg  synth.Config
+		name string
+		seed uint64
+	}{
+		"synth:nodes=169343:edges=1166243:dim=128:seed=0": {arxiv, "", 0},
+		"synth:dense:method=sampled:seed=9":               {denseSampled, "", 9},
+		"synth:dense:method=exact":                        {dense, "dense", 0},
+		"synth:nodes=1000:edges=19826:kgt=4":              {dense, "dense", 0},
+		"synth:nodes=300:edges=2000:dim=8:groups=3:kgt=2": {small, "", 0},
+	} {
+		s, err := Parse(spec)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", spec, err)
+		}
+		if s.preset != want.cfg || s.name != want.name || s.seed != want.seed || s.String() != spec {
+			t.Errorf("Parse(%q) = %+v, want config %+v, name %q, seed %d", spec, s, want.cfg, want.name, want.seed)
+		}
+	}
+	for spec, want := range map[string]string{
+		"synth:nodes=0":                             "nodes=0: want a positive integer",
+		"synth:dim=x":                               "dim=x: want a positive integer",
+		"synth:edges=5:edges=6":                     "edges given twice",
+		"synth:size=5":                              `unknown key "size"`,
+		"synth:medium:fast":                         `"fast" is not KEY=VALUE`,
+		"synth:medium:method=fast":                  `method=fast: unknown method "fast"`,
+		"synth:nodes=5":                             "groups (Groups) = 10, need 1..nodes (5)",
+		"synth:edges=600000":                        "edges (Edges) = 600000, need 1..499500",
+		"synth:nodes=3000:edges=500000":             "edges (Edges) = 500000, the sampled method draws at most 0.1",
+		"synth:nodes=9000:edges=99999:method=exact": "nodes (Nodes) = 9000, the exact method takes at most 5000",
+		"synth:dim=0":                               "dim=0: want a positive integer",
+	} {
+		_, err := Parse(spec)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "dataset: \""+spec+"\": ") {
+			t.Errorf("Parse(%q): error %v, want one quoting the spec and containing %q", spec, err, want)
+		}
+	}
+}

@@ -6,6 +6,12 @@
 // K_gt neighbours of each end most similar to the other end. An explainer
 // that recovers GT has found the true reason for the link.
 //
+// Two processes draw the edges: Exact, SPEC §8 over all node pairs (the
+// presets'), and Sampled, the same two stages in linear time for graphs of
+// ogbn-arxiv's size, which draws pairs by rejection from block proposals
+// and computes groundtruth only for the pairs it evaluates (sampled.go
+// says where it departs from Exact and why the groundtruth stays causal).
+//
 // The output depends only on the Config and the seed, and is bit-identical
 // natively and under WebAssembly (all transcendental functions come from
 // detmath).
@@ -53,6 +59,11 @@ type Config struct {
 	// that go to training (stage 1) and to the test set; validation gets
 	// the rest. Test and validation edges are drawn in stage 2.
 	TrainShare, TestShare float64
+
+	// Method is the process that draws the edges: Exact (the zero value,
+	// every preset's) or Sampled, the linear-time process for large graphs
+	// (sampled.go says where it departs from the exact one).
+	Method Method
 }
 
 // DefaultConfig returns the knobs of SPEC §8 with the medium preset's size.
@@ -108,28 +119,48 @@ func (c Config) counts() (base, train, test, val int) {
 	return base, train, test, val
 }
 
-// Validate reports the first knob that is out of range.
+// MaxFeatureValues caps Nodes × FeatureDim: the generator holds the
+// features three times over (float64 draws, unit rows, float32 CSR with
+// indices), 24 bytes a value, so 2^27 values take 3 GiB.
+const MaxFeatureValues = 1 << 27
+
+// MaxExactNodes is the largest graph the exact process accepts: its five
+// N×N matrices take 33·N² bytes, 825 MB at 5,000 nodes.
+const MaxExactNodes = 5000
+
+// Validate reports the first knob that is out of range. The knobs that
+// `ilpgnn synth` and "synth:" specs set are named as their flags and keys
+// are (nodes, groups, dim, edges, kgt, method), with the field in
+// parentheses.
 func (c Config) Validate() error {
 	pairs := int64(c.Nodes) * int64(c.Nodes-1) / 2
 	switch {
+	case c.Method != Exact && c.Method != Sampled:
+		return fmt.Errorf("synth: method (Method) = %v, need exact or sampled", c.Method)
 	case c.Nodes < 2:
-		return fmt.Errorf("synth: Nodes = %d, need at least 2", c.Nodes)
+		return fmt.Errorf("synth: nodes (Nodes) = %d, need at least 2", c.Nodes)
+	case c.Method == Exact && c.Nodes > MaxExactNodes:
+		return fmt.Errorf("synth: nodes (Nodes) = %d, the exact method takes at most %d (its N×N matrices); use method sampled", c.Nodes, MaxExactNodes)
 	case c.Groups < 1 || c.Groups > c.Nodes:
-		return fmt.Errorf("synth: Groups = %d, need 1..Nodes (%d)", c.Groups, c.Nodes)
+		return fmt.Errorf("synth: groups (Groups) = %d, need 1..nodes (%d)", c.Groups, c.Nodes)
 	case c.FeatureDim < 1:
-		return fmt.Errorf("synth: FeatureDim = %d, need at least 1", c.FeatureDim)
+		return fmt.Errorf("synth: dim (FeatureDim) = %d, need at least 1", c.FeatureDim)
+	case int64(c.Nodes)*int64(c.FeatureDim) > MaxFeatureValues:
+		return fmt.Errorf("synth: nodes × dim = %d × %d feature values, more than the %d the generator holds in memory", c.Nodes, c.FeatureDim, MaxFeatureValues)
 	case !(c.GroupSpread >= 0) || math.IsInf(c.GroupSpread, 0):
 		return fmt.Errorf("synth: GroupSpread = %g, need a finite value >= 0", c.GroupSpread)
 	case !(c.MixNoise >= 0) || math.IsInf(c.MixNoise, 0):
 		return fmt.Errorf("synth: MixNoise = %g, need a finite value >= 0", c.MixNoise)
 	case c.Edges < 1 || int64(c.Edges) > pairs:
-		return fmt.Errorf("synth: Edges = %d, need 1..%d for %d nodes", c.Edges, pairs, c.Nodes)
+		return fmt.Errorf("synth: edges (Edges) = %d, need 1..%d for %d nodes", c.Edges, pairs, c.Nodes)
+	case c.Method == Sampled && float64(c.Edges) > maxSampledDensity*float64(pairs):
+		return fmt.Errorf("synth: edges (Edges) = %d, the sampled method draws at most %g of the %d node pairs (%d); use method exact", c.Edges, maxSampledDensity, pairs, int64(maxSampledDensity*float64(pairs)))
 	case !(c.BaseShare > 0 && c.BaseShare < 1):
 		return fmt.Errorf("synth: BaseShare = %g, need 0 < BaseShare < 1", c.BaseShare)
 	case !(c.Homophily >= 0) || math.IsInf(c.Homophily, 0):
 		return fmt.Errorf("synth: Homophily = %g, need a finite value >= 0", c.Homophily)
 	case c.KGT < 1:
-		return fmt.Errorf("synth: KGT = %d, need at least 1", c.KGT)
+		return fmt.Errorf("synth: kgt (KGT) = %d, need at least 1", c.KGT)
 	case !(c.Alpha >= 0 && c.Alpha <= 1):
 		return fmt.Errorf("synth: Alpha = %g, need 0 <= Alpha <= 1", c.Alpha)
 	case !(c.Tau > 0) || math.IsInf(c.Tau, 0):
@@ -138,7 +169,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("synth: TrainShare = %g and TestShare = %g, need both >= 0 with a sum <= 1", c.TrainShare, c.TestShare)
 	}
 	if _, train, test, val := c.counts(); slices.Min([]int{train, test, val}) < 0 || test+val == 0 {
-		return fmt.Errorf("synth: %d edges with BaseShare %g leave no test or validation edge", c.Edges, c.BaseShare)
+		return fmt.Errorf("synth: edges (Edges) = %d with BaseShare %g leave no test or validation edge", c.Edges, c.BaseShare)
+	}
+	if base, _, _, _ := c.counts(); c.KGT > base {
+		return fmt.Errorf("synth: kgt (KGT) = %d, more than the %d base edges: no node can have that many neighbours", c.KGT, base)
 	}
 	return nil
 }

@@ -95,22 +95,20 @@ func Generate(cfg Config, seed uint64) (*Dataset, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	nBase, nTrain, nTest, nVal := cfg.counts()
+	_, _, nTest, _ := cfg.counts()
 	x, components := features(cfg, rand.New(rand.NewPCG(seed, streamFeatures)))
-	w := newWorld(cfg, x)
-
-	base := w.baseGraph(nBase, rand.New(rand.NewPCG(seed, streamBase)))
-	g1 := w.structure(base)
-	stage1, err := w.drawLinks(g1, nTrain, rand.New(rand.NewPCG(seed, streamStage1)))
+	var base []graph.Edge
+	var stage1, stage2 []Link
+	var err error
+	if cfg.Method == Sampled {
+		base, stage1, stage2, err = generateSampled(cfg, seed, x, components)
+	} else {
+		base, stage1, stage2, err = generateExact(cfg, seed, x)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("synth: stage 1: %w", err)
+		return nil, err
 	}
 	trainEdges := append(slices.Clone(base), edgesOf(stage1)...)
-	gTrain := w.structure(trainEdges)
-	stage2, err := w.drawLinks(gTrain, nTest+nVal, rand.New(rand.NewPCG(seed, streamStage2)))
-	if err != nil {
-		return nil, fmt.Errorf("synth: stage 2: %w", err)
-	}
 	roles := rand.New(rand.NewPCG(seed, streamRoles))
 	roles.Shuffle(len(stage2), func(a, b int) { stage2[a], stage2[b] = stage2[b], stage2[a] })
 	for k := range stage2 {
@@ -128,12 +126,34 @@ func Generate(cfg Config, seed uint64) (*Dataset, error) {
 	g.Name = "synth"
 	if p := PresetName(cfg); p != "" {
 		g.Name = fmt.Sprintf("synth:%s:seed=%d", p, seed)
+	} else if cfg.Method == Sampled {
+		g.Name = fmt.Sprintf("synth:nodes=%d:edges=%d:dim=%d:seed=%d", cfg.Nodes, cfg.Edges, cfg.FeatureDim, seed)
 	}
 	g.Labels = components
 	for m := range cfg.Groups {
 		g.ClassNames = append(g.ClassNames, fmt.Sprintf("component %d", m))
 	}
 	return &Dataset{Graph: g, Base: base, Links: append(stage1, stage2...)}, nil
+}
+
+// generateExact draws the base graph and the two stages' links by SPEC
+// §8's process over all node pairs.
+func generateExact(cfg Config, seed uint64, x []float64) (base []graph.Edge, stage1, stage2 []Link, err error) {
+	nBase, nTrain, nTest, nVal := cfg.counts()
+	w := newWorld(cfg, x)
+	base = w.baseGraph(nBase, rand.New(rand.NewPCG(seed, streamBase)))
+	g1 := w.structure(base)
+	stage1, err = w.drawLinks(g1, nTrain, rand.New(rand.NewPCG(seed, streamStage1)))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("synth: stage 1: %w", err)
+	}
+	trainEdges := append(slices.Clone(base), edgesOf(stage1)...)
+	gTrain := w.structure(trainEdges)
+	stage2, err = w.drawLinks(gTrain, nTest+nVal, rand.New(rand.NewPCG(seed, streamStage2)))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("synth: stage 2: %w", err)
+	}
+	return base, stage1, stage2, nil
 }
 
 func edgesOf(links []Link) []graph.Edge {

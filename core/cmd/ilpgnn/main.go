@@ -5,13 +5,14 @@
 //	ilpgnn explain --checkpoint FILE --data PATH --pair A,B [--json]
 //	ilpgnn suggest --checkpoint FILE --data PATH --node A [--top 10] [--json]
 //	ilpgnn inspect --data PATH [--json]
-//	ilpgnn synth   --preset NAME [--seed S] --out DIR
+//	ilpgnn synth   [--preset NAME] [--nodes N --edges E --dim D] [--method exact|sampled] [--seed S] --out DIR
 //	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
 //	ilpgnn serve   [--addr 127.0.0.1:8080] [--dir DIR] [--open=false]
 //
 // PATH is a LINQS folder (*.content + *.cites), a gnn-benchmark .npz, an
-// edge list, a folder written by synth, or synth:PRESET[:seed=S] to
-// generate one in memory; node ids are the dataset's own.
+// edge list, a folder written by synth, or synth:PRESET[:seed=S] (or
+// synth:nodes=N:edges=E:dim=D[:seed=S], see dataset.Parse) to generate one
+// in memory; node ids are the dataset's own.
 package main
 
 import (
