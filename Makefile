@@ -62,6 +62,7 @@ wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" ./core/detmath
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/train
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestSampledDeterministic ./core/synth
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
 
 # The TypeScript client: type check and unit tests under node.
