@@ -111,11 +111,12 @@ type column struct {
 func pushColumns(cols []column, g *graph.Graph, opt Options, rep *reporter) {
 	n := len(cols)
 	workers := min(runtime.GOMAXPROCS(0), n)
+	lay := newLayout(g)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			ps := NewPusher(g, opt.Gamma, opt.Epsilon)
+			ps := newPusher(g, lay, opt.Gamma, opt.Epsilon, 0)
 			var sel selector
 			for {
 				v := int(next.Add(1) - 1)
