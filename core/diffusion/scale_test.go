@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/datasets"
 	"ilpgnn/core/internal/randgraph"
+	"ilpgnn/core/load"
+	"ilpgnn/core/synth"
 )
 
 var measureScale = flag.Bool("measure.scale", false, "run TestMeasureScale (minutes): New's phases on an ogbn-arxiv-sized power-law graph")
@@ -165,4 +168,49 @@ func TestMeasurePushLayout(t *testing.T) {
 	med := func(x []float64) float64 { slices.Sort(x); return x[len(x)/2] }
 	mr, mn := med(tr), med(tn)
 	logf("CPU ms per 1694 columns, median of 5: reference %.0f, Pusher %.0f; ratio %.2f", mr, mn, mr/mn)
+}
+
+// TestMeasureMaxWork prints the largest push work of a column under
+// DefaultOptions on each shared dataset, the numbers behind
+// DefaultMaxWork's claim that they never reach it:
+//
+//	go test ./core/diffusion/ -run TestMeasureMaxWork -measure.scale -v
+func TestMeasureMaxWork(t *testing.T) {
+	if !*measureScale {
+		t.Skip("pass -measure.scale to run")
+	}
+	opt := DefaultOptions()
+	for _, name := range []string{"cora", "citeseer", "amazon_photo", "amazon_computers", "coauthor_cs"} {
+		g, err := load.Path(datasets.Path(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := NewPusher(g, opt.Gamma, opt.Epsilon)
+		var most int64
+		for v := range g.NumNodes() {
+			ps.Push(v)
+			most = max(most, ps.Work())
+		}
+		logf("%s: %d nodes, %d edges: max work per column %d, mean %.0f", name, g.NumNodes(), g.NumEdges(), most, float64(ps.work)/float64(g.NumNodes()))
+	}
+	for _, name := range synth.Presets() {
+		cfg, err := synth.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(3) {
+			d, err := synth.Generate(cfg, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := d.Graph
+			ps := NewPusher(g, opt.Gamma, opt.Epsilon)
+			var most int64
+			for v := range g.NumNodes() {
+				ps.Push(v)
+				most = max(most, ps.Work())
+			}
+			logf("synth:%s seed %d: %d nodes, %d edges: max work per column %d", name, seed, g.NumNodes(), g.NumEdges(), most)
+		}
+	}
 }
