@@ -2,9 +2,11 @@ package ilpgnn
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -52,4 +54,59 @@ func TestMeasurePrepareScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Printf("prepare: %v; S̃ nnz %d\n", time.Since(t0).Round(time.Millisecond), in.Sim.NNZ())
+}
+
+// TestPrepareProgress checks PrepareContext's reports: the phases in order
+// (similarity, features, adjacency), Done non-decreasing within a phase
+// and each phase's last report Done == Total (the columns, N, for the
+// similarity); the Inputs equal Prepare's; and a cancelled context stops
+// it after the similarity with the context's error.
+func TestPrepareProgress(t *testing.T) {
+	g := testGraph(t, 300, 4, 8, 1)
+	cfg := DefaultConfig()
+	var got []PrepareProgress
+	ctx := WithPrepareProgress(context.Background(), func(p PrepareProgress) { got = append(got, p) })
+	in, err := PrepareContext(ctx, g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phases := []string{PhaseSimilarity, PhaseFeatures, PhaseAdjacency}
+	k := 0
+	for x, p := range got {
+		if k < len(phases) && p.Phase != phases[k] {
+			k++ // the previous phase must have ended
+			if prev := got[x-1]; prev.Done != prev.Total {
+				t.Fatalf("phase %s ended at %d/%d", prev.Phase, prev.Done, prev.Total)
+			}
+		}
+		if k >= len(phases) || p.Phase != phases[k] {
+			t.Fatalf("report %d: phase %q out of order: %+v", x, p.Phase, got)
+		}
+		if x > 0 && got[x-1].Phase == p.Phase && p.Done < got[x-1].Done {
+			t.Fatalf("report %d: done went down: %+v", x, got)
+		}
+		if p.Phase == PhaseSimilarity && p.Total != g.NumNodes() {
+			t.Fatalf("report %d: similarity total %d, want %d", x, p.Total, g.NumNodes())
+		}
+	}
+	if last := got[len(got)-1]; k != len(phases)-1 || last.Done != last.Total {
+		t.Fatalf("reports end at %+v: %+v", last, got)
+	}
+	plain, err := Prepare(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Sim.NNZ() != in.Sim.NNZ() || !slices.Equal(plain.Adj.A.Values, in.Adj.A.Values) || !slices.Equal(plain.Features.A.Values, in.Features.A.Values) {
+		t.Fatal("PrepareContext's Inputs differ from Prepare's")
+	}
+
+	cctx, cancel := context.WithCancel(context.Background())
+	cctx = WithPrepareProgress(cctx, func(p PrepareProgress) {
+		if p.Phase == PhaseSimilarity && p.Done == p.Total {
+			cancel()
+		}
+	})
+	if _, err := PrepareContext(cctx, g, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: err %v, want context.Canceled", err)
+	}
 }
