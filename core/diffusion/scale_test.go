@@ -4,6 +4,7 @@ package diffusion
 
 import (
 	"flag"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
@@ -58,28 +59,25 @@ func TestMeasureScale(t *testing.T) {
 	perWorker := make([]int64, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	lay := newLayout(g)
 	for w := range workers {
 		wg.Go(func() {
-			ps := NewPusher(g, opt.Gamma, opt.Epsilon)
+			ps := newPusher(g, lay, opt.Gamma, opt.Epsilon, opt.workCap())
 			var sel selector
 			for {
 				v := int(next.Add(1) - 1)
 				if v >= n {
+					perWorker[w] = ps.work
 					return
 				}
-				before := ps.work
 				nodes, p, _ := ps.Push(v)
-				work[v] = ps.work - before
+				work[v] = ps.Work()
 				cols[v] = sel.topK(nodes, p, opt.TopK)
 			}
 		})
-		_ = w
 	}
 	wg.Wait()
-	for w := range perWorker {
-		perWorker[w] = 0
-	}
-	logf("push + top-k: %v (GOMAXPROCS %d)", time.Since(t0).Round(time.Millisecond), workers)
+	logf("push + top-k: %v (GOMAXPROCS %d; work per worker %v)", time.Since(t0).Round(time.Millisecond), workers, perWorker)
 	sorted := slices.Clone(work)
 	slices.Sort(sorted)
 	var total int64
@@ -214,5 +212,55 @@ func TestMeasureMaxWork(t *testing.T) {
 			}
 			logf("synth:%s seed %d: %d nodes, %d edges: max work per column %d", name, seed, g.NumNodes(), g.NumEdges(), most)
 		}
+	}
+}
+
+// TestMeasureCapAccuracy shows what a work cap below the largest column
+// costs on the arxiv-sized graph: on every 500th column, the capped push
+// against a push 5x tighter (ε = 1e-5, uncapped) as reference, the mean
+// and max absolute error of the column's top-128 entries and the share of
+// the reference top-128 the capped top-128 keeps:
+//
+//	go test ./core/diffusion/ -run TestMeasureCapAccuracy -measure.scale -v
+func TestMeasureCapAccuracy(t *testing.T) {
+	if !*measureScale {
+		t.Skip("pass -measure.scale to run")
+	}
+	g := arxivSized(t)
+	opt := DefaultOptions()
+	lay := newLayout(g)
+	ref := newPusher(g, lay, opt.Gamma, 1e-5, 0)
+	var sel selector
+	for _, limit := range []int64{0, 8000, 6000, 4000} {
+		ps := newPusher(g, lay, opt.Gamma, opt.Epsilon, limit)
+		var eMax, eSum, kept float64
+		var count, cols, capped int
+		var work int64
+		for v := 0; v < g.NumNodes(); v += 500 {
+			rn, rp, _ := ref.Push(v)
+			want := sel.topK(rn, rp, opt.TopK)
+			nodes, p, _ := ps.Push(v)
+			work += ps.Work()
+			if ps.Tolerance() > opt.Epsilon {
+				capped++
+			}
+			got := sel.topK(nodes, p, opt.TopK)
+			at := map[int32]float64{}
+			for k, c := range got.rows {
+				at[c] = got.vals[k]
+			}
+			for k, c := range want.rows {
+				v, ok := at[c]
+				if ok {
+					kept++
+				}
+				e := math.Abs(want.vals[k] - v)
+				eMax, eSum = max(eMax, e), eSum+e
+				count++
+			}
+			cols++
+		}
+		logf("cap %6d: %d/%d columns capped, mean work %.0f; top-128 vs ε=1e-5: max error %.2e, mean %.2e, entries kept %.2f%%",
+			limit, capped, cols, float64(work)/float64(cols), eMax, eSum/float64(count), 100*kept/float64(count))
 	}
 }
