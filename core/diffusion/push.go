@@ -1,58 +1,120 @@
 package diffusion
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
 	"ilpgnn/core/graph"
 )
 
+// layout is g's adjacency relabelled for the push: nodes renumbered by
+// degree, largest first (ties by id), so that the hubs, which almost every
+// column touches, share a few cache lines of the Pusher's state instead of
+// being scattered over it. Each relabelled row lists the same neighbours
+// in the same order as g's row, so a push visits them in exactly the
+// order it would on g and its sums are bit-for-bit the same. A layout is
+// read-only once built and shared by the Pushers of one New.
+type layout struct {
+	perm  []int32 // perm[u] = g's id of relabelled node u
+	rank  []int32 // rank[v] = relabelled id of g's node v
+	start []int32 // row u of adj is adj[start[u]:start[u+1]]
+	adj   []int32 // neighbours, relabelled
+}
+
+func newLayout(g *graph.Graph) *layout {
+	n := g.NumNodes()
+	l := &layout{perm: make([]int32, n), rank: make([]int32, n),
+		start: make([]int32, n+1), adj: make([]int32, len(g.Indices))}
+	for v := range l.perm {
+		l.perm[v] = int32(v)
+	}
+	slices.SortFunc(l.perm, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(g.Degree(int(b)), g.Degree(int(a))), cmp.Compare(a, b))
+	})
+	for u, v := range l.perm {
+		l.rank[v] = int32(u)
+	}
+	k := int32(0)
+	for u, v := range l.perm {
+		for _, w := range g.Neighbors(int(v)) {
+			l.adj[k] = l.rank[w]
+			k++
+		}
+		l.start[u+1] = k
+	}
+	return l
+}
+
+// nodeState is everything a push reads or writes about one node, kept
+// together so that visiting a neighbour costs one cache miss, not one per
+// array (the push is bound by memory latency on large graphs).
+type nodeState struct {
+	r     float64 // residual; 0 outside touched
+	deg   int32   // degree in g; the threshold is ε·(deg+1)
+	stamp uint32  // gen | flags iff the node is in touched, else below gen
+}
+
+// Flags of nodeState.stamp, which the generation never has: stamp&^flags
+// == gen tests membership of touched.
+const (
+	queued = 1 << 31 // in the queue
+	pushed = 1 << 30 // pushed at least once, so p > 0
+	flags  = queued | pushed
+)
+
 // Pusher computes columns of S by forward push (Andersen, Chung and Lang,
 // "Local graph partitioning using PageRank vectors", FOCS 2006) on
-// T = Â D̂^-1 (SPEC §2, eq 1). It keeps dense length-N scratch vectors that
-// are reused between sources and cleared through a touched list, so one
-// column costs time proportional to the push work, not to N. A Pusher is not
-// safe for concurrent use: give each goroutine its own.
+// T = Â D̂^-1 (SPEC §2, eq 1). It keeps a length-N state that is reused
+// between sources and cleared through a touched list, so one column costs
+// time proportional to the push work, not to N. A Pusher is not safe for
+// concurrent use: give each goroutine its own.
 type Pusher struct {
-	g          *graph.Graph
+	lay        *layout
 	gamma, eps float64
+	maxWork    int64 // per column; 0 for none
 
-	p, r    []float64 // estimate and residual; zero outside touched
-	thr     []float64 // thr[u] = ε·(deg(u)+1)
-	stamp   []uint32  // stamp[u] == gen iff u is in touched
+	st      []nodeState // indexed by relabelled node
+	p       []float64   // estimates, indexed by relabelled node; 0 outside touched
 	gen     uint32
-	inQueue []bool // false for every node between calls
-	touched []int32
-	queue   []int32
+	touched []int32 // relabelled
+	pushed  []int32 // relabelled, the touched nodes with p > 0, in push order
+	queue   []int32 // relabelled
 
-	nodes []int32   // Push's result, aliased by the caller
+	nodes []int32   // Push's result in g's ids, aliased by the caller
 	vals  []float64 // idem
 
-	work int64 // Σ (deg(u)+1) over all pushes so far: the cost measure
+	work    int64   // Σ (deg(u)+1) over all pushes so far: the cost measure
+	colWork int64   // the work of the last column
+	tol     float64 // the tolerance the last column reached (see Tolerance)
 }
 
 // NewPusher returns a Pusher for g with teleport gamma and residual
-// tolerance eps. It panics if gamma or eps is not in (0, 1).
+// tolerance eps and no work cap. It panics if gamma or eps is not in
+// (0, 1).
 func NewPusher(g *graph.Graph, gamma, eps float64) *Pusher {
+	return newPusher(g, newLayout(g), gamma, eps, 0)
+}
+
+// newPusher returns a Pusher on lay, g's layout, that stops a column once
+// its work would exceed maxWork (0: never).
+func newPusher(g *graph.Graph, lay *layout, gamma, eps float64, maxWork int64) *Pusher {
 	if !(gamma > 0 && gamma < 1) {
 		panic(fmt.Sprintf("diffusion: teleport %v outside (0, 1)", gamma))
 	}
 	if !(eps > 0 && eps < 1) {
 		panic(fmt.Sprintf("diffusion: push tolerance %v outside (0, 1)", eps))
 	}
-	n := g.NumNodes()
-	thr := make([]float64, n)
-	for u := range thr {
-		thr[u] = eps * float64(g.Degree(u)+1)
+	st := make([]nodeState, len(lay.perm))
+	for u := range st {
+		st[u].deg = lay.start[u+1] - lay.start[u]
 	}
-	return &Pusher{g: g, gamma: gamma, eps: eps,
-		p: make([]float64, n), r: make([]float64, n), thr: thr,
-		stamp: make([]uint32, n), inQueue: make([]bool, n)}
+	return &Pusher{lay: lay, gamma: gamma, eps: eps, maxWork: maxWork, st: st, p: make([]float64, len(st))}
 }
 
 // Push approximates column source of S, the PPR vector personalised on
 // source. It returns the nodes with a non-zero estimate, in the order they
-// were first reached (not sorted), their estimates p, and the residual mass
+// were first pushed (not sorted), their estimates p, and the residual mass
 // Σ_u r[u] left unpushed. The slices alias the Pusher and are valid until
 // its next call.
 //
@@ -68,10 +130,11 @@ func NewPusher(g *graph.Graph, gamma, eps float64) *Pusher {
 // back to u. Each push keeps the invariant S e_source = p + S r (from
 // S = γ I + (1-γ) S T), and keeps Σp + Σr = 1.
 //
-// The error bound. At the end r[u] ≤ ε·(deg(u)+1) for every u, so for every
-// node c
+// The error bound. At the end r[u] ≤ ε'·(deg(u)+1) for every u, with ε'
+// the tolerance reached (Tolerance: ε unless the work cap stopped the
+// column), so for every node c
 //
-//	0 ≤ S[c, source] - p[c] = Σ_u S[c, u] r[u] ≤ min(ε·(deg(c)+1), Σ_u r[u]),
+//	0 ≤ S[c, source] - p[c] = Σ_u S[c, u] r[u] ≤ min(ε'·(deg(c)+1), Σ_u r[u]),
 //
 // using S[c, u]·(deg(u)+1) = S[u, c]·(deg(c)+1) (S D̂ is symmetric because
 // T D̂ = Â is) and the columns of S summing to 1. The column's L1 error is
@@ -79,77 +142,128 @@ func NewPusher(g *graph.Graph, gamma, eps float64) *Pusher {
 // more than γ·ε·(deg(u)+1) of mass into p, so the total work Σ (deg(u)+1)
 // over pushes is below 1/(γ·ε) + deg(source) + 1, whatever N.
 //
+// The work cap. A Pusher made by New with Options.MaxWork stops a column
+// before the push that would take its work above the cap (the source's
+// first push is always made), leaving the residual where it is; the bound
+// above then holds with the larger ε' that Tolerance reports.
+//
 // Push panics if source is not a node of the graph.
 func (ps *Pusher) Push(source int) (nodes []int32, p []float64, residual float64) {
-	g := ps.g
-	if source < 0 || source >= g.NumNodes() {
-		panic(fmt.Sprintf("diffusion: push source %d outside [0, %d)", source, g.NumNodes()))
+	lay := ps.lay
+	if source < 0 || source >= len(lay.perm) {
+		panic(fmt.Sprintf("diffusion: push source %d outside [0, %d)", source, len(lay.perm)))
 	}
-	// Clear the previous call's entries.
+	st, pp := ps.st, ps.p
+	// Clear the previous call's entries (a capped column leaves nodes
+	// queued).
 	for _, u := range ps.touched {
-		ps.p[u], ps.r[u] = 0, 0
+		st[u].r, st[u].stamp = 0, 0
 	}
-	ps.touched = ps.touched[:0]
+	for _, u := range ps.pushed {
+		pp[u] = 0
+	}
+	ps.touched, ps.pushed = ps.touched[:0], ps.pushed[:0]
 	ps.gen++
-	if ps.gen == 0 { // wrapped: no stamp may survive from 2^32 calls ago
-		clear(ps.stamp)
+	if ps.gen == pushed { // wrapped: no stamp may survive from 2^30 calls ago
+		for u := range st {
+			st[u].stamp = 0
+		}
 		ps.gen = 1
 	}
-	pp, r, thr, stamp, inQueue, gen := ps.p, ps.r, ps.thr, ps.stamp, ps.inQueue, ps.gen
-	gamma := ps.gamma
-	indptr, indices := g.Indptr, g.Indices
+	gen, gamma, eps := ps.gen, ps.gamma, ps.eps
+	start, adj := lay.start, lay.adj
+	limit := ps.maxWork
+	if limit <= 0 {
+		limit = 1<<63 - 1
+	}
 
-	touched := append(ps.touched, int32(source))
-	stamp[source] = gen
-	r[source] = 1
-	queue := append(ps.queue[:0], int32(source))
-	inQueue[source] = true
+	src := lay.rank[source]
+	touched, pushedNodes := append(ps.touched, src), ps.pushed
+	st[src].stamp = gen | queued
+	st[src].r = 1
+	queue := append(ps.queue[:0], src)
+	var work int64
+	capped := false
 	for head := 0; head < len(queue); head++ {
 		u := queue[head]
-		inQueue[u] = false
-		lo, hi := indptr[u], indptr[u+1]
-		d1 := float64(hi - lo + 1)
-		ru := r[u]
-		if ru <= thr[u] && head > 0 { // the source is always pushed once
-			continue
+		su := &st[u]
+		d1 := float64(su.deg + 1)
+		ru := su.r
+		if head > 0 { // the source is always pushed once
+			if ru <= eps*d1 {
+				su.stamp &^= queued
+				continue
+			}
+			if work+int64(su.deg+1) > limit {
+				capped = true
+				break
+			}
 		}
+		if su.stamp&pushed == 0 {
+			pushedNodes = append(pushedNodes, u)
+		}
+		su.stamp = gen | pushed
 		q := (1 - gamma) / d1
 		ru /= 1 - q
 		pp[u] += gamma * ru
-		r[u] = 0
+		su.r = 0
 		share := q * ru
-		ps.work += int64(d1)
-		for _, w := range indices[lo:hi] {
-			if stamp[w] != gen {
-				stamp[w] = gen
+		work += int64(su.deg + 1)
+		row := adj[start[u]:start[u+1]]
+		// Two passes: the adds alone, free of branches, let the processor
+		// fetch many neighbours' states at once; the bookkeeping then
+		// finds them in cache. A row has no repeats, so every r[w] sees
+		// the same additions in the same order as in one pass.
+		for _, w := range row {
+			st[w].r += share
+		}
+		for _, w := range row {
+			sw := &st[w]
+			if sw.stamp&^flags != gen {
+				sw.stamp = gen
 				touched = append(touched, w)
 			}
-			r[w] += share
-			if !inQueue[w] && r[w] > thr[w] {
-				inQueue[w] = true
+			if sw.stamp&queued == 0 && sw.r > eps*float64(sw.deg+1) {
+				sw.stamp |= queued
 				queue = append(queue, w)
 			}
 		}
 	}
-	ps.touched, ps.queue = touched, queue
+	ps.touched, ps.pushed, ps.queue = touched, pushedNodes, queue
+	ps.work += work
+	ps.colWork = work
 
+	ps.tol = eps
 	ps.nodes, ps.vals = ps.nodes[:0], ps.vals[:0]
 	for _, u := range touched {
-		residual += r[u]
-		if pp[u] > 0 {
-			ps.nodes = append(ps.nodes, u)
-			ps.vals = append(ps.vals, pp[u])
+		s := &st[u]
+		residual += s.r
+		if capped {
+			ps.tol = max(ps.tol, s.r/float64(s.deg+1))
 		}
+	}
+	for _, u := range pushedNodes {
+		ps.nodes = append(ps.nodes, lay.perm[u])
+		ps.vals = append(ps.vals, pp[u])
 	}
 	return ps.nodes, ps.vals, residual
 }
+
+// Tolerance returns the tolerance ε' the last column reached: every
+// residual r[u] left is at most ε'·(deg(u)+1), so each estimate is within
+// ε'·(deg(c)+1) below the true S[c, source] (see Push). It is the Pusher's
+// ε unless the work cap stopped the column early.
+func (ps *Pusher) Tolerance() float64 { return ps.tol }
+
+// Work returns the work of the last column, Σ (deg(u)+1) over its pushes.
+func (ps *Pusher) Work() int64 { return ps.colWork }
 
 // PushColumn approximates column source of S by forward push with teleport
 // gamma and tolerance eps (see Pusher.Push for the rule and its error
 // bound: 0 ≤ S[c, source] - p[c] ≤ ε·(deg(c)+1)). It returns the nodes with
 // a non-zero estimate sorted ascending, their estimates, and the residual
-// mass (the column's exact L1 error). It allocates O(N) scratch per call:
-// to compute many columns reuse a Pusher.
+// mass (the column's exact L1 error). It allocates O(N + |E|) scratch per
+// call: to compute many columns reuse a Pusher.
 func PushColumn(g *graph.Graph, source int, gamma, eps float64) (nodes []int32, p []float64, residual float64) {
 	nodes, p, residual = NewPusher(g, gamma, eps).Push(source)
 	order := make([]int, len(nodes))

@@ -39,7 +39,8 @@ import (
 // ascending, and their values. Entries dropped by the top-k sparsification
 // are 0. The zero value is an empty similarity on 0 nodes.
 type Similarity struct {
-	t f32.CSR // S̃ᵀ: row j of t is column j of S̃
+	t      f32.CSR // S̃ᵀ: row j of t is column j of S̃
+	capped int     // columns the push work cap stopped early
 }
 
 // New computes S̃ for g with the given options (SPEC §2, eq 1-2): column v
@@ -73,12 +74,14 @@ func NewWithProgress(g *graph.Graph, opt Options, progress func(done, total int)
 		return fromDense(ExactPPR(g, opt.Gamma), opt.TopK, opt.Normalization, rep), nil
 	}
 	cols := make([]column, n)
-	pushColumns(cols, g, opt, rep)
+	capped := pushColumns(cols, g, opt, rep)
 	var rowSum []float64 // nil: from the sparsified S
 	if opt.Normalization == FullRowSums {
 		rowSum = RowSums(g, opt.Gamma)
 	}
-	return normalise(cols, rowSum), nil
+	s := normalise(cols, rowSum)
+	s.capped = capped
+	return s, nil
 }
 
 // fromDense returns S̃ for a dense S: the Exact path of New (with FullRowSums
@@ -107,15 +110,18 @@ type column struct {
 }
 
 // pushColumns fills cols[v] with the top-k of the push estimate of column v
-// of S, over GOMAXPROCS workers pulling sources from a shared counter.
-func pushColumns(cols []column, g *graph.Graph, opt Options, rep *reporter) {
+// of S, over GOMAXPROCS workers pulling sources one at a time from a shared
+// counter (so a worker stuck on a hub's column leaves the rest to the
+// others), and returns the number of columns the work cap stopped.
+func pushColumns(cols []column, g *graph.Graph, opt Options, rep *reporter) int {
 	n := len(cols)
 	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
+	lay := newLayout(g)
+	var next, capped atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			ps := NewPusher(g, opt.Gamma, opt.Epsilon)
+			ps := newPusher(g, lay, opt.Gamma, opt.Epsilon, opt.workCap())
 			var sel selector
 			for {
 				v := int(next.Add(1) - 1)
@@ -124,11 +130,15 @@ func pushColumns(cols []column, g *graph.Graph, opt Options, rep *reporter) {
 				}
 				nodes, p, _ := ps.Push(v)
 				cols[v] = sel.topK(nodes, p, opt.TopK)
+				if ps.Tolerance() > opt.Epsilon {
+					capped.Add(1)
+				}
 				rep.add()
 			}
 		})
 	}
 	wg.Wait()
+	return int(capped.Load())
 }
 
 // denseColumns fills cols[v] with the top-k of column v of the dense S.
@@ -247,6 +257,11 @@ func normalise(cols []column, rowSum []float64) *Similarity {
 
 // N returns the number of nodes.
 func (s *Similarity) N() int { return s.t.Rows }
+
+// CappedColumns returns the number of columns whose push the work cap
+// (Options.MaxWork) stopped early, each with a looser error bound (see
+// Pusher.Push): 0 for the Exact method and for every graph small enough.
+func (s *Similarity) CappedColumns() int { return s.capped }
 
 // NNZ returns the number of stored (non-zero) entries of S̃.
 func (s *Similarity) NNZ() int { return len(s.t.Indices) }

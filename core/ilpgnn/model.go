@@ -1,9 +1,11 @@
 package ilpgnn
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/diffusion"
@@ -188,23 +190,76 @@ type Inputs struct {
 
 // Prepare computes the Inputs of g under cfg.
 func Prepare(g *graph.Graph, cfg Config) (*Inputs, error) {
+	return PrepareContext(context.Background(), g, cfg)
+}
+
+// Prepare's phases, as PrepareProgress names them.
+const (
+	PhaseSimilarity = "structure similarity" // S̃ by PPR push, Done/Total in columns
+	PhaseFeatures   = "features"             // X, rows normalised, and Xᵀ
+	PhaseAdjacency  = "adjacency"            // Ã and Ãᵀ
+)
+
+// PrepareProgress is a report of PrepareContext: Phase (one of the Phase
+// constants) has done Done of its Total units and has run for Elapsed.
+// Each phase reports at least once, its last report with Done == Total.
+type PrepareProgress struct {
+	Phase       string
+	Done, Total int
+	Elapsed     time.Duration
+}
+
+type prepareTraceKey struct{}
+
+// WithPrepareProgress returns a copy of ctx that makes PrepareContext
+// report to progress (as net/http/httptrace carries its hooks): so a
+// caller deep above Prepare, such as the command line above train.Run,
+// can show how far a long preparation is without every layer in between
+// passing a callback. progress is called from one goroutine at a time.
+func WithPrepareProgress(ctx context.Context, progress func(PrepareProgress)) context.Context {
+	return context.WithValue(ctx, prepareTraceKey{}, progress)
+}
+
+// PrepareContext is Prepare reporting its phases to the progress function
+// ctx carries (WithPrepareProgress), if any. It returns ctx's error if ctx
+// is done before a phase starts.
+func PrepareContext(ctx context.Context, g *graph.Graph, cfg Config) (*Inputs, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	sim, err := diffusion.New(g, cfg.Diffusion)
+	progress, _ := ctx.Value(prepareTraceKey{}).(func(PrepareProgress))
+	report := func(phase string, start time.Time, done, total int) {
+		if progress != nil {
+			progress(PrepareProgress{Phase: phase, Done: done, Total: total, Elapsed: time.Since(start)})
+		}
+	}
+	start := time.Now()
+	sim, err := diffusion.NewWithProgress(g, cfg.Diffusion, func(done, total int) {
+		if done < total { // the last report waits for the row sums and normalisation
+			report(PhaseSimilarity, start, done, total)
+		}
+	})
 	if err != nil {
 		return nil, fmt.Errorf("ilpgnn: structure similarity: %w", err)
 	}
+	report(PhaseSimilarity, start, g.NumNodes(), g.NumNodes())
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	start = time.Now()
 	x := g.Features
 	if cfg.NormalizeFeatures {
 		x = x.NormalizeRows()
 	}
-	return &Inputs{
-		Graph:    g,
-		Adj:      autograd.NewSparse(gcnAdjacency(g)),
-		Features: autograd.NewSparse(x),
-		Sim:      sim,
-	}, nil
+	features := autograd.NewSparse(x)
+	report(PhaseFeatures, start, 1, 1)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	adj := autograd.NewSparse(gcnAdjacency(g))
+	report(PhaseAdjacency, start, 1, 1)
+	return &Inputs{Graph: g, Adj: adj, Features: features, Sim: sim}, nil
 }
 
 // gcnAdjacency returns Ã = D̂^-1/2 (A+I) D̂^-1/2 with D̂ the degrees of A+I.

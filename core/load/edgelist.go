@@ -169,8 +169,8 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		dim      = -1
 		rowNode  []int32    // node of each data line
 		rowStart = []int{0} // its entries in idx/val
-		idx      []int32
-		val      []float32
+		idx      chunked[int32]
+		val      chunked[float32]
 		lineOf   = make(map[int32]int) // node -> its features line
 	)
 	for {
@@ -209,12 +209,12 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 				return nil, nil, l.errorf("value %d of node %q: %v", k+1, fields[0], err)
 			}
 			if v != 0 {
-				idx = append(idx, int32(k))
-				val = append(val, v)
+				idx.append(int32(k))
+				val.append(v)
 			}
 		}
 		rowNode = append(rowNode, node)
-		rowStart = append(rowStart, len(idx))
+		rowStart = append(rowStart, idx.len)
 	}
 	if err := l.err(); err != nil {
 		return nil, nil, err
@@ -233,16 +233,50 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		rowOf[node] = r
 	}
 	x := &f32.CSR{Rows: n, Cols: dim, Indptr: make([]int32, n+1),
-		Indices: make([]int32, 0, len(idx)), Values: make([]float32, 0, len(val))}
+		Indices: make([]int32, 0, idx.len), Values: make([]float32, 0, val.len)}
 	var missing []string
 	for i, r := range rowOf {
 		if r >= 0 {
-			x.Indices = append(x.Indices, idx[rowStart[r]:rowStart[r+1]]...)
-			x.Values = append(x.Values, val[rowStart[r]:rowStart[r+1]]...)
+			x.Indices = idx.appendRange(x.Indices, rowStart[r], rowStart[r+1])
+			x.Values = val.appendRange(x.Values, rowStart[r], rowStart[r+1])
 		} else {
 			missing = append(missing, nodes.ids[i])
 		}
 		x.Indptr[i+1] = int32(len(x.Indices))
 	}
 	return x, missing, nil
+}
+
+// chunkLen is the length of a chunked's chunks: 1M entries, so that a
+// graph's worth of features grows without copying and wastes at most one
+// partly filled chunk.
+const chunkLen = 1 << 20
+
+// chunked is an append-only sequence stored in fixed-size chunks. Reading
+// a large features file into it and then copying the rows into node order
+// holds the entries twice at most, where a growing slice holds up to three
+// times as many while it doubles and then gets copied.
+type chunked[T any] struct {
+	chunks [][]T
+	len    int
+}
+
+func (c *chunked[T]) append(v T) {
+	if c.len%chunkLen == 0 {
+		c.chunks = append(c.chunks, make([]T, 0, chunkLen))
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, v)
+	c.len++
+}
+
+// appendRange appends entries [lo, hi) to dst.
+func (c *chunked[T]) appendRange(dst []T, lo, hi int) []T {
+	for lo < hi {
+		chunk := c.chunks[lo/chunkLen]
+		end := min(hi-lo/chunkLen*chunkLen, len(chunk))
+		dst = append(dst, chunk[lo%chunkLen:end]...)
+		lo += end - lo%chunkLen
+	}
+	return dst
 }

@@ -224,7 +224,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	}
 	start := time.Now()
 	g := sp.Train
-	in, err := ilpgnn.Prepare(sp.Train, cfg.Model)
+	in, err := ilpgnn.PrepareContext(ctx, sp.Train, cfg.Model)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}

@@ -233,7 +233,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		case isGNN || pair != nil:
 			hb.phase(fmt.Sprintf("seed %d: splitting and preparing", seed))
 		default:
-			hb.phase(fmt.Sprintf("seed %d: splitting and preparing (PPR diffusion)", seed))
+			hb.phase(fmt.Sprintf("seed %d: splitting", seed)) // Prepare names its own phases
 		}
 		d, err := src.Load(seed)
 		if err != nil {
@@ -310,7 +310,17 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		} else if *selectOn == "precision" {
 			return fmt.Errorf("--select precision: %s has no groundtruth explanations (use synth:PRESET or a folder written by `ilpgnn synth`)", *data)
 		}
-		res, err := train.RunSplitSelect(ctx, sp, c, crit, progress)
+		runCtx := ctx
+		if !*quiet {
+			runCtx = ilpgnn.WithPrepareProgress(ctx, func(p ilpgnn.PrepareProgress) {
+				status := prepareStatus(p)
+				if showProgress {
+					fmt.Fprintf(stderr, "\rseed %d  %s \033[K", seed, status)
+				}
+				hb.update(fmt.Sprintf("seed %d: prepare: %s", seed, p.Phase), status)
+			})
+		}
+		res, err := train.RunSplitSelect(runCtx, sp, c, crit, progress)
 		if showProgress {
 			fmt.Fprint(stderr, "\r\033[K")
 		}
@@ -450,4 +460,26 @@ func phaseSummary(p train.Phases, epochs int) string {
 			float64(d.Microseconds())/1000/float64(max(epochs, 1)), 100*d.Seconds()/max(total.Seconds(), 1e-9)))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// prepareStatus describes a step of the preparation, e.g. "prepare:
+// structure similarity 42% (71k/169k columns, 12 s)".
+func prepareStatus(p ilpgnn.PrepareProgress) string {
+	secs := p.Elapsed.Round(100 * time.Millisecond)
+	if p.Phase != ilpgnn.PhaseSimilarity {
+		return fmt.Sprintf("prepare: %s (%v)", p.Phase, secs)
+	}
+	pct := 100
+	if p.Total > 0 {
+		pct = 100 * p.Done / p.Total
+	}
+	return fmt.Sprintf("prepare: %s %d%% (%s/%s columns, %v)", p.Phase, pct, thousands(p.Done), thousands(p.Total), secs)
+}
+
+// thousands writes n as "71k" from 10,000 on, else in full.
+func thousands(n int) string {
+	if n < 10000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%dk", n/1000)
 }

@@ -1,0 +1,112 @@
+package ilpgnn
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"ilpgnn/core/internal/randgraph"
+	"ilpgnn/core/split"
+)
+
+var measureScale = flag.Bool("measure.scale", false, "run TestMeasurePrepareScale (minutes): split and Prepare on an ogbn-arxiv-sized graph")
+
+// TestMeasurePrepareScale times the split and each phase of Prepare
+// (DefaultConfig) on an ogbn-arxiv-sized preferential-attachment graph
+// (169,343 nodes, about 1.18M edges, 128 dense features, seed 1; split
+// 60/10/30 as the paper's arxiv runs), and the Go heap after each:
+//
+//	go test ./core/ilpgnn/ -run TestMeasurePrepareScale -measure.scale -v -timeout 30m
+func TestMeasurePrepareScale(t *testing.T) {
+	if !*measureScale {
+		t.Skip("pass -measure.scale to run")
+	}
+	heap := func() string {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return fmt.Sprintf("heap %d MB", ms.HeapAlloc>>20)
+	}
+	t0 := time.Now()
+	g, err := randgraph.PowerLaw(169343, 7, 128, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("graph: %d nodes, %d edges, %d features: %v, %s\n", g.NumNodes(), g.NumEdges(), g.FeatureDim(), time.Since(t0).Round(time.Millisecond), heap())
+	t0 = time.Now()
+	sp, err := split.New(g, 0, 0.1, 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("split: %v, %s\n", time.Since(t0).Round(time.Millisecond), heap())
+	t0 = time.Now()
+	ctx := WithPrepareProgress(context.Background(), func(p PrepareProgress) {
+		if p.Done == p.Total {
+			fmt.Printf("%s: %v, %s\n", p.Phase, p.Elapsed.Round(time.Millisecond), heap())
+		}
+	})
+	in, err := PrepareContext(ctx, sp.Train, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("prepare: %v; S̃ nnz %d\n", time.Since(t0).Round(time.Millisecond), in.Sim.NNZ())
+}
+
+// TestPrepareProgress checks PrepareContext's reports: the phases in order
+// (similarity, features, adjacency), Done non-decreasing within a phase
+// and each phase's last report Done == Total (the columns, N, for the
+// similarity); the Inputs equal Prepare's; and a cancelled context stops
+// it after the similarity with the context's error.
+func TestPrepareProgress(t *testing.T) {
+	g := testGraph(t, 300, 4, 8, 1)
+	cfg := DefaultConfig()
+	var got []PrepareProgress
+	ctx := WithPrepareProgress(context.Background(), func(p PrepareProgress) { got = append(got, p) })
+	in, err := PrepareContext(ctx, g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	phases := []string{PhaseSimilarity, PhaseFeatures, PhaseAdjacency}
+	k := 0
+	for x, p := range got {
+		if k < len(phases) && p.Phase != phases[k] {
+			k++ // the previous phase must have ended
+			if prev := got[x-1]; prev.Done != prev.Total {
+				t.Fatalf("phase %s ended at %d/%d", prev.Phase, prev.Done, prev.Total)
+			}
+		}
+		if k >= len(phases) || p.Phase != phases[k] {
+			t.Fatalf("report %d: phase %q out of order: %+v", x, p.Phase, got)
+		}
+		if x > 0 && got[x-1].Phase == p.Phase && p.Done < got[x-1].Done {
+			t.Fatalf("report %d: done went down: %+v", x, got)
+		}
+		if p.Phase == PhaseSimilarity && p.Total != g.NumNodes() {
+			t.Fatalf("report %d: similarity total %d, want %d", x, p.Total, g.NumNodes())
+		}
+	}
+	if last := got[len(got)-1]; k != len(phases)-1 || last.Done != last.Total {
+		t.Fatalf("reports end at %+v: %+v", last, got)
+	}
+	plain, err := Prepare(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Sim.NNZ() != in.Sim.NNZ() || !slices.Equal(plain.Adj.A.Values, in.Adj.A.Values) || !slices.Equal(plain.Features.A.Values, in.Features.A.Values) {
+		t.Fatal("PrepareContext's Inputs differ from Prepare's")
+	}
+
+	cctx, cancel := context.WithCancel(context.Background())
+	cctx = WithPrepareProgress(cctx, func(p PrepareProgress) {
+		if p.Phase == PhaseSimilarity && p.Done == p.Total {
+			cancel()
+		}
+	})
+	if _, err := PrepareContext(cctx, g, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: err %v, want context.Canceled", err)
+	}
+}
