@@ -74,6 +74,17 @@ func (v *Var) Detach() *Var {
 	return Const(v.Rows, v.Cols, append([]float32(nil), v.Value...))
 }
 
+// Leaf returns a Var sharing v's Value and Grad (not copied) that belongs
+// to no tape, so a second tape can record ops on v's value while the tape
+// that recorded v is kept: their backward steps accumulate into v.Grad, and
+// the first tape's BackwardFrom(v) then carries the sum further back. This
+// splits one loss into pieces recorded and freed one at a time (mini-batches
+// of pairs over one encoder pass) without changing its gradient. The leaf
+// needs a gradient exactly when v does.
+func (v *Var) Leaf() *Var {
+	return &Var{Value: v.Value, Grad: v.Grad, Rows: v.Rows, Cols: v.Cols, op: "leaf"}
+}
+
 // String names v's op and shape, e.g. "matmul 2708x64".
 func (v *Var) String() string { return fmt.Sprintf("%s %dx%d", v.op, v.Rows, v.Cols) }
 
@@ -110,6 +121,25 @@ func (t *Tape) Backward(loss *Var) {
 		return
 	}
 	loss.Grad[0] += 1
+	for i := len(t.nodes) - 1; i >= 0; i-- {
+		n := t.nodes[i]
+		n.backward(n)
+	}
+}
+
+// BackwardFrom runs the backward step of every op recorded on t in reverse
+// order, with v.Grad already holding dL/dv: the gradient that ops recorded
+// on another tape sent into v through v.Leaf. It does not seed any
+// gradient itself, so call it once after all of v's uses have run their
+// backward. It does nothing when v has no gradient and panics if v was not
+// recorded on t.
+func (t *Tape) BackwardFrom(v *Var) {
+	if v.tape != t {
+		panic(fmt.Sprintf("autograd: BackwardFrom: %v was not recorded on this tape", v))
+	}
+	if v.Grad == nil {
+		return
+	}
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		n := t.nodes[i]
 		n.backward(n)

@@ -35,6 +35,14 @@ type Config struct {
 	ValFrac     float64 // share of edges held out for validation
 	TestFrac    float64 // share of edges held out for testing
 	Seed        uint64  // the split, the weights, the negatives: everything random
+	// BatchSize splits each epoch's pairs into batches of this many, each
+	// recorded, back-propagated into H^r and freed before the next, so the
+	// memory of the pair-specific part is bounded by one batch; the encoder
+	// runs once per epoch and there is still one Adam step per epoch on the
+	// full-epoch gradient (up to float rounding). 0 records the whole epoch
+	// at once. omitempty keeps the checkpoints of 0 byte-identical to those
+	// written before the field existed.
+	BatchSize int `json:"BatchSize,omitempty"`
 }
 
 // DefaultConfig returns the defaults of SPEC §5 except β = 0.5 and
@@ -96,6 +104,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("warmup must be non-negative (got %d)", c.Warmup)
 	case c.Epochs < 1:
 		return fmt.Errorf("epochs must be at least 1 (got %d)", c.Epochs)
+	case c.BatchSize < 0:
+		return fmt.Errorf("batch size must be non-negative (got %d)", c.BatchSize)
 	case c.Patience < 1:
 		return fmt.Errorf("patience must be at least 1 (got %d)", c.Patience)
 	case !(c.ValFrac > 0 && c.TestFrac > 0 && c.ValFrac+c.TestFrac < 1):
@@ -247,6 +257,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	}
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	tape := autograd.NewTape()
+	var batchTape *autograd.Tape // the pairs' tape when an epoch is split into batches
 	var batch ilpgnn.Batch
 	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 	trainStart := time.Now()
@@ -287,21 +298,36 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		ph.Eval = t2.Sub(t1)
 
 		sampler.Sample(pairs[P:], sp.Train)
-		model.Build(&batch, in, hr.Value, pairs, labels, cfg.Objective, cfg.Seed^uint64(epoch)<<20)
-		t3 := time.Now()
-		ph.Selection = t3.Sub(t2)
-
-		loss := model.Loss(tape, hr, &batch, cfg.Objective)
-		t4 := time.Now()
-		ph.Losses = t4.Sub(t3)
-		if err := optim.CheckLoss(epoch, scalar(loss.Total), adam.LR); err != nil {
-			runErr = fmt.Errorf("train: %w", err)
-			break
+		buildSeed := cfg.Seed ^ uint64(epoch)<<20
+		var el epochLoss
+		if cfg.BatchSize == 0 || cfg.BatchSize >= len(pairs) {
+			model.Build(&batch, in, hr.Value, pairs, labels, cfg.Objective, buildSeed)
+			t3 := time.Now()
+			ph.Selection = t3.Sub(t2)
+			loss := model.Loss(tape, hr, &batch, cfg.Objective)
+			ph.Losses = time.Since(t3)
+			el = epochLoss{scalar(loss.Total), scalar(loss.Cls), scalar(loss.Pos), scalar(loss.Neg), batch.ContributingPositives()}
+			if err := optim.CheckLoss(epoch, el.total, adam.LR); err != nil {
+				runErr = fmt.Errorf("train: %w", err)
+				break
+			}
+			t4 := time.Now()
+			tape.Backward(loss.Total)
+			ph.Backward = time.Since(t4)
+		} else {
+			if batchTape == nil {
+				batchTape = autograd.NewTape()
+			}
+			el = batchedLoss(model, in, hr, batchTape, &batch, pairs, labels, cfg, buildSeed, &ph)
+			if err := optim.CheckLoss(epoch, el.total, adam.LR); err != nil {
+				runErr = fmt.Errorf("train: %w", err)
+				break
+			}
+			t4 := time.Now()
+			tape.BackwardFrom(hr)
+			ph.Backward += time.Since(t4)
 		}
-
-		tape.Backward(loss.Total)
 		t5 := time.Now()
-		ph.Backward = t5.Sub(t4)
 
 		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1)))
 		adam.Step()
@@ -315,8 +341,8 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 
 		pr := Progress{
 			Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
-			Loss: scalar(loss.Total), Cls: scalar(loss.Cls), Pos: scalar(loss.Pos), Neg: scalar(loss.Neg),
-			PosShare: float64(batch.ContributingPositives()) / float64(max(P, 1)),
+			Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
+			PosShare: float64(el.contributing) / float64(max(P, 1)),
 			ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
 			Elapsed: time.Since(trainStart),
 		}
@@ -335,6 +361,48 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.TestAUC = aucOf(ilpgnn.NewPredictor(model, in), testPairs, len(sp.TestPos))
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
+}
+
+// epochLoss is an epoch's loss terms and its count of positives feeding
+// L^p_dis.
+type epochLoss struct {
+	total, cls, pos, neg float64
+	contributing         int
+}
+
+// batchedLoss runs the pair-specific part of an epoch in batches of
+// cfg.BatchSize pairs: each batch's selection and losses are recorded on bt
+// over a leaf sharing hr's value and gradient, back-propagated into hr.Grad
+// and freed, so only one batch's tape is alive at a time. The losses are
+// normalised by the epoch's counts, so hr.Grad ends up holding the
+// gradient of the whole epoch's loss; the caller then runs the encoder's
+// backward from hr. It returns the epoch's loss terms (the sums of the
+// batches') and adds its time to ph.
+func batchedLoss(model *ilpgnn.Model, in *ilpgnn.Inputs, hr *autograd.Var, bt *autograd.Tape, batch *ilpgnn.Batch,
+	pairs []graph.Edge, labels []float32, cfg Config, seed uint64, ph *Phases) epochLoss {
+	t0 := time.Now()
+	norms := model.EpochNorms(in, pairs, labels, cfg.Objective)
+	ph.Selection += time.Since(t0)
+	var el epochLoss
+	for lo := 0; lo < len(pairs); lo += cfg.BatchSize {
+		hi := min(lo+cfg.BatchSize, len(pairs))
+		t1 := time.Now()
+		model.BuildAt(batch, in, hr.Value, pairs[lo:hi], labels[lo:hi], cfg.Objective, seed, lo)
+		t2 := time.Now()
+		bt.Reset()
+		loss := model.LossOver(bt, hr.Leaf(), batch, cfg.Objective, norms)
+		t3 := time.Now()
+		bt.Backward(loss.Total)
+		ph.Selection += t2.Sub(t1)
+		ph.Losses += t3.Sub(t2)
+		ph.Backward += time.Since(t3)
+		el.total += scalar(loss.Total)
+		el.cls += scalar(loss.Cls)
+		el.pos += scalar(loss.Pos)
+		el.neg += scalar(loss.Neg)
+		el.contributing += batch.ContributingPositives()
+	}
+	return el
 }
 
 // MinTestLinks is the fewest test links whose AUC means something: with
