@@ -257,8 +257,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	}
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	tape := autograd.NewTape()
-	var batchTape *autograd.Tape // the pairs' tape when an epoch is split into batches
-	var batch ilpgnn.Batch
+	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape}
 	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 	trainStart := time.Now()
 
@@ -298,37 +297,13 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		ph.Eval = t2.Sub(t1)
 
 		sampler.Sample(pairs[P:], sp.Train)
-		buildSeed := cfg.Seed ^ uint64(epoch)<<20
-		var el epochLoss
-		if cfg.BatchSize == 0 || cfg.BatchSize >= len(pairs) {
-			model.Build(&batch, in, hr.Value, pairs, labels, cfg.Objective, buildSeed)
-			t3 := time.Now()
-			ph.Selection = t3.Sub(t2)
-			loss := model.Loss(tape, hr, &batch, cfg.Objective)
-			ph.Losses = time.Since(t3)
-			el = epochLoss{scalar(loss.Total), scalar(loss.Cls), scalar(loss.Pos), scalar(loss.Neg), batch.ContributingPositives()}
-			if err := optim.CheckLoss(epoch, el.total, adam.LR); err != nil {
-				runErr = fmt.Errorf("train: %w", err)
-				break
-			}
-			t4 := time.Now()
-			tape.Backward(loss.Total)
-			ph.Backward = time.Since(t4)
-		} else {
-			if batchTape == nil {
-				batchTape = autograd.NewTape()
-			}
-			el = batchedLoss(model, in, hr, batchTape, &batch, pairs, labels, cfg, buildSeed, &ph)
-			if err := optim.CheckLoss(epoch, el.total, adam.LR); err != nil {
-				runErr = fmt.Errorf("train: %w", err)
-				break
-			}
-			t4 := time.Now()
-			tape.BackwardFrom(hr)
-			ph.Backward += time.Since(t4)
+		ph.Selection = time.Since(t2)
+		el, err := ep.lossAndBackward(hr, pairs, labels, epoch, adam.LR, &ph)
+		if err != nil {
+			runErr = fmt.Errorf("train: %w", err)
+			break
 		}
 		t5 := time.Now()
-
 		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1)))
 		adam.Step()
 		ph.Optimizer = time.Since(t5)
@@ -370,27 +345,78 @@ type epochLoss struct {
 	contributing         int
 }
 
-// batchedLoss runs the pair-specific part of an epoch in batches of
-// cfg.BatchSize pairs: each batch's selection and losses are recorded on bt
-// over a leaf sharing hr's value and gradient, back-propagated into hr.Grad
-// and freed, so only one batch's tape is alive at a time. The losses are
-// normalised by the epoch's counts, so hr.Grad ends up holding the
-// gradient of the whole epoch's loss; the caller then runs the encoder's
-// backward from hr. It returns the epoch's loss terms (the sums of the
-// batches') and adds its time to ph.
-func batchedLoss(model *ilpgnn.Model, in *ilpgnn.Inputs, hr *autograd.Var, bt *autograd.Tape, batch *ilpgnn.Batch,
-	pairs []graph.Edge, labels []float32, cfg Config, seed uint64, ph *Phases) epochLoss {
+// epochPass is the pair-specific part of training (selection, losses and
+// their backward) with the buffers it reuses from epoch to epoch.
+type epochPass struct {
+	model *ilpgnn.Model
+	in    *ilpgnn.Inputs
+	cfg   Config
+	tape  *autograd.Tape // the encoder's, which recorded H^r
+	// batchTape records one batch of pairs at a time when the epoch is
+	// split (cfg.BatchSize); nil until then.
+	batchTape *autograd.Tape
+	batch     ilpgnn.Batch
+}
+
+// lossAndBackward selects the neighbours of the epoch's labelled pairs
+// given H^r = hr (recorded on ep.tape), records the losses and runs the
+// backward pass into the parameters' gradients. With cfg.BatchSize set
+// (and below the number of pairs) it does so one batch at a time (see
+// batched). A non-finite loss is returned as an error before any backward
+// step. It adds its time to ph.
+func (ep *epochPass) lossAndBackward(hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases) (epochLoss, error) {
+	cfg := ep.cfg
+	seed := cfg.Seed ^ uint64(epoch)<<20
+	if cfg.BatchSize == 0 || cfg.BatchSize >= len(pairs) {
+		t0 := time.Now()
+		ep.model.Build(&ep.batch, ep.in, hr.Value, pairs, labels, cfg.Objective, seed)
+		t1 := time.Now()
+		loss := ep.model.Loss(ep.tape, hr, &ep.batch, cfg.Objective)
+		t2 := time.Now()
+		ph.Selection += t1.Sub(t0)
+		ph.Losses += t2.Sub(t1)
+		el := epochLoss{scalar(loss.Total), scalar(loss.Cls), scalar(loss.Pos), scalar(loss.Neg), ep.batch.ContributingPositives()}
+		if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
+			return el, err
+		}
+		ep.tape.Backward(loss.Total)
+		ph.Backward += time.Since(t2)
+		return el, nil
+	}
+	el := ep.batched(hr, pairs, labels, seed, ph)
+	if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
+		return el, err
+	}
 	t0 := time.Now()
-	norms := model.EpochNorms(in, pairs, labels, cfg.Objective)
+	ep.tape.BackwardFrom(hr)
+	ph.Backward += time.Since(t0)
+	return el, nil
+}
+
+// batched runs the pair-specific part of an epoch in batches of
+// cfg.BatchSize pairs: each batch's selection and losses are recorded on
+// the batch tape over a leaf sharing hr's value and gradient,
+// back-propagated into hr.Grad and freed, so one batch's tape is alive at a
+// time. The losses are normalised by the epoch's counts, so hr.Grad ends up
+// holding the gradient of the whole epoch's loss (up to float rounding);
+// the caller then runs the encoder's backward from hr. It returns the
+// epoch's loss terms, the sums of the batches'.
+func (ep *epochPass) batched(hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, ph *Phases) epochLoss {
+	if ep.batchTape == nil {
+		ep.batchTape = autograd.NewTape()
+	}
+	bt, b, obj := ep.batchTape, &ep.batch, ep.cfg.Objective
+	t0 := time.Now()
+	norms := ep.model.EpochNorms(ep.in, pairs, labels, obj)
 	ph.Selection += time.Since(t0)
 	var el epochLoss
-	for lo := 0; lo < len(pairs); lo += cfg.BatchSize {
-		hi := min(lo+cfg.BatchSize, len(pairs))
+	for lo := 0; lo < len(pairs); lo += ep.cfg.BatchSize {
+		hi := min(lo+ep.cfg.BatchSize, len(pairs))
 		t1 := time.Now()
-		model.BuildAt(batch, in, hr.Value, pairs[lo:hi], labels[lo:hi], cfg.Objective, seed, lo)
+		ep.model.BuildAt(b, ep.in, hr.Value, pairs[lo:hi], labels[lo:hi], obj, seed, lo)
 		t2 := time.Now()
 		bt.Reset()
-		loss := model.LossOver(bt, hr.Leaf(), batch, cfg.Objective, norms)
+		loss := ep.model.LossOver(bt, hr.Leaf(), b, obj, norms)
 		t3 := time.Now()
 		bt.Backward(loss.Total)
 		ph.Selection += t2.Sub(t1)
@@ -400,7 +426,7 @@ func batchedLoss(model *ilpgnn.Model, in *ilpgnn.Inputs, hr *autograd.Var, bt *a
 		el.cls += scalar(loss.Cls)
 		el.pos += scalar(loss.Pos)
 		el.neg += scalar(loss.Neg)
-		el.contributing += batch.ContributingPositives()
+		el.contributing += b.ContributingPositives()
 	}
 	return el
 }
