@@ -85,6 +85,7 @@ func TestMeasureBatches(t *testing.T) {
 			labels[k] = 1
 		}
 		tape := autograd.NewTape()
+		tape.SetLean(os.Getenv("ILPGNN_MEASURE_PLAIN") == "")
 		ep := &epochPass{model: model, in: in, cfg: c, tape: tape}
 		var times []float64
 		var last Phases

@@ -257,6 +257,10 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	}
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	tape := autograd.NewTape()
+	// Nothing reads the tape's results after Backward, so it can allocate
+	// the gradients as the pass reaches them and release what it passed:
+	// the encoder's N x d matrices then peak at their values alone.
+	tape.SetLean(true)
 	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape}
 	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 	trainStart := time.Now()
@@ -404,6 +408,7 @@ func (ep *epochPass) lossAndBackward(hr *autograd.Var, pairs []graph.Edge, label
 func (ep *epochPass) batched(hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, ph *Phases) epochLoss {
 	if ep.batchTape == nil {
 		ep.batchTape = autograd.NewTape()
+		ep.batchTape.SetLean(true)
 	}
 	bt, b, obj := ep.batchTape, &ep.batch, ep.cfg.Objective
 	t0 := time.Now()
@@ -418,15 +423,16 @@ func (ep *epochPass) batched(hr *autograd.Var, pairs []graph.Edge, labels []floa
 		bt.Reset()
 		loss := ep.model.LossOver(bt, hr.Leaf(), b, obj, norms)
 		t3 := time.Now()
-		bt.Backward(loss.Total)
-		ph.Selection += t2.Sub(t1)
-		ph.Losses += t3.Sub(t2)
-		ph.Backward += time.Since(t3)
+		// Read before Backward, which releases the lean tape's results.
 		el.total += scalar(loss.Total)
 		el.cls += scalar(loss.Cls)
 		el.pos += scalar(loss.Pos)
 		el.neg += scalar(loss.Neg)
 		el.contributing += b.ContributingPositives()
+		bt.Backward(loss.Total)
+		ph.Selection += t2.Sub(t1)
+		ph.Losses += t3.Sub(t2)
+		ph.Backward += time.Since(t3)
 	}
 	return el
 }
