@@ -21,12 +21,13 @@ import (
 
 // TestMeasureBatches measures, on a random graph of the size ILPGNN_MEASURE
 // gives ("nodes,edges", e.g. 169343,1166243 for ogbn-arxiv's size) with 128
-// dense features and the 60/10/30 split, the epoch time and the peak
-// resident memory of training with each batch size of ILPGNN_MEASURE_BATCHES
-// (default "0,65536,16384"; "none": the coverage only), the whole-graph encoder's forward and backward
-// time, and how much of the graph a batch's receptive field covers, over
-// ILPGNN_MEASURE_EPOCHS epochs (default 2). It
-// only reports (t.Log): make test asserts no timing. Run it with -v, e.g.
+// dense features and the 60/10/30 split: how much of the graph a batch's
+// receptive field covers; then, for each batch size of
+// ILPGNN_MEASURE_BATCHES (default "0,65536,16384"; "none" stops after the
+// coverage), the epoch times over ILPGNN_MEASURE_EPOCHS epochs (default 2)
+// and the peak resident memory; and the whole-graph encoder's forward and
+// backward time. It only reports (t.Log): make test asserts no timing. Run
+// it with -v, e.g.
 //
 //	ILPGNN_MEASURE=43500,300000 go test -count=1 -run TestMeasureBatches -v -timeout 1h ./core/train
 func TestMeasureBatches(t *testing.T) {
