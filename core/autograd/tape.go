@@ -36,6 +36,9 @@ type Var struct {
 
 	op       string
 	tape     *Tape      // the tape that recorded v, or nil
+	lazy     bool       // needs a gradient that a lean tape allocates when Backward reaches v
+	vbuf     int32      // 1 + index of Value's buffer in tape.used, or 0
+	gbuf     int32      // 1 + index of Grad's buffer in tape.used, or 0
 	a, b     *Var       // inputs (b may be nil)
 	backward func(*Var) // the op's backward step, called with the result
 
@@ -74,11 +77,23 @@ func (v *Var) Detach() *Var {
 	return Const(v.Rows, v.Cols, append([]float32(nil), v.Value...))
 }
 
+// Leaf returns a Var sharing v's Value and Grad (not copied) that belongs
+// to no tape, so a second tape can record ops on v's value while the tape
+// that recorded v is kept: their backward steps accumulate into v.Grad, and
+// the first tape's BackwardFrom(v) then carries the sum further back. This
+// splits one loss into pieces recorded and freed one at a time (mini-batches
+// of pairs over one encoder pass) without changing its gradient. The leaf
+// needs a gradient exactly when v does.
+func (v *Var) Leaf() *Var {
+	v.tape.ensureGrad(v)
+	return &Var{Value: v.Value, Grad: v.Grad, Rows: v.Rows, Cols: v.Cols, op: "leaf"}
+}
+
 // String names v's op and shape, e.g. "matmul 2708x64".
 func (v *Var) String() string { return fmt.Sprintf("%s %dx%d", v.op, v.Rows, v.Cols) }
 
 // needsGrad reports whether gradients flow into v.
-func (v *Var) needsGrad() bool { return v != nil && v.Grad != nil }
+func (v *Var) needsGrad() bool { return v != nil && (v.Grad != nil || v.lazy) }
 
 // Tape records ops in the order they run. It is not safe for concurrent
 // use. The zero value is not usable; call NewTape.
@@ -86,9 +101,22 @@ type Tape struct {
 	nodes []*Var              // recorded results with a backward step, in order
 	vars  []*Var              // Var structs handed out; vars[:nvars] are in use
 	nvars int                 //
-	used  [][]float32         // buffers handed out since the last Reset
+	used  [][]float32         // buffers handed out since the last Reset (nil once released)
 	free  map[int][][]float32 // buffers to hand out again, by size class
+	lean  bool                // see SetLean
 }
+
+// SetLean makes t allocate the gradient of a recorded result only when the
+// backward pass first reaches it, and hand back a result's Value and Grad
+// buffers as soon as its backward step has run. A recording then peaks at
+// about its values plus a few gradients, instead of its values and all
+// their gradients (for a whole-graph encoder, half the memory). The
+// arithmetic, and so every gradient, is unchanged. The price: between
+// recording and Backward the results' Grad is nil (Leaf allocates one), and
+// after Backward (or BackwardFrom) the recorded results with a backward
+// step have no Value or Grad; read what you need before. Call it on an
+// empty tape.
+func (t *Tape) SetLean(on bool) { t.lean = on }
 
 // NewTape returns an empty tape.
 func NewTape() *Tape { return &Tape{free: make(map[int][][]float32)} }
@@ -106,14 +134,71 @@ func (t *Tape) Backward(loss *Var) {
 	if loss.tape != t {
 		panic(fmt.Sprintf("autograd: Backward: loss %v was not recorded on this tape", loss))
 	}
+	t.ensureGrad(loss)
 	if loss.Grad == nil {
 		return
 	}
 	loss.Grad[0] += 1
+	t.backward()
+}
+
+// backward runs the recorded backward steps in reverse order; a lean tape
+// allocates the gradients each step writes just before it and releases the
+// step's result just after.
+func (t *Tape) backward() {
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		n := t.nodes[i]
+		if t.lean {
+			t.ensureGrad(n)
+			n.a.tape.ensureGrad(n.a)
+			if n.b != nil {
+				n.b.tape.ensureGrad(n.b)
+			}
+		}
 		n.backward(n)
+		if t.lean {
+			t.release(n)
+		}
 	}
+}
+
+// ensureGrad allocates the zero gradient of a lazy result v of t. t may be
+// nil (v belongs to no tape) or v nil.
+func (t *Tape) ensureGrad(v *Var) {
+	if t == nil || v == nil || !v.lazy || v.Grad != nil {
+		return
+	}
+	v.Grad = t.buf(len(v.Value), true)
+	v.gbuf = int32(len(t.used))
+}
+
+// release hands v's Value and Grad buffers back to t for later ops.
+func (t *Tape) release(v *Var) {
+	for _, k := range [2]int32{v.vbuf, v.gbuf} {
+		if k > 0 && t.used[k-1] != nil {
+			b := t.used[k-1]
+			t.used[k-1] = nil
+			c := sizeClass(cap(b))
+			t.free[c] = append(t.free[c], b[:cap(b)])
+		}
+	}
+	v.Value, v.Grad, v.vbuf, v.gbuf = nil, nil, 0, 0
+}
+
+// BackwardFrom runs the backward step of every op recorded on t in reverse
+// order, with v.Grad already holding dL/dv: the gradient that ops recorded
+// on another tape sent into v through v.Leaf. It does not seed any
+// gradient itself, so call it once after all of v's uses have run their
+// backward. It does nothing when v has no gradient and panics if v was not
+// recorded on t.
+func (t *Tape) BackwardFrom(v *Var) {
+	if v.tape != t {
+		panic(fmt.Sprintf("autograd: BackwardFrom: %v was not recorded on this tape", v))
+	}
+	if v.Grad == nil {
+		return
+	}
+	t.backward()
 }
 
 // Reset forgets the recorded ops and takes back the Value and Grad buffers
@@ -122,6 +207,9 @@ func (t *Tape) Backward(loss *Var) {
 // Parameters and constants are not affected.
 func (t *Tape) Reset() {
 	for _, b := range t.used {
+		if b == nil {
+			continue // released during a lean Backward
+		}
 		c := sizeClass(cap(b))
 		t.free[c] = append(t.free[c], b[:cap(b)])
 	}
@@ -177,8 +265,14 @@ func (t *Tape) result(op string, rows, cols int, zero bool, backward func(*Var),
 	}
 	t.nvars++
 	*v = Var{Value: t.buf(n, zero), Rows: rows, Cols: cols, op: op, tape: t, a: a, b: b}
+	v.vbuf = int32(len(t.used))
 	if a.needsGrad() || b.needsGrad() {
-		v.Grad = t.buf(n, true)
+		if t.lean {
+			v.lazy = true
+		} else {
+			v.Grad = t.buf(n, true)
+			v.gbuf = int32(len(t.used))
+		}
 		v.backward = backward
 		t.nodes = append(t.nodes, v)
 	}

@@ -85,31 +85,70 @@ type pairCount struct{ selI, selJ, rndI, rndJ int32 }
 // random neighbours of L^p_dis from the stream seed. It runs on all CPUs;
 // the result does not depend on their number.
 func (m *Model) Build(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, labels []float32, obj Objective, seed uint64) {
+	m.BuildAt(b, in, hr, pairs, labels, obj, seed, 0)
+}
+
+// count returns how many neighbours pair e (with label y) selects and draws
+// at random on each side.
+func (m *Model) count(in *Inputs, e graph.Edge, y float32, obj Objective) pairCount {
+	K := m.Config.K
+	g := in.Graph
+	di, dj := g.Degree(int(e.U)), g.Degree(int(e.V))
+	if m.masked(in, int(e.U), int(e.V)) {
+		di, dj = di-1, dj-1
+	}
+	c := pairCount{selI: int32(min(K, di)), selJ: int32(min(K, dj))}
+	if y == 1 {
+		si, sj := di-int(c.selI), dj-int(c.selJ)
+		switch {
+		case !obj.Relaxed && si >= K && sj >= K:
+			c.rndI, c.rndJ = int32(K), int32(K)
+		case obj.Relaxed && si > 0 && sj > 0:
+			c.rndI, c.rndJ = int32(min(K, si)), int32(min(K, sj))
+		}
+	}
+	return c
+}
+
+// Norms are the epoch-wide counts that normalise the loss terms when an
+// epoch's pairs are split into several batches (Model.LossOver): each
+// batch's terms are sums divided by the epoch's counts, so the batches'
+// losses and gradients add up to those of one batch holding every pair.
+type Norms struct {
+	Pairs        int // labelled pairs (L_cls is their mean)
+	Negatives    int // pairs labelled 0 (L^n_dis is their mean)
+	Contributing int // positives feeding L^p_dis (its mean)
+}
+
+// EpochNorms counts pairs, negatives and contributing positives over all
+// of an epoch's pairs, as Build would for one batch of them.
+func (m *Model) EpochNorms(in *Inputs, pairs []graph.Edge, labels []float32, obj Objective) Norms {
+	n := Norms{Pairs: len(pairs)}
+	for p, e := range pairs {
+		if labels[p] == 0 {
+			n.Negatives++
+		}
+		if labels[p] == 1 && m.count(in, e, 1, obj).rndI > 0 {
+			n.Contributing++
+		}
+	}
+	return n
+}
+
+// BuildAt is Build for the batch pairs that starts at index first of the
+// epoch's pairs: the random neighbours of L^p_dis of pair p are drawn from
+// the stream of its epoch index first+p, so they do not depend on how the
+// epoch is split into batches.
+func (m *Model) BuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, labels []float32, obj Objective, seed uint64, first int) {
 	P := len(pairs)
 	b.Pairs, b.Labels = pairs, labels
 	b.counts = grow(b.counts, P)
-	K := m.Config.K
-	g := in.Graph
 	// Pass 1: sizes, so every pair knows where its entries go.
 	nSel, nRnd, nContrib := 0, 0, 0
 	for p, e := range pairs {
-		mask := m.masked(in, int(e.U), int(e.V))
-		di, dj := g.Degree(int(e.U)), g.Degree(int(e.V))
-		if mask {
-			di, dj = di-1, dj-1
-		}
-		c := pairCount{selI: int32(min(K, di)), selJ: int32(min(K, dj))}
-		if labels[p] == 1 {
-			si, sj := di-int(c.selI), dj-int(c.selJ)
-			switch {
-			case !obj.Relaxed && si >= K && sj >= K:
-				c.rndI, c.rndJ = int32(K), int32(K)
-			case obj.Relaxed && si > 0 && sj > 0:
-				c.rndI, c.rndJ = int32(min(K, si)), int32(min(K, sj))
-			}
-			if c.rndI > 0 {
-				nContrib++
-			}
+		c := m.count(in, e, labels[p], obj)
+		if c.rndI > 0 {
+			nContrib++
 		}
 		b.counts[p] = c
 		nSel += int(c.selI + c.selJ)
@@ -190,7 +229,7 @@ func (m *Model) Build(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, la
 					spare = append(spare[:0], cands[k:]...)
 					rseg := int(q) + s*nContrib
 					at, end := b.rnd.offsets[rseg], b.rnd.offsets[rseg+1]
-					src := rand.NewPCG(seed, uint64(2*p+s))
+					src := rand.NewPCG(seed, uint64(2*(first+p)+s))
 					for n := 0; at < end; n, at = n+1, at+1 {
 						r := n + int(src.Uint64()%uint64(len(spare)-n))
 						spare[n], spare[r] = spare[r], spare[n]
@@ -250,6 +289,20 @@ func (m *Model) aggregate(t *autograd.Tape, hr *autograd.Var, e *entries) (logit
 //
 // Means are over pairs, so λ does not depend on the graph's size.
 func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective) Losses {
+	return m.loss(t, hr, b, obj, nil)
+}
+
+// LossOver is Loss for one batch of an epoch split into batches, with every
+// mean taken over the epoch's counts n (EpochNorms) instead of the batch's:
+// the batches' Total values, and their gradients, sum to those of Loss on
+// all the epoch's pairs at once, up to float rounding.
+func (m *Model) LossOver(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective, n Norms) Losses {
+	return m.loss(t, hr, b, obj, &n)
+}
+
+// loss records the objective with the batch's own means (n nil, Loss's
+// operations exactly) or the epoch's (LossOver).
+func (m *Model) loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective, n *Norms) Losses {
 	logits, s := m.aggregate(t, hr, &b.sel)
 	cls := autograd.BCEWithLogits(t, logits, b.Labels)
 	nNeg := 0
@@ -257,6 +310,11 @@ func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective
 		if y == 0 {
 			nNeg++
 		}
+	}
+	if n != nil {
+		// BCEWithLogits is the batch's mean; rescale it to a share of the epoch's.
+		cls = autograd.Scale(t, cls, float32(float64(len(b.Labels))/float64(max(n.Pairs, 1))))
+		nNeg = n.Negatives
 	}
 	sq := autograd.Square(t, autograd.GatherRows(t, s, b.negEntries))
 	if obj.NegMean {
@@ -271,7 +329,12 @@ func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective
 		rl, _ := m.aggregate(t, hr, &b.rnd)
 		prand := autograd.Sigmoid(t, rl)
 		p := autograd.Sigmoid(t, autograd.GatherRows(t, logits, b.contrib))
-		pos = autograd.Mean(t, autograd.ReLU(t, autograd.AddScalar(t, autograd.Sub(t, prand, p), float32(obj.Delta))))
+		margin := autograd.ReLU(t, autograd.AddScalar(t, autograd.Sub(t, prand, p), float32(obj.Delta)))
+		if n != nil {
+			pos = autograd.Scale(t, autograd.Sum(t, margin), 1/float32(max(n.Contributing, 1)))
+		} else {
+			pos = autograd.Mean(t, margin)
+		}
 	} else {
 		pos = autograd.Const(1, 1, []float32{0})
 	}

@@ -21,6 +21,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
 	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
+	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs recorded per batch, bounding the memory of an epoch (same gradient, one update per epoch); 0: the whole epoch at once")
 	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
 	fs.IntVar(&m.K, "k", m.K, "neighbours selected per side, |N^r(i|j)|")
 	fs.Float64Var(&m.Alpha, "alpha", m.Alpha, "weight of structure similarity in the neighbour score (eq 5)")

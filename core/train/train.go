@@ -35,6 +35,14 @@ type Config struct {
 	ValFrac     float64 // share of edges held out for validation
 	TestFrac    float64 // share of edges held out for testing
 	Seed        uint64  // the split, the weights, the negatives: everything random
+	// BatchSize splits each epoch's pairs into batches of this many, each
+	// recorded, back-propagated into H^r and freed before the next, so the
+	// memory of the pair-specific part is bounded by one batch; the encoder
+	// runs once per epoch and there is still one Adam step per epoch on the
+	// full-epoch gradient (up to float rounding). 0 records the whole epoch
+	// at once. omitempty keeps the checkpoints of 0 byte-identical to those
+	// written before the field existed.
+	BatchSize int `json:"BatchSize,omitempty"`
 }
 
 // DefaultConfig returns the defaults of SPEC §5 except β = 0.5 and
@@ -96,6 +104,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("warmup must be non-negative (got %d)", c.Warmup)
 	case c.Epochs < 1:
 		return fmt.Errorf("epochs must be at least 1 (got %d)", c.Epochs)
+	case c.BatchSize < 0:
+		return fmt.Errorf("batch size must be non-negative (got %d)", c.BatchSize)
 	case c.Patience < 1:
 		return fmt.Errorf("patience must be at least 1 (got %d)", c.Patience)
 	case !(c.ValFrac > 0 && c.TestFrac > 0 && c.ValFrac+c.TestFrac < 1):
@@ -250,7 +260,11 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	}
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	tape := autograd.NewTape()
-	var batch ilpgnn.Batch
+	// Nothing reads the tape's results after Backward, so it can allocate
+	// the gradients as the pass reaches them and release what it passed:
+	// the encoder's N x d matrices then peak at their values alone.
+	tape.SetLean(true)
+	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape}
 	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 	trainStart := time.Now()
 
@@ -290,22 +304,13 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		ph.Eval = t2.Sub(t1)
 
 		sampler.Sample(pairs[P:], sp.Train)
-		model.Build(&batch, in, hr.Value, pairs, labels, cfg.Objective, cfg.Seed^uint64(epoch)<<20)
-		t3 := time.Now()
-		ph.Selection = t3.Sub(t2)
-
-		loss := model.Loss(tape, hr, &batch, cfg.Objective)
-		t4 := time.Now()
-		ph.Losses = t4.Sub(t3)
-		if err := optim.CheckLoss(epoch, scalar(loss.Total), adam.LR); err != nil {
+		ph.Selection = time.Since(t2)
+		el, err := ep.lossAndBackward(hr, pairs, labels, epoch, adam.LR, &ph)
+		if err != nil {
 			runErr = fmt.Errorf("train: %w", err)
 			break
 		}
-
-		tape.Backward(loss.Total)
 		t5 := time.Now()
-		ph.Backward = t5.Sub(t4)
-
 		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1)))
 		adam.Step()
 		ph.Optimizer = time.Since(t5)
@@ -318,8 +323,8 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 
 		pr := Progress{
 			Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
-			Loss: scalar(loss.Total), Cls: scalar(loss.Cls), Pos: scalar(loss.Pos), Neg: scalar(loss.Neg),
-			PosShare: float64(batch.ContributingPositives()) / float64(max(P, 1)),
+			Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
+			PosShare: float64(el.contributing) / float64(max(P, 1)),
 			ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
 			Elapsed: time.Since(trainStart),
 		}
@@ -340,6 +345,101 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
+}
+
+// epochLoss is an epoch's loss terms and its count of positives feeding
+// L^p_dis.
+type epochLoss struct {
+	total, cls, pos, neg float64
+	contributing         int
+}
+
+// epochPass is the pair-specific part of training (selection, losses and
+// their backward) with the buffers it reuses from epoch to epoch.
+type epochPass struct {
+	model *ilpgnn.Model
+	in    *ilpgnn.Inputs
+	cfg   Config
+	tape  *autograd.Tape // the encoder's, which recorded H^r
+	// batchTape records one batch of pairs at a time when the epoch is
+	// split (cfg.BatchSize); nil until then.
+	batchTape *autograd.Tape
+	batch     ilpgnn.Batch
+}
+
+// lossAndBackward selects the neighbours of the epoch's labelled pairs
+// given H^r = hr (recorded on ep.tape), records the losses and runs the
+// backward pass into the parameters' gradients. With cfg.BatchSize set
+// (and below the number of pairs) it does so one batch at a time (see
+// batched). A non-finite loss is returned as an error before any backward
+// step. It adds its time to ph.
+func (ep *epochPass) lossAndBackward(hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases) (epochLoss, error) {
+	cfg := ep.cfg
+	seed := cfg.Seed ^ uint64(epoch)<<20
+	if cfg.BatchSize == 0 || cfg.BatchSize >= len(pairs) {
+		t0 := time.Now()
+		ep.model.Build(&ep.batch, ep.in, hr.Value, pairs, labels, cfg.Objective, seed)
+		t1 := time.Now()
+		loss := ep.model.Loss(ep.tape, hr, &ep.batch, cfg.Objective)
+		t2 := time.Now()
+		ph.Selection += t1.Sub(t0)
+		ph.Losses += t2.Sub(t1)
+		el := epochLoss{scalar(loss.Total), scalar(loss.Cls), scalar(loss.Pos), scalar(loss.Neg), ep.batch.ContributingPositives()}
+		if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
+			return el, err
+		}
+		ep.tape.Backward(loss.Total)
+		ph.Backward += time.Since(t2)
+		return el, nil
+	}
+	el := ep.batched(hr, pairs, labels, seed, ph)
+	if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
+		return el, err
+	}
+	t0 := time.Now()
+	ep.tape.BackwardFrom(hr)
+	ph.Backward += time.Since(t0)
+	return el, nil
+}
+
+// batched runs the pair-specific part of an epoch in batches of
+// cfg.BatchSize pairs: each batch's selection and losses are recorded on
+// the batch tape over a leaf sharing hr's value and gradient,
+// back-propagated into hr.Grad and freed, so one batch's tape is alive at a
+// time. The losses are normalised by the epoch's counts, so hr.Grad ends up
+// holding the gradient of the whole epoch's loss (up to float rounding);
+// the caller then runs the encoder's backward from hr. It returns the
+// epoch's loss terms, the sums of the batches'.
+func (ep *epochPass) batched(hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, ph *Phases) epochLoss {
+	if ep.batchTape == nil {
+		ep.batchTape = autograd.NewTape()
+		ep.batchTape.SetLean(true)
+	}
+	bt, b, obj := ep.batchTape, &ep.batch, ep.cfg.Objective
+	t0 := time.Now()
+	norms := ep.model.EpochNorms(ep.in, pairs, labels, obj)
+	ph.Selection += time.Since(t0)
+	var el epochLoss
+	for lo := 0; lo < len(pairs); lo += ep.cfg.BatchSize {
+		hi := min(lo+ep.cfg.BatchSize, len(pairs))
+		t1 := time.Now()
+		ep.model.BuildAt(b, ep.in, hr.Value, pairs[lo:hi], labels[lo:hi], obj, seed, lo)
+		t2 := time.Now()
+		bt.Reset()
+		loss := ep.model.LossOver(bt, hr.Leaf(), b, obj, norms)
+		t3 := time.Now()
+		// Read before Backward, which releases the lean tape's results.
+		el.total += scalar(loss.Total)
+		el.cls += scalar(loss.Cls)
+		el.pos += scalar(loss.Pos)
+		el.neg += scalar(loss.Neg)
+		el.contributing += b.ContributingPositives()
+		bt.Backward(loss.Total)
+		ph.Selection += t2.Sub(t1)
+		ph.Losses += t3.Sub(t2)
+		ph.Backward += time.Since(t3)
+	}
+	return el
 }
 
 // MinTestLinks is the fewest test links whose AUC means something: with
