@@ -87,10 +87,11 @@ func (m *Model) masked(in *Inputs, i, j int) bool {
 // (the best by boundsBefore) are scored and selectable; the others follow
 // them, in no specified order, with their structure score (and, unless the
 // scorer is lazy, their feature score, for explanations and the random
-// neighbours of eq 10, which may be any neighbour). Neighbours listed in removeI
-// are left out of N(i) and those in removeJ out of N(j) (counterfactuals and
-// fidelity); masked removes j from N(i) and i from N(j). slot (0 or 1) picks
-// the scratch buffer, so both sides of a pair can be alive at once.
+// neighbours of eq 10, which may be any neighbour). Neighbours listed in
+// removeI are left out of N(i) and those in removeJ out of N(j)
+// (counterfactuals and fidelity); masked removes j from N(i) and i from
+// N(j). slot (0 or 1) picks the scratch buffer, so both sides of a pair can
+// be alive at once.
 func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32) ([]Candidate, int) {
 	g := sc.in.Graph
 	nodes := sc.nodes[:0]
