@@ -131,6 +131,15 @@ type Config struct {
 	// IsometricBranch scales the Glorot weights of the GCN branch (Wh,
 	// Wx) under InitIsometric; 1 keeps them as drawn.
 	IsometricBranch float64
+	// Candidates bounds the neighbours of a side that are scored at all:
+	// when a side has more, only the Candidates best by structure (common
+	// neighbours first, then S̃[c, j], ties by node id) get a feature score
+	// and can be selected. 0 scores every neighbour (SPEC §4 exactly);
+	// otherwise it must be at least K. Hubs are why: on Amazon Photo the
+	// feature scores of a thousand neighbours were most of an epoch. The
+	// tag keeps a checkpoint of a model without the bound byte-identical
+	// to one written before the field existed.
+	Candidates int `json:"Candidates,omitempty"`
 }
 
 // DefaultConfig returns the defaults. See README.md for the measurements
@@ -181,6 +190,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("unknown init scheme %d", int(c.Init))
 	case !(c.IsometricBranch >= 0):
 		return fmt.Errorf("isometric branch scale must be non-negative (got %g)", c.IsometricBranch)
+	case c.Candidates < 0:
+		return fmt.Errorf("candidates must be 0 (every neighbour) or at least k = %d (got %d)", c.K, c.Candidates)
+	case c.Candidates > 0 && c.Candidates < c.K:
+		// Fewer candidates than K would select fewer than K neighbours
+		// from a side that has K, which the training batch does not expect.
+		return fmt.Errorf("candidates must be 0 (every neighbour) or at least k = %d (got %d)", c.K, c.Candidates)
 	}
 	if err := c.Diffusion.Validate(); err != nil {
 		return fmt.Errorf("diffusion: %w", err)

@@ -23,10 +23,17 @@ type Neighbor struct {
 	Selected  bool    `json:"selected"`  // c ∈ N^r(i|j)
 	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
 	Rank      int     `json:"rank"`      // 1-based rank by descending score
+	// Outside says the bound on candidates (Config.Candidates) left c out:
+	// the model neither scored nor could select it. Such neighbours rank
+	// after every candidate, in the bound's order (common neighbours
+	// first, then by s_ST, ties by node id); their scores are shown for
+	// information only.
+	Outside bool `json:"outside,omitempty"`
 }
 
-// Side is the explanation of one end of a pair: the node's candidate
-// neighbours scored against the other end, best score first.
+// Side is the explanation of one end of a pair: the node's neighbours
+// scored against the other end, best score first (those outside the bound
+// on candidates last).
 type Side struct {
 	Node      int        `json:"node"`
 	ID        string     `json:"id"`
@@ -86,8 +93,8 @@ func (p *Predictor) Explain(i, j int) (*Explanation, error) {
 	selI, selJ := slices.Clone(ci[:ki]), slices.Clone(cj[:kj])
 	spareI, spareJ := slices.Clone(ci[ki:]), slices.Clone(cj[kj:])
 	e := &Explanation{
-		I:      p.side(i, ci, ki),
-		J:      p.side(j, cj, kj),
+		I:      p.side(i, ci, sc.bound[0], ki),
+		J:      p.side(j, cj, sc.bound[1], kj),
 		Prob:   float64(sigmoid(sc.logit(i, j, selI, selJ))),
 		Linked: g.HasEdge(i, j),
 		Masked: mask,
@@ -99,7 +106,9 @@ func (p *Predictor) Explain(i, j int) (*Explanation, error) {
 	}
 
 	// Counterfactual 1: K random spare neighbours per side (min(K, spare);
-	// a side with none keeps only h^r).
+	// a side with none keeps only h^r). Spare are all the neighbours not
+	// selected, within the bound on candidates or not, as in training's
+	// eq 10 (Build draws from the same list).
 	rng := rand.New(rand.NewPCG(p.Seed, uint64(i)<<32|uint64(uint32(j))))
 	K := p.Model.Config.K
 	pick := func(spare []Candidate) []Candidate {
@@ -129,22 +138,42 @@ func nodesOf(cs []Candidate) []int32 {
 	return out
 }
 
-// side converts candidates in selection order (the first k selected) to an
-// explanation side ordered by score.
-func (p *Predictor) side(i int, cands []Candidate, k int) Side {
+// side converts candidates as scorer.side leaves them (the first k
+// selected, the first bound within the bound on candidates) to an
+// explanation side in Ranked's order.
+func (p *Predictor) side(i int, cands []Candidate, bound, k int) Side {
 	ids := p.Inputs.Graph.IDs
 	w := softmaxWeights(nil, cands[:k], p.Model.Config.Tau)
 	out := Side{Node: i, ID: ids[i], Neighbors: make([]Neighbor, len(cands))}
 	for n, c := range cands {
 		out.Neighbors[n] = Neighbor{Node: int(c.Node), ID: ids[c.Node], Structure: float64(c.ST),
-			Features: float64(c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k}
+			Features: float64(c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
 		if n < k {
 			out.Neighbors[n].Weight = float64(w[n])
 		}
 	}
-	slices.SortStableFunc(out.Neighbors, func(a, b Neighbor) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
+	// rankCandidates' order on the float64 copies (the conversion keeps
+	// the order, NaNs and signed zeros included).
+	slices.SortFunc(out.Neighbors, func(a, b Neighbor) int {
+		switch {
+		case a.Outside != b.Outside:
+			if b.Outside {
+				return -1
+			}
+			return 1
+		case a.Outside && a.Common != b.Common:
+			if a.Common {
+				return -1
+			}
+			return 1
+		case a.Outside:
+			if c := cmp.Compare(b.Structure, a.Structure); c != 0 {
+				return c
+			}
+		default:
+			if c := cmp.Compare(b.Score, a.Score); c != 0 {
+				return c
+			}
 		}
 		return cmp.Compare(a.Node, b.Node)
 	})

@@ -73,13 +73,24 @@ func (p *Predictor) checkNode(i int) error {
 // Ranked returns the neighbours of i scored against j (with the pair's
 // target-edge masking), in decreasing score s, ties by node id: the ranking
 // that Precision@k and fidelity use (SPEC §7), which is not the selection
-// order (common neighbours first).
+// order (common neighbours first). Neighbours that the bound on candidates
+// (Config.Candidates) leaves out come after every candidate, in the bound's
+// order (common first, then by s_ST, ties by node id): the model never
+// looked at them, so they explain nothing, but fidelity may remove more
+// neighbours than there are candidates.
 func (p *Predictor) Ranked(i, j int) []Candidate {
 	sc := p.Model.newScorer(p.Inputs, p.Hr)
 	cands, _ := sc.side(0, i, j, p.Model.masked(p.Inputs, i, j), nil, nil)
 	out := slices.Clone(cands)
-	slices.SortFunc(out, scoreOrder)
+	rankCandidates(out, sc.bound[0])
 	return out
+}
+
+// rankCandidates sorts cands as Ranked returns them, given that the first
+// bound are the candidates within the bound.
+func rankCandidates(cands []Candidate, bound int) {
+	slices.SortFunc(cands[:bound], scoreOrder)
+	slices.SortFunc(cands[bound:], boundOrder)
 }
 
 // RankedNodes returns the nodes of Ranked(i, j), best first: the form
@@ -114,11 +125,11 @@ func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
 	return out
 }
 
-// topNodes appends to dst the m best-scored neighbours of i against j,
-// sorted by node id (the form side's removal lists take).
+// topNodes appends to dst the first m neighbours of i against j in Ranked's
+// order, sorted by node id (the form side's removal lists take).
 func topNodes(dst []int32, sc *scorer, i, j int, mask bool, m int) []int32 {
 	cands, _ := sc.side(0, i, j, mask, nil, nil)
-	slices.SortFunc(cands, scoreOrder)
+	rankCandidates(cands, sc.bound[0])
 	for _, c := range cands[:min(m, len(cands))] {
 		dst = append(dst, c.Node)
 	}

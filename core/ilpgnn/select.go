@@ -3,6 +3,7 @@ package ilpgnn
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"ilpgnn/core/detmath"
@@ -58,6 +59,10 @@ type scorer struct {
 	w     []float32 // softmax weights of one side
 	// remove holds the neighbours LogitsWithout takes out of each side.
 	remove [2][]int32
+	// bound[slot] is how many of the last side's candidates in that slot
+	// lie within Config.Candidates: cands[:bound] were scored, the rest
+	// were left out by the bound (none when it is 0 or not reached).
+	bound [2]int
 	// lazy skips the feature score of candidates that cannot be selected
 	// (training and prediction); explanations and rankings need them all.
 	lazy bool
@@ -77,10 +82,16 @@ func (m *Model) masked(in *Inputs, i, j int) bool {
 }
 
 // side returns the candidate neighbours of i scored against j and how many
-// of them, k, form N^r(i|j): the first k, in selection order. Neighbours listed in removeI
-// are left out of N(i) and those in removeJ out of N(j) (counterfactuals and
-// fidelity); masked removes j from N(i) and i from N(j). slot (0 or 1) picks
-// the scratch buffer, so both sides of a pair can be alive at once.
+// of them, k, form N^r(i|j): the first k, in selection order. When i has
+// more neighbours than Config.Candidates, only the first sc.bound[slot]
+// (the best by boundsBefore) are scored and selectable; the others follow
+// them, in no specified order, with their structure score (and, unless the
+// scorer is lazy, their feature score, for explanations and the random
+// neighbours of eq 10, which may be any neighbour). Neighbours listed in
+// removeI are left out of N(i) and those in removeJ out of N(j)
+// (counterfactuals and fidelity); masked removes j from N(i) and i from
+// N(j). slot (0 or 1) picks the scratch buffer, so both sides of a pair can
+// be alive at once.
 func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32) ([]Candidate, int) {
 	g := sc.in.Graph
 	nodes := sc.nodes[:0]
@@ -128,13 +139,25 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 		}
 		cands = append(cands, Candidate{Node: c, ST: st[k], Common: common})
 	}
+	// The bound picks its candidates before any feature score is paid for.
+	// Common neighbours go first, as in selection order: then the bound
+	// never trades a common neighbour for another, and N^r(i|j) holds
+	// min(K, commons) of them as without the bound (C ≥ K). s_ST keeps the
+	// scaling over every neighbour, so a candidate scores as without it.
+	n := len(cands)
+	if bound := sc.m.Config.Candidates; bound > 0 && n > bound {
+		selectBound(cands, bound)
+		n = bound
+	}
+	sc.bound[slot] = n
 	// With K common neighbours, the others cannot be selected: a lazy
 	// scorer leaves their feature score unset (0) instead of paying a dot
-	// product and an exp each.
+	// product and an exp each; so it does for those the bound left out.
+	// (With C ≥ K, K commons anywhere means K commons within the bound.)
 	skip := sc.lazy && commons >= sc.m.Config.K
-	for n := range cands {
-		c := &cands[n]
-		if skip && !c.Common {
+	for m := range cands {
+		c := &cands[m]
+		if sc.lazy && (m >= n || skip && !c.Common) {
 			c.S = alpha * c.ST
 			continue
 		}
@@ -142,9 +165,83 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 		c.S = alpha*c.ST + (1-alpha)*c.NO
 	}
 	sc.cands[slot] = cands
-	k := min(sc.m.Config.K, len(cands))
-	selectFirst(cands, k)
+	k := min(sc.m.Config.K, n)
+	selectFirst(cands[:n], k)
 	return cands, k
+}
+
+// boundsBefore reports whether the bound on candidates (Config.Candidates)
+// prefers a to b: common neighbours first, then by descending s_ST, ties by
+// node id. NaNs come last and equal scores (±0 included) fall back to node
+// ids, as in selectsBefore, so the order is total.
+func boundsBefore(a, b *Candidate) bool {
+	if a.Common != b.Common {
+		return a.Common
+	}
+	switch as, bs := a.ST, b.ST; {
+	case as > bs:
+		return true
+	case as < bs:
+		return false
+	case as == bs, as != as && bs != bs:
+		return a.Node < b.Node
+	default: // exactly one NaN: the number comes first
+		return bs != bs
+	}
+}
+
+// boundOrder is boundsBefore as a comparison function for sorting.
+func boundOrder(a, b Candidate) int {
+	switch {
+	case boundsBefore(&a, &b):
+		return -1
+	case boundsBefore(&b, &a):
+		return 1
+	}
+	return 0
+}
+
+// selectBound moves the c best candidates by boundsBefore to cands[:c], in
+// no specified (but deterministic) order, by quickselect with a
+// median-of-three pivot: O(len(cands)) expected, with a sort of the range
+// left as a fallback should the pivots keep falling badly. 0 < c < len.
+func selectBound(cands []Candidate, c int) {
+	lo, hi := 0, len(cands) // the c-th best lies in cands[lo:hi]
+	for budget := 2 * bits.Len(uint(len(cands))); hi-lo > 1; budget-- {
+		if budget == 0 {
+			slices.SortFunc(cands[lo:hi], boundOrder)
+			return
+		}
+		// Median of three to cands[hi-1], then a Lomuto partition.
+		mid := lo + (hi-lo)/2
+		if boundsBefore(&cands[mid], &cands[lo]) {
+			cands[mid], cands[lo] = cands[lo], cands[mid]
+		}
+		if boundsBefore(&cands[hi-1], &cands[lo]) {
+			cands[hi-1], cands[lo] = cands[lo], cands[hi-1]
+		}
+		if boundsBefore(&cands[mid], &cands[hi-1]) {
+			cands[mid], cands[hi-1] = cands[hi-1], cands[mid]
+		}
+		pivot := cands[hi-1]
+		p := lo
+		for u := lo; u < hi-1; u++ {
+			if boundsBefore(&cands[u], &pivot) {
+				cands[u], cands[p] = cands[p], cands[u]
+				p++
+			}
+		}
+		cands[p], cands[hi-1] = cands[hi-1], cands[p]
+		// cands[:p] are all better than the pivot at p, the rest worse.
+		switch {
+		case p == c || p == c-1:
+			return
+		case p > c:
+			hi = p
+		default:
+			lo = p + 1
+		}
+	}
 }
 
 // selectFirst moves the first k candidates in selection order to the front,

@@ -24,6 +24,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs recorded per batch, bounding the memory of an epoch (same gradient, one update per epoch); 0: the whole epoch at once")
 	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
 	fs.IntVar(&m.K, "k", m.K, "neighbours selected per side, |N^r(i|j)|")
+	fs.IntVar(&m.Candidates, "candidates", m.Candidates, "neighbours scored per side at most, the best by structure (0: every neighbour; else at least --k)")
 	fs.Float64Var(&m.Alpha, "alpha", m.Alpha, "weight of structure similarity in the neighbour score (eq 5)")
 	fs.Float64Var(&m.Beta, "beta", m.Beta, "weight of the aggregated neighbours (eq 7)")
 	fs.Float64Var(&m.Tau, "tau", m.Tau, "softmax temperature of the neighbour weights (eq 6)")
