@@ -228,7 +228,9 @@ func TestBatchedRunDeterministic(t *testing.T) {
 	if !bytes.Equal(run(1000, 2), run(1000, 1)) {
 		t.Error("batch size 1000: checkpoints differ between GOMAXPROCS 2 and 1")
 	}
-	zero, err := json.Marshal(quickConfig(1))
+	c0 := quickConfig(1)
+	c0.BatchSize = 0
+	zero, err := json.Marshal(c0)
 	if err != nil {
 		t.Fatal(err)
 	}
