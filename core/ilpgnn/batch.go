@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/graph"
@@ -73,6 +74,12 @@ type Batch struct {
 
 	counts []pairCount
 	rndSeg []int32 // per pair, its index in contrib, or -1
+
+	// Scratch of selectAll, kept across epochs.
+	byTarget []int32 // task ids (segments of sel) sorted by target
+	start    []int32 // per node j, where its tasks begin in byTarget
+	chunks   []int32 // bounds of the work-balanced chunks of byTarget
+	workers  []*selector
 }
 
 // ContributingPositives returns how many positives feed L^p_dis.
@@ -196,52 +203,7 @@ func (m *Model) BuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, 
 		rndSeg[p] = int32(q)
 	}
 
-	// Pass 2: select, in parallel over contiguous chunks of pairs.
-	workers := min(runtime.GOMAXPROCS(0), max(1, P/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := w*P/workers, (w+1)*P/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := m.newScorer(in, hr)
-			sc.lazy = true
-			alpha := float32(m.Config.Alpha)
-			var spare []Candidate
-			for p := lo; p < hi; p++ {
-				i, j := int(pairs[p].U), int(pairs[p].V)
-				mask := m.masked(in, i, j)
-				for s, side := range [2][2]int{{i, j}, {j, i}} {
-					cands, k := sc.side(0, side[0], side[1], mask, nil, nil)
-					seg := s*P + p
-					at := b.sel.offsets[seg]
-					for _, c := range cands[:k] {
-						b.sel.node[at] = c.Node
-						b.sel.target[at] = int32(side[1])
-						b.sel.st[at] = alpha * c.ST
-						at++
-					}
-					q := rndSeg[p]
-					if q < 0 {
-						continue
-					}
-					// K random spare neighbours, from a stream fixed by (seed, pair, side).
-					spare = append(spare[:0], cands[k:]...)
-					rseg := int(q) + s*nContrib
-					at, end := b.rnd.offsets[rseg], b.rnd.offsets[rseg+1]
-					src := rand.NewPCG(seed, uint64(2*(first+p)+s))
-					for n := 0; at < end; n, at = n+1, at+1 {
-						r := n + int(src.Uint64()%uint64(len(spare)-n))
-						spare[n], spare[r] = spare[r], spare[n]
-						b.rnd.node[at] = spare[n].Node
-						b.rnd.target[at] = int32(side[1])
-						b.rnd.st[at] = alpha * spare[n].ST
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	m.selectAll(b, in, hr, obj, seed, first)
 
 	b.negEntries, b.negWeights = b.negEntries[:0], b.negWeights[:0]
 	for p := range pairs {
@@ -255,6 +217,166 @@ func (m *Model) BuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, 
 				b.negWeights = append(b.negWeights, w)
 			}
 		}
+	}
+}
+
+// selector is one worker of selectAll: a lazy scorer, its target table and
+// the spare neighbours of a task.
+type selector struct {
+	sc    scorer
+	tab   targetTable
+	spare []Candidate
+}
+
+// selectAll is pass 2 of BuildAt: it selects the neighbours of every task,
+// one side of one pair, and draws the random ones of L^p_dis, writing each
+// task's entries at the offsets pass 1 laid out. Task s·P + p is side s of
+// pair p: centre U and target V for s = 0, the reverse for s = 1.
+//
+// Tasks are grouped by target (a stable counting sort), so a worker loads
+// each target's table once for all its tasks: O(1) common-neighbour tests
+// and S̃ lookups, and feature scores shared between the tasks. Workers
+// claim contiguous, work-balanced chunks of the grouped tasks; every value
+// is a function of its task alone, so the result does not depend on the
+// number of workers nor on which chunk each one took.
+func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, seed uint64, first int) {
+	pairs := b.Pairs
+	P := len(pairs)
+	if P == 0 {
+		return
+	}
+	g := in.Graph
+	N := g.NumNodes()
+	target := func(t int) int {
+		if t < P {
+			return int(pairs[t].V)
+		}
+		return int(pairs[t-P].U)
+	}
+	centre := func(t int) int {
+		if t < P {
+			return int(pairs[t].U)
+		}
+		return int(pairs[t-P].V)
+	}
+	b.start = grow(b.start, N+1)
+	clear(b.start)
+	for t := range 2 * P {
+		b.start[target(t)+1]++
+	}
+	for j := range N {
+		b.start[j+1] += b.start[j]
+	}
+	b.byTarget = grow(b.byTarget, 2*P)
+	for t := range 2 * P {
+		j := target(t)
+		b.byTarget[b.start[j]] = int32(t)
+		b.start[j]++
+	}
+	// start[j] now ends j's tasks; nothing below needs it.
+
+	// The work of a task is about its centre's degree (candidates), that of
+	// a target about deg(j) and its column of S̃ (loading its table).
+	workers := min(runtime.GOMAXPROCS(0), max(1, P/256))
+	cost := func(k int) int {
+		t := int(b.byTarget[k])
+		c := g.Degree(centre(t)) + 1
+		if j := target(t); k == 0 || target(int(b.byTarget[k-1])) != j {
+			rows, _ := in.Sim.Column(j)
+			c += g.Degree(j) + len(rows)
+		}
+		return c
+	}
+	nChunks := 1
+	if workers > 1 {
+		// Several chunks per worker even out what the estimate misses.
+		nChunks = min(8*workers, 2*P)
+	}
+	b.chunks = grow(b.chunks, nChunks+1)
+	b.chunks[0] = 0
+	if nChunks > 1 {
+		total := 0
+		for k := range 2 * P {
+			total += cost(k)
+		}
+		c, acc := 1, 0
+		for k := range 2 * P {
+			acc += cost(k)
+			for c < nChunks && acc*nChunks >= c*total {
+				b.chunks[c] = int32(k + 1)
+				c++
+			}
+		}
+	}
+	b.chunks[nChunks] = int32(2 * P)
+
+	for len(b.workers) < workers {
+		b.workers = append(b.workers, new(selector))
+	}
+	var next atomic.Int32
+	run := func(w *selector) {
+		w.sc = scorer{m: m, in: in, hr: hr, d: m.Config.Hidden, lazy: true, cands: w.sc.cands}
+		w.tab.j = -1 // the table holds scores of the last Build's embeddings
+		for c := int(next.Add(1)) - 1; c < nChunks; c = int(next.Add(1)) - 1 {
+			for _, t := range b.byTarget[b.chunks[c]:b.chunks[c+1]] {
+				m.selectTask(b, w, in, int(t), seed, first)
+			}
+		}
+	}
+	if workers == 1 {
+		run(b.workers[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, w := range b.workers[:workers] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// selectTask selects the neighbours of task t (see selectAll) with worker
+// w and writes its entries, and its random spare neighbours when its pair
+// feeds L^p_dis.
+func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64, first int) {
+	P := len(b.Pairs)
+	p, s := t%P, t/P
+	u, v := int(b.Pairs[p].U), int(b.Pairs[p].V)
+	i, j := u, v
+	if s == 1 {
+		i, j = v, u
+	}
+	if w.tab.j != j {
+		w.tab.load(in, j)
+	}
+	cands, k := w.sc.sideGrouped(i, j, m.masked(in, u, v), &w.tab)
+	alpha := float32(m.Config.Alpha)
+	at := b.sel.offsets[t]
+	for _, c := range cands[:k] {
+		b.sel.node[at] = c.Node
+		b.sel.target[at] = int32(j)
+		b.sel.st[at] = alpha * c.ST
+		at++
+	}
+	q := b.rndSeg[p]
+	if q < 0 {
+		return
+	}
+	// K random spare neighbours, from a stream fixed by (seed, pair, side).
+	spare := append(w.spare[:0], cands[k:]...)
+	w.spare = spare
+	rseg := int(q) + s*len(b.contrib)
+	at, end := b.rnd.offsets[rseg], b.rnd.offsets[rseg+1]
+	src := rand.NewPCG(seed, uint64(2*(first+p)+s))
+	for n := 0; at < end; n, at = n+1, at+1 {
+		r := n + int(src.Uint64()%uint64(len(spare)-n))
+		spare[n], spare[r] = spare[r], spare[n]
+		b.rnd.node[at] = spare[n].Node
+		b.rnd.target[at] = int32(j)
+		b.rnd.st[at] = alpha * spare[n].ST
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // whose hubs have up to 1,434 neighbours, for each bound on candidates:
 // every training link and as many sampled non-links, embeddings of the
 // untrained model. The sub-benchmarks run side by side, so their ratios
-// survive a noisy machine better than separate runs.
+// survive a noisy machine better than separate runs; refC=0 is the
+// per-task selection that grouping by target replaced.
 func BenchmarkBuildCandidates(b *testing.B) {
 	g, err := load.Path(datasets.Path(b, "amazon_photo"))
 	if err != nil {
@@ -56,4 +57,11 @@ func BenchmarkBuildCandidates(b *testing.B) {
 			}
 		})
 	}
+	b.Run("refC=0", func(b *testing.B) {
+		m.Config.Candidates = 0
+		var batch ilpgnn.Batch
+		for n := 0; b.Loop(); n++ {
+			m.RefBuild(&batch, in, hr, pairs, labels, obj, uint64(n))
+		}
+	})
 }

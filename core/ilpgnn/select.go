@@ -123,7 +123,6 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 			}
 		}
 	}
-	alpha := float32(sc.m.Config.Alpha)
 	hj := sc.row(int32(j))
 	nj := g.Neighbors(j)
 	cands := sc.cands[slot][:0]
@@ -139,6 +138,17 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 		}
 		cands = append(cands, Candidate{Node: c, ST: st[k], Common: common})
 	}
+	sc.cands[slot] = cands
+	return cands, sc.finish(slot, cands, commons, hj, nil)
+}
+
+// finish selects N^r(i|j) among cands (slot's scratch, with s_ST and the
+// common flags set, commons of them common) and returns how many, k, form
+// it: the first k in selection order. It bounds the candidates
+// (Config.Candidates), pays the feature score of those that can still be
+// selected (every one unless the scorer is lazy), from tab's cache for
+// target j when tab is not nil, and orders the first k.
+func (sc *scorer) finish(slot int, cands []Candidate, commons int, hj []float32, tab *targetTable) int {
 	// The bound picks its candidates before any feature score is paid for.
 	// Common neighbours go first, as in selection order: then the bound
 	// never trades a common neighbour for another, and N^r(i|j) holds
@@ -155,19 +165,134 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 	// product and an exp each; so it does for those the bound left out.
 	// (With C ≥ K, K commons anywhere means K commons within the bound.)
 	skip := sc.lazy && commons >= sc.m.Config.K
+	alpha := float32(sc.m.Config.Alpha)
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
 			c.S = alpha * c.ST
 			continue
 		}
-		c.NO = sigmoid(f32.Dot(hj, sc.row(c.Node)))
+		if tab != nil {
+			c.NO = tab.no(c.Node, hj, sc)
+		} else {
+			c.NO = sigmoid(f32.Dot(hj, sc.row(c.Node)))
+		}
 		c.S = alpha*c.ST + (1-alpha)*c.NO
 	}
-	sc.cands[slot] = cands
 	k := min(sc.m.Config.K, n)
 	selectFirst(cands[:n], k)
-	return cands, k
+	return k
+}
+
+// Flags of a targetEntry: what it holds about node c for the target j.
+const (
+	inTarget uint32 = 1 << iota // c ∈ N(j)
+	hasST                       // st = S̃[c, j] (absent: 0)
+	hasNO                       // no = sigmoid(h^r_j · h^r_c)
+)
+
+// targetEntry is what a targetTable knows of one node c.
+type targetEntry struct {
+	gen    uint32 // the entry is valid only when gen is the table's
+	flags  uint32
+	st, no float32
+}
+
+// targetTable is a worker's dense scratch for the tasks that share a
+// target j (sideGrouped): N(j) as marks, column j of S̃ scattered, and the
+// feature scores sigmoid(h^r_j · h^r_c) computed so far, which depend on c
+// and j only, so the tasks of a hub's pairs, whose 2-hop neighbourhoods
+// overlap, share them. A generation stamp per entry makes switching target
+// O(deg j + nnz of column j) instead of O(N).
+type targetTable struct {
+	e   []targetEntry
+	gen uint32
+	j   int // the loaded target; -1 for none
+}
+
+// load makes j the table's target for inputs in. The table must be reset
+// (j = -1) whenever the embeddings or the inputs change.
+func (t *targetTable) load(in *Inputs, j int) {
+	if n := in.Graph.NumNodes(); len(t.e) < n {
+		t.e, t.gen = make([]targetEntry, n), 0
+	}
+	if t.gen == math.MaxUint32 {
+		clear(t.e)
+		t.gen = 0
+	}
+	t.gen++
+	t.j = j
+	gen := t.gen
+	for _, c := range in.Graph.Neighbors(j) {
+		e := &t.e[c]
+		if e.gen != gen {
+			e.gen, e.flags = gen, 0
+		}
+		e.flags |= inTarget
+	}
+	rows, vals := in.Sim.Column(j)
+	for k, c := range rows {
+		e := &t.e[c]
+		if e.gen != gen {
+			e.gen, e.flags = gen, 0
+		}
+		e.flags |= hasST
+		e.st = vals[k]
+	}
+}
+
+// no returns sigmoid(hj · h^r_c) for the loaded target j (hj = h^r_j), by
+// the same expression as scorer.side, computing it on first use.
+func (t *targetTable) no(c int32, hj []float32, sc *scorer) float32 {
+	e := &t.e[c]
+	if e.gen != t.gen {
+		e.gen, e.flags = t.gen, 0
+	}
+	if e.flags&hasNO == 0 {
+		e.no = sigmoid(f32.Dot(hj, sc.row(c)))
+		e.flags |= hasNO
+	}
+	return e.no
+}
+
+// sideGrouped is side(0, i, j, masked, nil, nil) for a table t loaded with
+// target j: the same candidates in the same order with the same scores,
+// bit for bit, and the same k. A common neighbour is a mark instead of a
+// merge walk over N(j), which cost O(deg j) per task: Σ deg² over the
+// pairs of hubs.
+func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidate, int) {
+	tab, gen := t.e, t.gen
+	cands := sc.cands[0][:0]
+	var hi float32
+	commons := 0
+	for _, c := range sc.in.Graph.Neighbors(i) {
+		if masked && int(c) == j {
+			continue
+		}
+		var st float32
+		common := false
+		if e := &tab[c]; e.gen == gen {
+			if e.flags&hasST != 0 {
+				st = e.st
+			}
+			common = e.flags&inTarget != 0 && !(masked && int(c) == i)
+		}
+		// The maximum as in side, in the same order.
+		if st > hi || st != st {
+			hi = st
+		}
+		if common {
+			commons++
+		}
+		cands = append(cands, Candidate{Node: c, ST: st, Common: common})
+	}
+	if sc.m.Config.Structure == ScaleMax && hi > 0 {
+		for k := range cands {
+			cands[k].ST /= hi
+		}
+	}
+	sc.cands[0] = cands
+	return cands, sc.finish(0, cands, commons, sc.row(int32(j)), t)
 }
 
 // boundsBefore reports whether the bound on candidates (Config.Candidates)
