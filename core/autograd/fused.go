@@ -162,7 +162,7 @@ func addScaled(o, c []float32, beta float32) {
 func gatherSegmentSumBackward(out *Var) {
 	w, a, d, beta := out.a, out.b, out.Cols, out.scalar
 	offsets, idx, centre := out.ints, out.ints2, out.ints3
-	if w.Grad != nil {
+	if a.Grad == nil {
 		parallelFor(len(centre), d*(1+len(idx)/max(1, len(centre))), func(lo, hi int) {
 			dagg := make([]float32, d)
 			for s := lo; s < hi; s++ {
@@ -173,10 +173,13 @@ func gatherSegmentSumBackward(out *Var) {
 				}
 			}
 		})
-	}
-	if a.Grad == nil {
 		return
 	}
+	// One pass for both gradients: the goroutine that owns row idx[k] of
+	// dA also computes dw[k], which reads the same row of A, so each
+	// segment's dagg is computed once per goroutine that needs it and each
+	// dw[k] (one term) by exactly one goroutine.
+	wg := w.Grad
 	scatterOwners(a.Rows, len(idx)+len(centre), d, func(lo, hi int) {
 		dagg := make([]float32, d)
 		for s, c := range centre {
@@ -186,13 +189,18 @@ func gatherSegmentSumBackward(out *Var) {
 			}
 			scaled := false
 			for k := offsets[s]; k < offsets[s+1]; k++ {
-				if r := int(idx[k]); r >= lo && r < hi {
-					if !scaled {
-						f32.Scale(dagg, beta, g)
-						scaled = true
-					}
-					f32.Axpy(w.Value[k], dagg, a.Grad[r*d:r*d+d]) // dA[idx[k]] += w[k]·dagg
+				r := int(idx[k])
+				if r < lo || r >= hi {
+					continue
 				}
+				if !scaled {
+					f32.Scale(dagg, beta, g) // dagg = β·dC[s]
+					scaled = true
+				}
+				if wg != nil {
+					wg[k] += f32.Dot(dagg, a.Value[r*d:r*d+d]) // dw[k] += dagg·A[idx[k]]
+				}
+				f32.Axpy(w.Value[k], dagg, a.Grad[r*d:r*d+d]) // dA[idx[k]] += w[k]·dagg
 			}
 		}
 	})
