@@ -51,6 +51,7 @@ type refCase struct {
 	a                          *Var // N x d, the embeddings
 	node, target, centre, offs []int32
 	wrt                        bool // whether the softmax weights need a gradient
+	fused                      bool // GatherSegmentDot instead of GatherSegmentSum and GatherDot
 }
 
 func newRefCase(r *rand.Rand, rows, d, segs int, wrt bool) *refCase {
@@ -85,37 +86,47 @@ func (c *refCase) run(procs int, lean, ref bool) (out, grad []float32) {
 			w.Value[k] = float32(k%7) / 7
 		}
 	}
-	h := GatherSegmentSum(tp, c.a, c.centre, w, c.node, c.offs, 0.75)
-	if ref {
-		h.backward = gatherSegmentSumBackwardRef
+	var y *Var
+	if c.fused && !ref {
+		y = GatherSegmentDot(tp, c.a, c.centre, w, c.node, c.offs, 0.75)
+	} else {
+		h := GatherSegmentSum(tp, c.a, c.centre, w, c.node, c.offs, 0.75)
+		if ref {
+			h.backward = gatherSegmentSumBackwardRef
+		}
+		half := len(c.centre) / 2
+		i0, i1 := make([]int32, half), make([]int32, half)
+		for k := range half {
+			i0[k], i1[k] = int32(k), int32(half+k)
+		}
+		y = GatherDot(tp, h, h, i0, i1)
 	}
-	half := len(c.centre) / 2
-	i0, i1 := make([]int32, half), make([]int32, half)
-	for k := range half {
-		i0[k], i1[k] = int32(k), int32(half+k)
-	}
-	y := GatherDot(tp, h, h, i0, i1)
 	out = append([]float32(nil), y.Value...)
 	tp.Backward(Sum(tp, Square(tp, y)))
 	return out, append([]float32(nil), c.a.Grad...)
 }
 
 // TestFastMatchesReference: the aggregation's values and gradients with
-// the current backward steps equal those of the reference ones bit for
-// bit, with 1 and 2 goroutines, on a lean and a full tape, for rows with
-// and without a tail beyond the kernels' blocks of eight.
+// the current backward steps, and with GatherSegmentDot in place of
+// GatherSegmentSum and GatherDot, equal those of the reference ones bit
+// for bit, with 1 and 2 goroutines, on a lean and a full tape, for rows
+// with and without a tail beyond the kernels' blocks of eight, and for
+// more segments than GatherSegmentDot's backward takes at a time.
 func TestFastMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 2))
 	for _, d := range []int{128, 37} {
 		for _, wrt := range []bool{true, false} {
-			c := newRefCase(r, 300, d, 1200, wrt)
+			c := newRefCase(r, 300, d, segDotChunk+1200, wrt)
 			wantOut, wantGrad := c.run(1, false, true)
 			for _, procs := range []int{1, 2} {
 				for _, lean := range []bool{false, true} {
-					out, grad := c.run(procs, lean, false)
-					name := fmt.Sprintf("d=%d wrt=%v procs=%d lean=%v", d, wrt, procs, lean)
-					sameBitsT(t, name+" output", out, wantOut)
-					sameBitsT(t, name+" gradient", grad, wantGrad)
+					for _, fused := range []bool{false, true} {
+						c.fused = fused
+						out, grad := c.run(procs, lean, false)
+						name := fmt.Sprintf("d=%d wrt=%v procs=%d lean=%v fused=%v", d, wrt, procs, lean, fused)
+						sameBitsT(t, name+" output", out, wantOut)
+						sameBitsT(t, name+" gradient", grad, wantGrad)
+					}
 				}
 			}
 		}
