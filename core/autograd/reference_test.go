@@ -144,3 +144,47 @@ func sameBitsT(t *testing.T, name string, got, want []float32) {
 		}
 	}
 }
+
+// BenchmarkPairLogits times the forward and backward passes of the pair
+// logits over random entries shaped like an Amazon Photo epoch's (7,650
+// rows of 128, three neighbours per side, 2·10^5 pairs): unfused, GatherSegmentSum then GatherDot, each with its current
+// backward, against GatherSegmentDot. Natively and under WebAssembly:
+//
+//	go test -run='^$' -bench=PairLogits ./core/autograd
+//	GOOS=js GOARCH=wasm go test -run='^$' -bench=PairLogits -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" ./core/autograd
+func BenchmarkPairLogits(b *testing.B) {
+	r := rand.New(rand.NewPCG(16, 3))
+	const rows, d, pairs, k = 7650, 128, 200000, 3
+	a := param(r, rows, d, -1, 1)
+	var node []int32
+	offs, centre := []int32{0}, make([]int32, 2*pairs)
+	for s := range centre {
+		for range k {
+			node = append(node, int32(r.IntN(rows)))
+		}
+		offs = append(offs, int32(len(node)))
+		centre[s] = int32(r.IntN(rows))
+	}
+	w := param(r, len(node), 1, 0, 1)
+	i0, i1 := make([]int32, pairs), make([]int32, pairs)
+	for q := range pairs {
+		i0[q], i1[q] = int32(q), int32(pairs+q)
+	}
+	tp := NewTape()
+	tp.SetLean(true)
+	for _, fused := range []bool{false, true} {
+		b.Run(fmt.Sprintf("fused=%v", fused), func(b *testing.B) {
+			for b.Loop() {
+				tp.Reset()
+				var y *Var
+				if fused {
+					y = GatherSegmentDot(tp, a, centre, w, node, offs, 0.75)
+				} else {
+					h := GatherSegmentSum(tp, a, centre, w, node, offs, 0.75)
+					y = GatherDot(tp, h, h, i0, i1)
+				}
+				tp.Backward(Sum(tp, y))
+			}
+		})
+	}
+}
