@@ -154,11 +154,11 @@ func segmentRow(o, a []float32, centre []int32, w []float32, idx, offsets []int3
 // rows h = GatherSegmentSum(a, centre, w, idx, offsets, beta) (len(centre)
 // = 2n): the logits of ILP-GNN's pairs, whose two ends are segments k and
 // n+k. It equals GatherDot(h, h, 0..n-1, n..2n-1) bit for bit, in value
-// and in gradient, without h: the two rows of a pair are computed into
-// scratch rows as they are needed, in the forward pass and again in the
-// backward pass. For ~10^5 pairs h and its gradient are hundreds of
-// megabytes that every pass streams through memory, which costs more than
-// recomputing the rows from a, which stays in cache. centre, idx and
+// and in gradient, without h's gradient: the unfused pair keeps h and dh,
+// 2n·d floats each (~200 MB apiece for an Amazon Photo epoch), and streams
+// through them five times; here h is written once (each pair's dot taken
+// while its rows are in cache), read once by the backward pass, and the
+// gradient rows live in a small buffer chunk by chunk. centre, idx and
 // offsets are kept until Backward.
 func GatherSegmentDot(t *Tape, a *Var, centre []int32, w *Var, idx, offsets []int32, beta float32) *Var {
 	if w.Cols != 1 || w.Rows != len(idx) || len(offsets) != len(centre)+1 || len(centre)%2 != 0 {
@@ -171,44 +171,46 @@ func GatherSegmentDot(t *Tape, a *Var, centre []int32, w *Var, idx, offsets []in
 	d, n := a.Cols, len(centre)/2
 	out := t.result("gathersegdot", n, 1, false, gatherSegmentDotBackward, w, a)
 	out.ints, out.ints2, out.ints3, out.scalar = offsets, idx, centre, beta
+	h := t.scratch(2 * n * d)
+	out.floats = h
 	parallelFor(n, d*(2+len(idx)/max(1, n)), func(lo, hi int) {
-		hi0, hi1 := make([]float32, d), make([]float32, d)
 		for k := lo; k < hi; k++ {
-			segmentRow(hi0, a.Value, centre, w.Value, idx, offsets, beta, k)
-			segmentRow(hi1, a.Value, centre, w.Value, idx, offsets, beta, n+k)
-			out.Value[k] = f32.Dot(hi0, hi1) // C[k] = h[k]·h[n+k]
+			h0, h1 := h[k*d:k*d+d], h[(n+k)*d:(n+k)*d+d]
+			segmentRow(h0, a.Value, centre, w.Value, idx, offsets, beta, k)
+			segmentRow(h1, a.Value, centre, w.Value, idx, offsets, beta, n+k)
+			out.Value[k] = f32.Dot(h0, h1) // C[k] = h[k]·h[n+k]
 		}
 	})
 	return out
 }
 
 // segDotChunk is how many segments gatherSegmentDotBackward treats at a
-// time: their gradients (two rows each) stay within a few megabytes.
+// time: their gradient rows (two each) stay within a few megabytes.
 const segDotChunk = 2048
 
 // gatherSegmentDotBackward runs, chunk by chunk of segments, the backward
-// steps of GatherDot(h, h, …) and GatherSegmentSum in their order: dh[s] =
-// 0 + dC·h[partner] (the gradient of a fresh h is zero), dagg = β·dh[s],
+// steps of GatherDot(h, h, …) and GatherSegmentSum in their order, with h
+// saved by the forward pass: dh[s] = 0 + dC·h[partner] (the gradient of a
+// fresh h is zero), dagg = β·dh[s],
 // dw[k] += dagg·A[idx[k]], then dA[centre[s]] += dh[s] and dA[idx[k]] +=
 // w[k]·dagg with the segments in order, so every row of dA receives its
 // updates in the unfused order.
 func gatherSegmentDotBackward(out *Var) {
 	w, a, d, beta := out.a, out.b, out.b.Cols, out.scalar
 	offsets, idx, centre := out.ints, out.ints2, out.ints3
-	n, segs := out.Rows, len(out.ints3)
+	n, segs, hs := out.Rows, len(out.ints3), out.floats
 	chunk := min(segDotChunk, segs)
 	dh, dagg := make([]float32, chunk*d), make([]float32, chunk*d)
 	for c0 := 0; c0 < segs; c0 += chunk {
 		c1 := min(c0+chunk, segs)
 		entries := int(offsets[c1] - offsets[c0])
 		parallelFor(c1-c0, d*(2+entries/max(1, c1-c0)), func(lo, hi int) {
-			h := make([]float32, d)
 			for s := c0 + lo; s < c0+hi; s++ {
 				k, partner := s, s+n
 				if s >= n {
 					k, partner = s-n, s-n
 				}
-				segmentRow(h, a.Value, centre, w.Value, idx, offsets, beta, partner)
+				h := hs[partner*d : partner*d+d]
 				g, ga := dh[(s-c0)*d:(s-c0+1)*d], dagg[(s-c0)*d:(s-c0+1)*d]
 				clear(g)
 				f32.Axpy(out.Grad[k], h, g) // dh[s] = 0 + dC[k]·h[partner]
