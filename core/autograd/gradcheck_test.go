@@ -205,6 +205,9 @@ func gradCases() []gradCase {
 		{"GatherSegmentSum", []*Var{ww, g}, func(t *Tape) *Var {
 			return GatherSegmentSum(t, g, []int32{2, 2, 0, 1}, ww, []int32{0, 3, 1, 1, 2, 0, 3}, woffs, 0.6)
 		}},
+		{"GatherSegmentDot", []*Var{ww, g}, func(t *Tape) *Var {
+			return GatherSegmentDot(t, g, []int32{2, 2, 0, 1}, ww, []int32{0, 3, 1, 1, 2, 0, 3}, woffs, 0.6)
+		}},
 		{"Chain", []*Var{soft, rows}, func(t *Tape) *Var {
 			// Attention-style: softmax weights over a segment, then pooled rows.
 			return SegmentWeightedSum(t, SegmentSoftmax(t, soft, woffs), rows, woffs)

@@ -4,7 +4,7 @@ package f32
 
 import "strconv"
 
-// On amd64 with AVX the three hot loops (madd2, spmmRow, axpy) run in
+// On amd64 with AVX the hot loops (madd2, spmmRow, axpy, dot, scale) run in
 // assembly (kernels_amd64.s) eight output columns at a time. Each output
 // element still goes through the same sequence of float32 operations as
 // in the portable Go loop — the same products, each rounded, added to the
@@ -36,6 +36,20 @@ func spmmRowAVX(d *float32, n int, val *float32, idx *int32, nq int, b *float32)
 //
 //go:noescape
 func axpyAVX(alpha float32, x, y *float32, n int)
+
+// dotAVX is the block loop of dotGo over n (a multiple of 8) elements of
+// a and b with no bounds checks: it stores dotGo's four running sums s0..s3
+// in s. Its lanes are dotGo's lanes, not columns: lane l sums the pairs
+// a[i+l]·b[i+l] + a[i+4+l]·b[i+4+l] block by block, as dotGo does.
+//
+//go:noescape
+func dotAVX(a, b *float32, n int, s *[4]float32)
+
+// scaleAVX sets dst[i] = alpha·x[i] for n (a multiple of 8) elements with
+// no bounds checks.
+//
+//go:noescape
+func scaleAVX(alpha float32, x, dst *float32, n int)
 
 // avxMin is the row length below which the Go loops run: under two vectors
 // the call and the scalar tail cost more than the vectors save.
@@ -80,6 +94,37 @@ func axpy(alpha float32, x, y []float32) {
 	}
 	y = y[:n]
 	axpyAVX(alpha, &x[0], &y[0], n)
+}
+
+// dot returns Σ a[i]·b[i] in dotGo's order; len(b) >= len(a).
+func dot(a, b []float32) float32 {
+	n := len(a)
+	if !useAVX || n < avxMin {
+		return dotGo(a, b)
+	}
+	b = b[:n]
+	n8 := n &^ 7
+	var s [4]float32
+	dotAVX(&a[0], &b[0], n8, &s)
+	for i := n8; i < n; i++ {
+		s[0] += a[i] * b[i]
+	}
+	return (s[0] + s[1]) + (s[2] + s[3])
+}
+
+// scale sets dst = alpha·x; len(dst) >= len(x).
+func scale(dst []float32, alpha float32, x []float32) {
+	n := len(x)
+	if !useAVX || n < avxMin {
+		scaleGo(dst, alpha, x)
+		return
+	}
+	dst = dst[:n]
+	n8 := n &^ 7
+	scaleAVX(alpha, &x[0], &dst[0], n8)
+	for i := n8; i < n; i++ {
+		dst[i] = alpha * x[i]
+	}
 }
 
 // checkIndices panics unless every column index of a is in [0, a.Cols):

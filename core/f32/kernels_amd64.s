@@ -303,3 +303,55 @@ atail:
 adone:
 	VZEROUPPER
 	RET
+
+// func dotAVX(a, b *float32, n int, s *[4]float32)
+//
+// The block loop of dotGo for n (a multiple of 8) elements: for each block
+// of eight, s[l] = s[l] + (a[i+l]*b[i+l] + a[i+4+l]*b[i+4+l]) for lanes
+// l = 0..3, from s = 0. The products are rounded (VMULPS), the upper half
+// is added to the lower (the pairs of dotGo's lines), then to the lanes.
+TEXT ·dotAVX(SB), NOSPLIT, $0-32
+	MOVQ   a+0(FP), SI
+	MOVQ   b+8(FP), DI
+	MOVQ   n+16(FP), CX
+	MOVQ   s+24(FP), DX
+	VXORPS X0, X0, X0
+	XORQ   R12, R12
+
+dloop:
+	CMPQ         R12, CX
+	JGE          ddone
+	VMOVUPS      (SI)(R12*4), Y1
+	VMULPS       (DI)(R12*4), Y1, Y1
+	VEXTRACTF128 $1, Y1, X2
+	VADDPS       X2, X1, X1
+	VADDPS       X1, X0, X0
+	ADDQ         $8, R12
+	JMP          dloop
+
+ddone:
+	VMOVUPS X0, (DX)
+	VZEROUPPER
+	RET
+
+// func scaleAVX(alpha float32, x, dst *float32, n int)
+//
+// dst[i] = alpha*x[i] for n (a multiple of 8) elements.
+TEXT ·scaleAVX(SB), NOSPLIT, $0-32
+	VBROADCASTSS alpha+0(FP), Y0
+	MOVQ         x+8(FP), SI
+	MOVQ         dst+16(FP), DI
+	MOVQ         n+24(FP), CX
+	XORQ         R12, R12
+
+sloop:
+	CMPQ    R12, CX
+	JGE     sdone
+	VMULPS  (SI)(R12*4), Y0, Y1
+	VMOVUPS Y1, (DI)(R12*4)
+	ADDQ    $8, R12
+	JMP     sloop
+
+sdone:
+	VZEROUPPER
+	RET

@@ -12,5 +12,9 @@ func spmmRow(d, val []float32, idx []int32, b []float32) { spmmRowGo(d, val, idx
 
 func axpy(alpha float32, x, y []float32) { axpyGo(alpha, x, y) }
 
+func dot(a, b []float32) float32 { return dotGo(a, b) }
+
+func scale(dst []float32, alpha float32, x []float32) { scaleGo(dst, alpha, x) }
+
 // checkIndices is a no-op: the portable loops check every slice bound.
 func checkIndices(string, *CSR) {}

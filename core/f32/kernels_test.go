@@ -242,3 +242,60 @@ func TestSpMMBadIndex(t *testing.T) {
 	}()
 	SpMM(make([]float32, 32), a, make([]float32, 64), 32)
 }
+
+// dotLanes is Dot's documented order written out independently of dotGo:
+// lane l of the four sums takes the pair a[i+l]·b[i+l] + a[i+4+l]·b[i+4+l]
+// of each full block of eight, the tail goes to lane 0, and the lanes are
+// combined as (s0+s1)+(s2+s3).
+func dotLanes(a, b []float32) float32 {
+	var s [4]float32
+	n8 := len(a) / 8 * 8
+	for i := 0; i < n8; i += 8 {
+		for l := range 4 {
+			p, q := a[i+l]*b[i+l], a[i+4+l]*b[i+4+l]
+			s[l] += p + q
+		}
+	}
+	for i := n8; i < len(a); i++ {
+		s[0] += a[i] * b[i]
+	}
+	return (s[0] + s[1]) + (s[2] + s[3])
+}
+
+// TestDotScaleBits compares Dot and Scale (the AVX assembly on amd64 for
+// 16 elements and more) with the lane order written out and with the
+// portable loops, bit for bit, on lengths around the block sizes and on
+// vectors whose sums depend on that order.
+func TestDotScaleBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for _, n := range append(kernelWidths, 0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 40, 41, 127, 128, 129, 256) {
+		for rep := range 4 {
+			a, b := randVec(r, n), randVec(r, n)
+			if rep == 1 {
+				// Magnitudes over 2^±20: the lanes' rounding shows.
+				for i := range a {
+					a[i] *= float32(math.Ldexp(1, r.IntN(41)-20))
+				}
+			}
+			if rep == 2 && n > 0 {
+				a[r.IntN(n)] = float32(math.Copysign(0, -1))
+				b[r.IntN(n)] = float32(math.Inf(1 - 2*r.IntN(2)))
+			}
+			want := dotLanes(a, b)
+			got, goGot := Dot(a, b), dotGo(a, b)
+			if math.Float32bits(got) != math.Float32bits(want) || math.Float32bits(goGot) != math.Float32bits(want) {
+				t.Errorf("Dot n=%d rep=%d = %v (Go loop %v), want %v", n, rep, got, goGot, want)
+			}
+			alpha := r.Float32()*4 - 2
+			dst := randVec(r, n)
+			wantS := make([]float32, n)
+			for i := range a {
+				wantS[i] = alpha * a[i]
+			}
+			Scale(dst, alpha, a)
+			sameBits(t, fmt.Sprintf("Scale n=%d rep=%d", n, rep), dst, wantS)
+			Scale(a, alpha, a) // in place
+			sameBits(t, fmt.Sprintf("Scale in place n=%d rep=%d", n, rep), a, wantS)
+		}
+	}
+}

@@ -30,8 +30,9 @@ func Dot(a, b []float32) float32 {
 	return dot(a, b)
 }
 
-// dot is Dot without the length check; len(b) >= len(a).
-func dot(a, b []float32) float32 {
+// dotGo is Dot without the length check; len(b) >= len(a). It is the
+// portable loop behind dot (kernels_*.go).
+func dotGo(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
@@ -81,6 +82,12 @@ func axpyGo(alpha float32, x, y []float32) {
 // len(dst) != len(x).
 func Scale(dst []float32, alpha float32, x []float32) {
 	mustSameLen("Scale", len(dst), len(x))
+	scale(dst, alpha, x)
+}
+
+// scaleGo is Scale without the length check; len(dst) >= len(x). It is the
+// portable loop behind scale (kernels_*.go).
+func scaleGo(dst []float32, alpha float32, x []float32) {
 	for len(x) >= 8 {
 		a, d := x[:8:8], dst[:8:8]
 		d[0] = alpha * a[0]
