@@ -392,13 +392,11 @@ func (m *Model) aggregate(t *autograd.Tape, hr *autograd.Var, e *entries) (logit
 	cfg := m.Config
 	no := autograd.Sigmoid(t, autograd.GatherDot(t, hr, hr, e.node, e.target))
 	s = autograd.AddConst(t, autograd.Scale(t, no, float32(1-cfg.Alpha)), e.st)
-	var h *autograd.Var
 	if cfg.Beta != 0 {
 		b := autograd.SegmentSoftmax(t, autograd.Scale(t, s, float32(1/cfg.Tau)), e.offsets)
-		h = autograd.GatherSegmentSum(t, hr, e.centre, b, e.node, e.offsets, float32(cfg.Beta))
-	} else {
-		h = autograd.GatherRows(t, hr, e.centre)
+		return autograd.GatherSegmentDot(t, hr, e.centre, b, e.node, e.offsets, float32(cfg.Beta)), s
 	}
+	h := autograd.GatherRows(t, hr, e.centre)
 	return autograd.GatherDot(t, h, h, e.halves[0], e.halves[1]), s
 }
 
