@@ -313,11 +313,24 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		runCtx := ctx
 		if !*quiet {
 			runCtx = ilpgnn.WithPrepareProgress(ctx, func(p ilpgnn.PrepareProgress) {
-				status := prepareStatus(p)
 				if showProgress {
-					fmt.Fprintf(stderr, "\rseed %d  %s \033[K", seed, status)
+					fmt.Fprintf(stderr, "\rseed %d  %s \033[K", seed, prepareStatus(p))
 				}
-				hb.update(fmt.Sprintf("seed %d: prepare: %s", seed, p.Phase), status)
+				if p.Done < p.Total {
+					hb.update(fmt.Sprintf("seed %d: prepare: %s", seed, p.Phase), prepareDetail(p))
+					return
+				}
+				// A phase reports its end, not its start: name what runs
+				// next, up to the first epoch (which runs until the first
+				// progress report).
+				switch p.Phase {
+				case ilpgnn.PhaseSimilarity:
+					hb.phase(fmt.Sprintf("seed %d: prepare: %s", seed, ilpgnn.PhaseFeatures))
+				case ilpgnn.PhaseFeatures:
+					hb.phase(fmt.Sprintf("seed %d: prepare: %s", seed, ilpgnn.PhaseAdjacency))
+				case ilpgnn.PhaseAdjacency:
+					hb.phase(fmt.Sprintf("seed %d: training", seed))
+				}
 			})
 		}
 		res, err := train.RunSplitSelect(runCtx, sp, c, crit, progress)
@@ -469,11 +482,24 @@ func prepareStatus(p ilpgnn.PrepareProgress) string {
 	if p.Phase != ilpgnn.PhaseSimilarity {
 		return fmt.Sprintf("prepare: %s (%v)", p.Phase, secs)
 	}
-	pct := 100
-	if p.Total > 0 {
-		pct = 100 * p.Done / p.Total
+	return fmt.Sprintf("prepare: %s %d%% (%s/%s columns, %v)", p.Phase, percent(p), thousands(p.Done), thousands(p.Total), secs)
+}
+
+// prepareDetail is how far a phase with countable work has got, "42%
+// (71k/169k columns)", or "" for the others; the heartbeat prints it after
+// the phase's name and seconds.
+func prepareDetail(p ilpgnn.PrepareProgress) string {
+	if p.Phase != ilpgnn.PhaseSimilarity {
+		return ""
 	}
-	return fmt.Sprintf("prepare: %s %d%% (%s/%s columns, %v)", p.Phase, pct, thousands(p.Done), thousands(p.Total), secs)
+	return fmt.Sprintf("%d%% (%s/%s columns)", percent(p), thousands(p.Done), thousands(p.Total))
+}
+
+func percent(p ilpgnn.PrepareProgress) int {
+	if p.Total <= 0 {
+		return 100
+	}
+	return 100 * p.Done / p.Total
 }
 
 // thousands writes n as "71k" from 10,000 on, else in full.
