@@ -9,11 +9,11 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/cputime"
 	"ilpgnn/core/internal/datasets"
 	"ilpgnn/core/internal/randgraph"
 	"ilpgnn/core/load"
@@ -128,14 +128,11 @@ func BenchmarkPushLayout(b *testing.B) {
 	})
 }
 
-// cpuTime returns the process's user+system CPU time in nanoseconds: on a
-// machine shared with other jobs it is steadier than wall time.
+// cpuTime returns the process's CPU time in nanoseconds: on a machine
+// shared with other jobs it is steadier than wall time.
 func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	d, _ := cputime.Used()
+	return int64(d)
 }
 
 // TestMeasurePushLayout alternates the reference Pusher and this one on

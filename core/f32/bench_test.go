@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
+
+	"ilpgnn/core/internal/cputime"
 )
 
 // Benchmarks over a size grid, named for benchstat, each reporting GFLOP/s
@@ -149,4 +151,10 @@ func BenchmarkAxpy(b *testing.B) {
 			reportGFLOPs(b, c0, 2*float64(n))
 		})
 	}
+}
+
+// cpuNow is the process's CPU time so far, 0 where it is not known.
+func cpuNow() time.Duration {
+	d, _ := cputime.Used()
+	return d
 }

@@ -8,6 +8,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/cputime"
 	"ilpgnn/core/load"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
@@ -77,13 +78,13 @@ func BenchmarkGAEEpoch(b *testing.B) {
 		adam.Step()
 	}
 	epoch() // the first epoch fills the tape's free list
-	cpu0, cpuOK := cpuTime()
+	cpu0, cpuOK := cputime.Used()
 	b.ReportAllocs()
 	for b.Loop() {
 		epoch()
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/epoch")
-	if cpu1, ok := cpuTime(); ok && cpuOK {
+	if cpu1, ok := cputime.Used(); ok && cpuOK {
 		// CPU time is steadier than wall time on a shared machine.
 		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/epoch")
 	}

@@ -8,6 +8,7 @@ import (
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/internal/cputime"
 	"ilpgnn/core/internal/datasets"
 	"ilpgnn/core/load"
 	"ilpgnn/core/split"
@@ -77,4 +78,10 @@ func BenchmarkLossBackward(b *testing.B) {
 		b.ReportMetric(ms(lossesCPU), "losses-cpu-ms/op")
 		b.ReportMetric(ms(backwardCPU), "backward-cpu-ms/op")
 	}
+}
+
+// cpuNow is the process's CPU time so far, 0 where it is not known.
+func cpuNow() time.Duration {
+	d, _ := cputime.Used()
+	return d
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package gnn
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) this process has used, so
-// that benchmarks on a shared machine can report work apart from waiting.
-func cpuTime() (time.Duration, bool) {
+// Used returns the CPU time (user + system) the process has used so far,
+// and false when it cannot be read.
+func Used() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false

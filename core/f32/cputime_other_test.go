@@ -1,8 +1,0 @@
-//go:build !unix
-
-package f32
-
-import "time"
-
-// cpuNow is not known here (js/wasm): benchmarks report wall time only.
-func cpuNow() time.Duration { return 0 }
