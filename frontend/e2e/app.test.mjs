@@ -74,9 +74,17 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   await page.waitForFunction(() => window.ilpgnnExplorer.view.layoutDone(), null, { timeout: WAIT });
   await shot("01-demo-graph");
 
-  // Train with the defaults, as a newcomer would.
+  // Train with the defaults, as a newcomer would. Every text the progress
+  // line shows is recorded, so the preparation's reports can be checked.
+  await page.evaluate(() => {
+    const el = document.getElementById("progress-text");
+    window.progressTexts = [];
+    new MutationObserver(() => window.progressTexts.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+  });
   await page.click("#train");
   await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 3, null, { timeout: WAIT });
+  const preparing = await app(() => window.progressTexts.filter((t) => t.startsWith("Preparing the graph: ")));
+  assert.ok(preparing.some((t) => /^Preparing the graph: structure similarity \d+% \([\d,]+ of 1,000 columns\)/.test(t)), preparing.join("\n"));
   assert.match(await page.textContent("#progress-text"), /epoch \d+ of at most 1000 .* left/);
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
   const result = await page.textContent("#train-result");

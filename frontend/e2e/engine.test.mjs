@@ -51,6 +51,14 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
 
   const run = ok(await page.evaluate(() => window.harness.train({ epochs: 5 }, { select: "auc" })), "train");
   assert.equal(run.progress.length, 5, "one progress event per epoch");
+  // The preparation reports its phases first, each ending at done == total.
+  const phases = [...new Set(run.prepares.map((p) => p.prepare.phase))];
+  assert.deepEqual(phases, ["structure similarity", "features", "adjacency"]);
+  for (const phase of phases) {
+    const last = run.prepares.filter((p) => p.prepare.phase === phase).at(-1).prepare;
+    assert.equal(last.done, last.total, `${phase} ends complete`);
+  }
+  assert.ok(run.prepares.every((p) => p.epoch === 0 && p.maxEpochs === 5), JSON.stringify(run.prepares[0]));
   run.progress.forEach((p, k) => {
     assert.equal(p.epoch, k + 1);
     assert.equal(p.maxEpochs, 5);

@@ -4,6 +4,7 @@ import { startEngine, EngineError } from "../engine.js";
 
 const engine = startEngine("worker.js");
 const progress = [];
+const prepares = []; // ILP-GNN's preparation reports, before epoch 1
 
 function plain(err) {
   return err instanceof EngineError
@@ -29,16 +30,21 @@ window.harness = {
   train: (config, opts = {}) =>
     step(async () => {
       progress.length = 0;
+      prepares.length = 0;
       const ctl = new AbortController();
       const res = engine.train(config, {
         ...opts,
         signal: ctl.signal,
         onProgress: (p) => {
+          if (p.prepare) {
+            prepares.push(p);
+            return;
+          }
           progress.push({ ...p, at: performance.now() });
           if (opts.abortAfter && progress.length === opts.abortAfter) ctl.abort();
         },
       });
-      return { result: await res, progress: progress.slice() };
+      return { result: await res, progress: progress.slice(), prepares: prepares.slice() };
     }),
   explain: (i, j) => step(() => engine.explain(i, j)),
   suggest: (n, top) => step(() => engine.suggest(n, top)),

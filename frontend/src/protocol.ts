@@ -107,6 +107,20 @@ export interface TrainProgress {
    */
   batch?: number;
   batches?: number;
+  /**
+   * Set on ILP-GNN's reports of its preparation, before epoch 1 (`epoch`
+   * is then 0 and only `maxEpochs`, `elapsedMs` and `memoryBytes` mean
+   * anything): the structure similarity counts columns, then the features
+   * and the adjacency; each phase's last report has `done === total`.
+   */
+  prepare?: PrepareProgress;
+}
+
+/** How far ILP-GNN's preparation of the graph has got. */
+export interface PrepareProgress {
+  phase: string;
+  done: number;
+  total: number;
 }
 
 /** Whether (and under which key) a checkpoint was stored; `message` says why not. */

@@ -639,7 +639,13 @@ func (e *Engine) runTraining(ctx context.Context, id int64, l *loaded, cfg train
 		}})
 		e.opt.Yield()
 	}
-	return train.RunSplitSelect(ctx, sp, cfg, crit, progress)
+	prepare := func(p ilpgnn.PrepareProgress) {
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &Progress{
+			MaxEpochs: cfg.Epochs, ElapsedMs: p.Elapsed.Seconds() * 1000, MemoryBytes: memoryBytes(),
+			Prepare: &PrepareProgress{Phase: p.Phase, Done: p.Done, Total: p.Total},
+		}})
+	}
+	return train.RunSplitSelect(ilpgnn.WithPrepareProgress(ctx, prepare), sp, cfg, crit, progress)
 }
 
 // adopt makes a finished run the current model. It goes through the

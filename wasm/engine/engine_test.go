@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,15 +33,18 @@ type page struct {
 	next    int64
 	replies map[int64]chan Reply
 	events  map[int64][]Progress
-	steps   map[int64][]StepProgress // progress of foreground operations
-	ready   *Info
+	// prepares holds the preparation's reports before the first epoch,
+	// kept apart so events holds one report per epoch.
+	prepares map[int64][]Progress
+	steps    map[int64][]StepProgress // progress of foreground operations
+	ready    *Info
 	// onProgress, if set, runs on every progress event (from the training
 	// goroutine), as a page reacting to it would.
 	onProgress func(id int64, p Progress)
 }
 
 func newPage(t testing.TB, st store.Store) *page {
-	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, steps: map[int64][]StepProgress{}}
+	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, prepares: map[int64][]Progress{}, steps: map[int64][]StepProgress{}}
 	var opt Options
 	if st != nil {
 		opt.Store = st
@@ -70,6 +74,10 @@ func (p *page) post(r Reply) {
 	case "progress":
 		switch pr := r.Progress.(type) {
 		case *Progress:
+			if pr.Prepare != nil {
+				p.prepares[*r.ID] = append(p.prepares[*r.ID], *pr)
+				return
+			}
 			p.events[*r.ID] = append(p.events[*r.ID], *pr)
 			if p.onProgress != nil {
 				go p.onProgress(*r.ID, *pr)
@@ -184,6 +192,7 @@ func TestTrainExplainReload(t *testing.T) {
 	if tr.Cancelled || !tr.Saved.Saved || tr.Epochs != 4 || tr.Seed != 1 || tr.P1 == nil {
 		t.Fatalf("train result: %+v", tr)
 	}
+	checkPrepareReports(t, p.prepares[id], 4)
 	ev := p.events[id]
 	if len(ev) != 4 {
 		t.Fatalf("%d progress events, want one per epoch (4)", len(ev))
@@ -811,5 +820,37 @@ func TestFewTestLinksWarning(t *testing.T) {
 		if !strings.Contains(tr.Warning, "the test AUC is not meaningful: the split holds out only 1 test link") {
 			t.Errorf("%v: warning %q", args, tr.Warning)
 		}
+	}
+}
+
+// checkPrepareReports checks the preparation's reports of an ILP-GNN run
+// against ilpgnn.PrepareContext's contract: the structure similarity's
+// columns counted up to every node, then the features, then the adjacency,
+// each ending with Done == Total, all before epoch 1 (Epoch 0).
+func checkPrepareReports(t *testing.T, reports []Progress, maxEpochs int) {
+	t.Helper()
+	want := []string{ilpgnn.PhaseSimilarity, ilpgnn.PhaseFeatures, ilpgnn.PhaseAdjacency}
+	var phases []string
+	prevDone := -1
+	for k, r := range reports {
+		pr := r.Prepare
+		if r.Epoch != 0 || r.MaxEpochs != maxEpochs || pr.Done > pr.Total || pr.Total < 1 || r.ElapsedMs < 0 {
+			t.Errorf("preparation report %d: %+v %+v", k, r, *pr)
+		}
+		if len(phases) == 0 || phases[len(phases)-1] != pr.Phase {
+			phases = append(phases, pr.Phase)
+			prevDone = -1
+		}
+		if pr.Done < prevDone {
+			t.Errorf("preparation report %d: %s went back from %d to %d", k, pr.Phase, prevDone, pr.Done)
+		}
+		prevDone = pr.Done
+		last := k == len(reports)-1 || reports[k+1].Prepare.Phase != pr.Phase
+		if last && pr.Done != pr.Total {
+			t.Errorf("preparation report %d ends %s at %d of %d", k, pr.Phase, pr.Done, pr.Total)
+		}
+	}
+	if !slices.Equal(phases, want) {
+		t.Errorf("preparation phases %q, want %q", phases, want)
 	}
 }

@@ -102,6 +102,19 @@ type Progress struct {
 	// set only on the report that ends an epoch (Batch == Batches).
 	Batch   int `json:"batch,omitempty"`
 	Batches int `json:"batches,omitempty"`
+	// Prepare, when set, makes this a report of the preparation before the
+	// first epoch (Epoch 0; ElapsedMs counts from the preparation's start):
+	// on a large graph the structure similarity alone takes minutes.
+	Prepare *PrepareProgress `json:"prepare,omitempty"`
+}
+
+// PrepareProgress is how far ILP-GNN's preparation of a graph has got:
+// Phase ("structure similarity", "features", "adjacency") has done Done of
+// Total units (columns of S̃ for the first, 1 for the others).
+type PrepareProgress struct {
+	Phase string `json:"phase"`
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
 }
 
 // GraphInfo describes the loaded graph.

@@ -3,7 +3,7 @@
 // with the command line), Train / Cancel, a progress bar with time left,
 // live charts of the loss parts and validation AUC, and the final metrics.
 
-import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
+import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, PrepareProgress, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
 import { EngineError } from "../../client";
 import { errorText, type App } from "../app";
 import { LineChart } from "../charts/index";
@@ -197,6 +197,10 @@ export class TrainPanel {
   }
 
   private onProgress(p: TrainProgress): void {
+    if (p.prepare !== undefined) {
+      this.showPreparing(p.prepare, p.elapsedMs);
+      return;
+    }
     this.progressEvents++;
     const stats = this.runStats;
     stats.setupMs ??= performance.now() - this.startedAt - p.elapsedMs;
@@ -226,6 +230,13 @@ export class TrainPanel {
     }
     this.aucChart.append("validation AUC", p.epoch, p.valAUC);
     this.aucChart.setMarker(p.bestEpoch, "kept");
+  }
+
+  /** Says how far the preparation before the first epoch has got. */
+  private showPreparing(p: PrepareProgress, elapsedMs: number): void {
+    const share = p.total > 0 ? p.done / p.total : 1;
+    const counted = p.total > 1 ? ` ${Math.floor(100 * share)}% (${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} columns)` : "";
+    this.progressText.textContent = `Preparing the graph: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`;
   }
 
   private showResult(r: TrainResult): void {
