@@ -17,6 +17,12 @@ export class ExplainPanel {
   private readonly compareToggle = byId("compare-toggle", HTMLInputElement);
   private current: Explanation | null = null;
   private compareBox: HTMLElement | null = null;
+  /**
+   * Counts the views the panel has been asked for: an answer that arrives
+   * after a newer view was asked for (a slow suggestion list overtaken by a
+   * search) is dropped instead of replacing it.
+   */
+  private views = 0;
 
   constructor(app: App) {
     this.app = app;
@@ -49,6 +55,7 @@ export class ExplainPanel {
 
   /** Back to the hint (no selection, or with `newGraph` a new graph: the typed ids go too). */
   reset(newGraph = false): void {
+    this.views++;
     this.current = null;
     if (newGraph) {
       this.pairI.value = "";
@@ -68,6 +75,7 @@ export class ExplainPanel {
 
   /** The nodes a search found, as buttons that select them. */
   showMatches(query: string, nodes: number[]): void {
+    this.views++;
     this.current = null;
     if (nodes.length === 0) {
       replace(this.body, h("p", { class: "note", id: "search-result" }, `No node matches “${query}” (ids and class names are searched).`));
@@ -86,6 +94,7 @@ export class ExplainPanel {
   /** One node selected: its neighbours and, with a model, its suggested links. Returns the suggestions. */
   async showNode(node: number): Promise<Suggestion[] | null> {
     const g = this.app.graph!;
+    const view = ++this.views;
     this.current = null;
     this.pairI.value = g.id(node);
     this.pairJ.value = "";
@@ -106,9 +115,10 @@ export class ExplainPanel {
     try {
       list = await this.app.engine.suggest(node, 10);
     } catch (e) {
-      replace(this.body, head, h("p", { class: "error" }, errorText(e)));
+      if (view === this.views) replace(this.body, head, h("p", { class: "error" }, errorText(e)));
       return null;
     }
+    if (view !== this.views) return null;
     const items = list.map((s) => {
       const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${percent(s.prob)}`);
       b.addEventListener("click", () => void this.app.select({ kind: "pair", i: node, j: s.node }));
@@ -129,6 +139,7 @@ export class ExplainPanel {
     const g = this.app.graph!;
     this.pairI.value = g.id(i);
     this.pairJ.value = g.id(j);
+    const view = ++this.views;
     this.current = null;
     if (this.app.model === null || this.app.training) {
       const linked = g.linked(i, j);
@@ -140,9 +151,10 @@ export class ExplainPanel {
     try {
       ex = await this.app.engine.explain(i, j);
     } catch (e) {
-      replace(this.body, h("p", { class: "error" }, errorText(e)));
+      if (view === this.views) replace(this.body, h("p", { class: "error" }, errorText(e)));
       return null;
     }
+    if (view !== this.views) return null;
     this.current = ex;
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
     replace(this.body, ...renderExplanation(this.app, ex), this.compareBox);
