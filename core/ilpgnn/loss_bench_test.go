@@ -1,17 +1,12 @@
 package ilpgnn_test
 
 import (
-	"math/rand/v2"
 	"testing"
 	"time"
 
 	"ilpgnn/core/autograd"
-	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/internal/cputime"
-	"ilpgnn/core/internal/datasets"
-	"ilpgnn/core/load"
-	"ilpgnn/core/split"
 )
 
 // BenchmarkLossBackward times the pair-specific losses (Model.Loss, the
@@ -24,34 +19,8 @@ import (
 // busy machine disturbs less (run with GOMAXPROCS=1 to compare the work).
 // The tape is lean, as in training.
 func BenchmarkLossBackward(b *testing.B) {
-	g, err := load.Path(datasets.Path(b, "amazon_photo"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp, err := split.New(g, 0, split.DefaultValFrac, split.DefaultTestFrac)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg := ilpgnn.DefaultConfig()
-	in, err := ilpgnn.Prepare(sp.Train, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	m, err := ilpgnn.New(cfg, g.FeatureDim(), rand.New(rand.NewPCG(0, 1)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	m.FitIsometricBias(in)
-	enc := m.Encode(nil, in, 0, nil)
-	P := len(sp.TrainPos)
-	pairs := make([]graph.Edge, 2*P)
-	labels := make([]float32, 2*P)
-	copy(pairs, sp.TrainPos)
-	for k := range P {
-		labels[k] = 1
-	}
-	split.NewNegativeSampler(0).Sample(pairs[P:], sp.Train)
-	obj := ilpgnn.Objective{Lambda: 0.1, Delta: 0.5} // train.DefaultConfig's
+	e := newPhotoEpoch(b)
+	m, in, enc, pairs, labels, obj := e.model, e.in, e.hr, e.pairs, e.labels, e.obj
 	var batch ilpgnn.Batch
 	m.Build(&batch, in, enc.Value, pairs, labels, obj, 0)
 	hr := autograd.NewParam(enc.Rows, enc.Cols)
