@@ -478,3 +478,35 @@ func TestConcatColsAll(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeBuffersFitTheirLength: a buffer above the power-of-two classes
+// gets 1/32 of headroom, not up to twice its length; after Reset a request
+// that fits reuses it, and one that does not replaces it rather than adding
+// a second buffer to the class.
+func TestLargeBuffersFitTheirLength(t *testing.T) {
+	n := 1<<(exactClass-1) + 1000 // just above the last power-of-two class
+	tp := NewTape()
+	b := tp.buf(n, false)
+	if want := n + n/32; cap(b) != want {
+		t.Fatalf("cap of a %d-float buffer = %d, want %d", n, cap(b), want)
+	}
+	b[0] = 7
+	tp.Reset()
+	r := tp.buf(n-500, true) // same class, fits: reused and zeroed
+	if &r[:1][0] != &b[:1][0] || r[0] != 0 || len(r) != n-500 {
+		t.Fatalf("a fitting request did not reuse the zeroed buffer (len %d, r[0] %v)", len(r), r[0])
+	}
+	tp.Reset()
+	big := tp.buf(n+n/16, false) // same class, too long for the free buffer
+	c := sizeClass(n)
+	if sizeClass(len(big)) != c || &big[:1][0] == &b[:1][0] {
+		t.Fatalf("test setup: %d is not a longer request of class %d", len(big), c)
+	}
+	if len(tp.free[c]) != 0 {
+		t.Errorf("class %d keeps %d free buffers after a replacement, want 0", c, len(tp.free[c]))
+	}
+	tp.Reset()
+	if len(tp.free[c]) != 1 || cap(tp.free[c][0]) != len(big)+len(big)/32 {
+		t.Errorf("class %d after Reset: %d buffers, want one of cap %d", c, len(tp.free[c]), len(big)+len(big)/32)
+	}
+}

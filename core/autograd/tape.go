@@ -227,21 +227,48 @@ func (t *Tape) Reset() {
 // smallest c with n <= 1<<c.
 func sizeClass(n int) int { return bits.Len(uint(max(n, 1) - 1)) }
 
+// exactClass is the first size class whose buffers are allocated to the
+// length asked plus 1/32 rather than to the class's power of two. Below it
+// the rounding costs little; above it, it would cost up to half of every
+// buffer: a whole-graph encoder's N x d results (arxiv: 169,343 x 128, 83
+// MiB) would each take 128 MiB.
+const exactClass = 21 // buffers of more than 1<<20 float32s (4 MiB)
+
 // buf returns a buffer of length n, reused when possible; zeroed if zero.
-// Buffers have power-of-two capacities, so sizes that change a little from
-// one recording to the next (the pairs of an epoch) still reuse them.
+// Buffers have power-of-two capacities up to exactClass, so sizes that
+// change a little from one recording to the next (the pairs of an epoch)
+// still reuse them; a larger buffer has 1/32 of headroom, and when no free
+// buffer of its class is long enough one of them is dropped for a new one
+// (so a class never holds more buffers than it had in use at once).
 func (t *Tape) buf(n int, zero bool) []float32 {
 	var b []float32
 	c := sizeClass(n)
-	if l := t.free[c]; len(l) > 0 {
-		b = l[len(l)-1][:n]
+	l := t.free[c]
+	k := len(l) - 1
+	if c >= exactClass {
+		for k >= 0 && cap(l[k]) < n {
+			k--
+		}
+		if k < 0 && len(l) > 0 {
+			l[len(l)-1] = nil // left to the garbage collector
+			l = l[:len(l)-1]
+			t.free[c] = l
+		}
+	}
+	if k >= 0 {
+		b = l[k][:n]
+		l[k] = l[len(l)-1]
 		l[len(l)-1] = nil
 		t.free[c] = l[:len(l)-1]
 		if zero {
 			each1(clearFloats, b)
 		}
 	} else {
-		b = make([]float32, n, 1<<c)
+		capacity := 1 << c
+		if c >= exactClass {
+			capacity = min(capacity, n+n/32) // ≤ 1<<c keeps sizeClass(cap) == c
+		}
+		b = make([]float32, n, capacity)
 	}
 	t.used = append(t.used, b)
 	return b
