@@ -23,14 +23,27 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if os.Getenv("GOGC") == "" {
+		// Training's large buffers hold no pointers and are reused from
+		// epoch to epoch (autograd's tape), so the heap is mostly live data
+		// the collector scans for free; Go's default GOGC 100 still lets
+		// the heap reach twice that live data before collecting. On an
+		// arxiv-sized graph that doubled the peak: 2.45 GB live, 4.99 GB
+		// resident. A user's GOGC still wins.
+		debug.SetGCPercent(gcPercent)
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// gcPercent is the command's GOGC unless the environment sets one.
+const gcPercent = 25
 
 const usage = `usage: ilpgnn <command> [flags]
 
