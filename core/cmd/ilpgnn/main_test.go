@@ -360,3 +360,26 @@ func TestErrorText(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainCPUProfile checks that --cpuprofile writes a profile (pprof's
+// gzip-compressed protocol buffer) and that an unwritable path is an error
+// naming the flag.
+func TestTrainCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.pprof")
+	code, _, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "2", "--quiet", "--cpuprofile", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("profile of %d bytes does not start as gzip: % x", len(b), b[:min(len(b), 4)])
+	}
+	bad := filepath.Join(t.TempDir(), "missing", "cpu.pprof")
+	code, _, stderr = cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "1", "--quiet", "--cpuprofile", bad)
+	if code != 1 || !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("unwritable profile: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -111,6 +111,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	selectOn := fs.String("select", "auto", "keep the weights with the best validation auc, or precision (P@1 + P@2, graphs with groundtruth only); auto is precision where groundtruth exists, with patience 30 unless --patience is given")
 	model := fs.String("model", "ilpgnn", modelHelp)
 	splitFlag := fs.String("split", "", "TRAIN/VAL/TEST shares of the edges, percentages or fractions (60/10/30 is ogbn-arxiv's); instead of --val-frac and --test-frac")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	cfg := train.DefaultConfig()
 	method, isHeuristic := heuristicOf(modelFlag(args))
 	kind, isGNN := gnnKindOf(modelFlag(args))
@@ -143,6 +144,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	if err := required(fs, "data"); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
 	}
 	if err := checkModel(*model); err != nil {
 		return err
