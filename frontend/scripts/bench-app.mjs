@@ -486,6 +486,7 @@ async function trainLarge(name, file, dataKey, epochs) {
         progress: document.getElementById("progress-text").textContent,
         error: document.getElementById("train-error")?.textContent ?? null,
         status: document.getElementById("status").textContent,
+        testAUC: [...document.querySelectorAll("#train-result dt")].find((dt) => dt.textContent === "test AUC")?.nextElementSibling?.textContent,
       }));
       const ends = r.stats.epochEndsMs;
       const times = ends.map((t, k) => t - (k === 0 ? 0 : ends[k - 1]));
@@ -493,6 +494,10 @@ async function trainLarge(name, file, dataKey, epochs) {
       out.setupMs = round(r.stats.setupMs);
       out.epochMs = times.length > 0 ? summary(times.map((t) => round(t))) : undefined;
       out.engineMemoryBytes = r.stats.peakMemoryBytes || undefined;
+      // To set beside the command line's for the same settings:
+      // ilpgnn train --data FILE --seeds 0 --epochs N.
+      const auc = /([\d.]+)%/.exec(r.testAUC ?? "");
+      out.testAUC = auc ? Number(auc[1]) : undefined;
       if (r.error) {
         out.failed = { stage: `training, after ${ends.length} epochs`, message: r.error, status: r.status };
       } else if (out.epochMs) {
@@ -519,11 +524,12 @@ async function largeSection() {
   ]) {
     list.push(await trainLarge(name, file, key, LARGE_EPOCHS));
   }
-  printTable(`9. ILP-GNN in the tab, default hyperparameters, ${LARGE_EPOCHS} epochs, fresh profiles`, ["", "load ms", "setup ms", "epochs", "median epoch ms", "min", "max", "full run (at most)", "engine memory GiB", "renderer peak GiB"], list.map((r) => [
+  printTable(`9. ILP-GNN in the tab, default hyperparameters, ${LARGE_EPOCHS} epochs, fresh profiles`, ["", "load ms", "setup ms", "epochs", "test AUC %", "median epoch ms", "min", "max", "full run (at most)", "engine memory GiB", "renderer peak GiB"], list.map((r) => [
     r.name,
     r.loadMs,
     r.setupMs,
     r.epochsRun,
+    r.testAUC,
     r.epochMs?.median,
     r.epochMs?.min,
     r.epochMs?.max,
