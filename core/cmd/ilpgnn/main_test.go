@@ -60,6 +60,8 @@ func TestUsage(t *testing.T) {
 		22: {[]string{"experiment", "table1", "--data", small, "--models", "cn,nope"}, 1, `ilpgnn: error: --models: want one of ilpgnn, cn, aa,`},
 		23: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.hops=x"}, 1, `ilpgnn: error: --set seal.hops=x: "x" is not a value of seal's --hops`},
 		24: {[]string{"experiment", "table1", "--data", small, "--models", "seal", "--set", "seal.nope=1"}, 1, `seal has no hyperparameter "nope" (it has batch-size, `},
+		25: {[]string{"train", "--data", "synth:sparse", "--split", "60/10/30"}, 1, `ilpgnn: error: --split: synth:sparse has its own split: a synthetic graph's links get their roles`},
+		26: {[]string{"train", "--data", "synth:sparse", "--model", "gae", "--test-frac", "0.3"}, 1, `ilpgnn: error: --test-frac: synth:sparse has its own split`},
 	} {
 		code, _, stderr := cli(t, tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {

@@ -247,6 +247,13 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if err != nil {
 			return err
 		}
+		if d.Truth != nil {
+			for _, f := range []string{"split", "val-frac", "test-frac"} {
+				if given(fs)[f] {
+					return fmt.Errorf("--%s: %s has its own split: a synthetic graph's links get their roles (train, validation, test) when it is generated", f, *data)
+				}
+			}
+		}
 		sp, err := d.Split(seed, *valFrac, *testFrac)
 		if err != nil {
 			return fmt.Errorf("seed %d: %w", seed, err)
