@@ -80,6 +80,8 @@ type Batch struct {
 	start    []int32 // per node j, where its tasks begin in byTarget
 	chunks   []int32 // bounds of the work-balanced chunks of byTarget
 	workers  []*selector
+
+	lossGrad lossGrad // LossGrad's scratch
 }
 
 // ContributingPositives returns how many positives feed L^p_dis.
@@ -415,7 +417,8 @@ func (m *Model) Loss(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective
 // LossOver is Loss for one batch of an epoch split into batches, with every
 // mean taken over the epoch's counts n (EpochNorms) instead of the batch's:
 // the batches' Total values, and their gradients, sum to those of Loss on
-// all the epoch's pairs at once, up to float rounding.
+// all the epoch's pairs at once, up to float rounding. Training computes
+// the same without a tape (LossGrad); this is its reference.
 func (m *Model) LossOver(t *autograd.Tape, hr *autograd.Var, b *Batch, obj Objective, n Norms) Losses {
 	return m.loss(t, hr, b, obj, &n)
 }

@@ -54,3 +54,25 @@ func cpuNow() time.Duration {
 	d, _ := cputime.Used()
 	return d
 }
+
+// BenchmarkLossGrad times Model.LossGrad, the tapeless losses and gradient
+// that batched training uses, on the same pairs as BenchmarkLossBackward
+// (whose losses-ms + backward-ms it replaces), and reports its CPU time.
+func BenchmarkLossGrad(b *testing.B) {
+	e := newPhotoEpoch(b)
+	m, in, enc, pairs, labels, obj := e.model, e.in, e.hr, e.pairs, e.labels, e.obj
+	var batch ilpgnn.Batch
+	m.Build(&batch, in, enc.Value, pairs, labels, obj, 0)
+	n := m.EpochNorms(in, pairs, labels, obj)
+	grad := make([]float32, len(enc.Value))
+	var cpu time.Duration
+	for b.Loop() {
+		clear(grad)
+		c0 := cpuNow()
+		m.LossGrad(enc.Value, grad, &batch, obj, n)
+		cpu += cpuNow() - c0
+	}
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	}
+}

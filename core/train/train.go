@@ -124,8 +124,8 @@ func (c Config) Validate() error {
 type Phases struct {
 	Encoder   time.Duration // H^r forward
 	Selection time.Duration // negatives, neighbour scoring and top-K selection
-	Losses    time.Duration // eq 5-13 recorded on the tape
-	Backward  time.Duration // the tape's backward pass
+	Losses    time.Duration // eq 5-13 recorded on the tape (batched: also their gradient into H^r, see epochPass.batched)
+	Backward  time.Duration // the tape's backward pass (batched: the encoder's alone)
 	Optimizer time.Duration // Adam
 	Eval      time.Duration // validation AUC
 }
@@ -367,10 +367,7 @@ type epochPass struct {
 	in    *ilpgnn.Inputs
 	cfg   Config
 	tape  *autograd.Tape // the encoder's, which recorded H^r
-	// batchTape records one batch of pairs at a time when the epoch is
-	// split (cfg.BatchSize); nil until then.
-	batchTape *autograd.Tape
-	batch     ilpgnn.Batch
+	batch ilpgnn.Batch
 }
 
 // lossAndBackward selects the neighbours of the epoch's labelled pairs
@@ -409,41 +406,33 @@ func (ep *epochPass) lossAndBackward(hr *autograd.Var, pairs []graph.Edge, label
 }
 
 // batched runs the pair-specific part of an epoch in batches of
-// cfg.BatchSize pairs: each batch's selection and losses are recorded on
-// the batch tape over a leaf sharing hr's value and gradient,
-// back-propagated into hr.Grad and freed, so one batch's tape is alive at a
-// time. The losses are normalised by the epoch's counts, so hr.Grad ends up
-// holding the gradient of the whole epoch's loss (up to float rounding);
-// the caller then runs the encoder's backward from hr. It returns the
-// epoch's loss terms, the sums of the batches'.
+// cfg.BatchSize pairs: each batch's neighbours are selected, and its losses
+// and their gradient with respect to H^r computed without a tape
+// (Model.LossGrad) and added into hr.Grad, so only one batch's selection is
+// alive at a time. The losses are normalised by the epoch's counts, so
+// hr.Grad ends up holding the gradient of the whole epoch's loss (up to
+// float rounding); the caller then runs the encoder's backward from hr. It
+// returns the epoch's loss terms, the sums of the batches'.
 func (ep *epochPass) batched(hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, ph *Phases) epochLoss {
-	if ep.batchTape == nil {
-		ep.batchTape = autograd.NewTape()
-		ep.batchTape.SetLean(true)
-	}
-	bt, b, obj := ep.batchTape, &ep.batch, ep.cfg.Objective
+	b, obj := &ep.batch, ep.cfg.Objective
 	t0 := time.Now()
 	norms := ep.model.EpochNorms(ep.in, pairs, labels, obj)
 	ph.Selection += time.Since(t0)
+	grad := hr.Leaf().Grad // allocates hr's gradient on the encoder's tape
 	var el epochLoss
 	for lo := 0; lo < len(pairs); lo += ep.cfg.BatchSize {
 		hi := min(lo+ep.cfg.BatchSize, len(pairs))
 		t1 := time.Now()
 		ep.model.BuildAt(b, ep.in, hr.Value, pairs[lo:hi], labels[lo:hi], obj, seed, lo)
 		t2 := time.Now()
-		bt.Reset()
-		loss := ep.model.LossOver(bt, hr.Leaf(), b, obj, norms)
-		t3 := time.Now()
-		// Read before Backward, which releases the lean tape's results.
-		el.total += scalar(loss.Total)
-		el.cls += scalar(loss.Cls)
-		el.pos += scalar(loss.Pos)
-		el.neg += scalar(loss.Neg)
+		loss := ep.model.LossGrad(hr.Value, grad, b, obj, norms)
+		el.total += loss.Total
+		el.cls += loss.Cls
+		el.pos += loss.Pos
+		el.neg += loss.Neg
 		el.contributing += b.ContributingPositives()
-		bt.Backward(loss.Total)
 		ph.Selection += t2.Sub(t1)
-		ph.Losses += t3.Sub(t2)
-		ph.Backward += time.Since(t3)
+		ph.Losses += time.Since(t2)
 	}
 	return el
 }
