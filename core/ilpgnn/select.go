@@ -289,10 +289,16 @@ func (t *targetTable) set(c int32, no float32) {
 // pairs of hubs.
 func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidate, int) {
 	tab, gen := t.e, t.gen
-	cands := sc.cands[0][:0]
+	nbrs := sc.in.Graph.Neighbors(i)
+	// Each candidate is written field by field into a slot of the grown
+	// slice: appending a Candidate literal built it on the stack and
+	// copied it with wide loads that stalled on the narrow stores just
+	// made (store forwarding), the costliest line of selection.
+	cands := grow(sc.cands[0], len(nbrs))
+	n := 0
 	var hi float32
 	commons := 0
-	for _, c := range sc.in.Graph.Neighbors(i) {
+	for _, c := range nbrs {
 		if masked && int(c) == j {
 			continue
 		}
@@ -311,8 +317,11 @@ func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidat
 		if common {
 			commons++
 		}
-		cands = append(cands, Candidate{Node: c, ST: st, Common: common})
+		cd := &cands[n]
+		cd.Node, cd.ST, cd.NO, cd.S, cd.Common = c, st, 0, 0, common
+		n++
 	}
+	cands = cands[:n]
 	if sc.m.Config.Structure == ScaleMax && hi > 0 {
 		for k := range cands {
 			cands[k].ST /= hi
