@@ -220,12 +220,10 @@ func (m *Model) BuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, 
 	}
 }
 
-// selector is one worker of selectAll: a lazy scorer, its target table and
-// the spare neighbours of a task.
+// selector is one worker of selectAll: a lazy scorer and its target table.
 type selector struct {
-	sc    scorer
-	tab   targetTable
-	spare []Candidate
+	sc  scorer
+	tab targetTable
 }
 
 // selectAll is pass 2 of BuildAt: it selects the neighbours of every task,
@@ -366,18 +364,21 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 	if q < 0 {
 		return
 	}
-	// K random spare neighbours, from a stream fixed by (seed, pair, side).
-	spare := append(w.spare[:0], cands[k:]...)
-	w.spare = spare
+	// K random spare neighbours, from a stream fixed by (seed, pair, side):
+	// a partial Fisher-Yates shuffle of cands[k:], in place (the scratch
+	// is not read again), swapping only the two fields the draws read.
+	spare := cands[k:]
 	rseg := int(q) + s*len(b.contrib)
 	at, end := b.rnd.offsets[rseg], b.rnd.offsets[rseg+1]
 	src := rand.NewPCG(seed, uint64(2*(first+p)+s))
 	for n := 0; at < end; n, at = n+1, at+1 {
 		r := n + int(src.Uint64()%uint64(len(spare)-n))
-		spare[n], spare[r] = spare[r], spare[n]
-		b.rnd.node[at] = spare[n].Node
+		a, c := &spare[n], &spare[r]
+		a.Node, c.Node = c.Node, a.Node
+		a.ST, c.ST = c.ST, a.ST
+		b.rnd.node[at] = a.Node
 		b.rnd.target[at] = int32(j)
-		b.rnd.st[at] = alpha * spare[n].ST
+		b.rnd.st[at] = alpha * a.ST
 	}
 }
 
