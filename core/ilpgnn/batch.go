@@ -314,7 +314,8 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 	var next atomic.Int32
 	run := func(w *selector) {
 		w.sc = scorer{m: m, in: in, hr: hr, d: m.Config.Hidden, lazy: true,
-			cands: w.sc.cands, need: w.sc.need, needAt: w.sc.needAt, dots: w.sc.dots}
+			cands: w.sc.cands, need: w.sc.need, needAt: w.sc.needAt, dots: w.sc.dots,
+			commonAt: w.sc.commonAt, top: w.sc.top}
 		w.tab.j = -1 // the table holds scores of the last Build's embeddings
 		for c := int(next.Add(1)) - 1; c < nChunks; c = int(next.Add(1)) - 1 {
 			for _, t := range b.byTarget[b.chunks[c]:b.chunks[c+1]] {
