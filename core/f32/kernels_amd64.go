@@ -51,6 +51,13 @@ func dotAVX(a, b *float32, n int, s *[4]float32)
 //go:noescape
 func dot4AVX(a, b0, b1, b2, b3 *float32, n int, s *[16]float32)
 
+// prefetch4 hints the n floats at each of b0..b3 into the cache, one
+// PREFETCHT0 per 64-byte line; n > 0. Rows picked at random (DotRows) are
+// mostly cache misses, and the hardware prefetcher cannot guess them.
+//
+//go:noescape
+func prefetch4(b0, b1, b2, b3 *float32, n int)
+
 // scaleAVX sets dst[i] = alpha·x[i] for n (a multiple of 8) elements with
 // no bounds checks.
 //
@@ -131,6 +138,11 @@ func dotRows(dst, a, m []float32, rows []int32) {
 	var s [16]float32
 	k := 0
 	for ; k+4 <= len(rows); k += 4 {
+		// The rows of the next group are random reads from a large matrix:
+		// ask for them while this group computes.
+		if k+8 <= len(rows) {
+			prefetch4(&m[int(rows[k+4])*n], &m[int(rows[k+5])*n], &m[int(rows[k+6])*n], &m[int(rows[k+7])*n], n)
+		}
 		b0 := m[int(rows[k])*n:][:n]
 		b1 := m[int(rows[k+1])*n:][:n]
 		b2 := m[int(rows[k+2])*n:][:n]

@@ -385,6 +385,29 @@ d4done:
 	VZEROUPPER
 	RET
 
+// func prefetch4(b0, b1, b2, b3 *float32, n int)
+//
+// Hints the cache lines of b0..b3 (n floats each, n > 0) into the cache.
+// It computes nothing.
+TEXT ·prefetch4(SB), NOSPLIT, $0-40
+	MOVQ b0+0(FP), R8
+	MOVQ b1+8(FP), R9
+	MOVQ b2+16(FP), R10
+	MOVQ b3+24(FP), R11
+	MOVQ n+32(FP), CX
+	SHLQ $2, CX
+	XORQ R12, R12
+
+pfloop:
+	PREFETCHT0 (R8)(R12*1)
+	PREFETCHT0 (R9)(R12*1)
+	PREFETCHT0 (R10)(R12*1)
+	PREFETCHT0 (R11)(R12*1)
+	ADDQ       $64, R12
+	CMPQ       R12, CX
+	JLT        pfloop
+	RET
+
 // func scaleAVX(alpha float32, x, dst *float32, n int)
 //
 // dst[i] = alpha*x[i] for n (a multiple of 8) elements.
