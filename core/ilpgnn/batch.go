@@ -344,7 +344,10 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64, first int) {
 	P := len(b.Pairs)
 	p, s := t%P, t/P
+	// Tasks come grouped by target, so these reads are random, mostly
+	// cache misses: issued first, they overlap with the selection.
 	u, v := int(b.Pairs[p].U), int(b.Pairs[p].V)
+	at, q := b.sel.offsets[t], b.rndSeg[p]
 	i, j := u, v
 	if s == 1 {
 		i, j = v, u
@@ -352,16 +355,17 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 	if w.tab.j != j {
 		w.tab.load(in, j)
 	}
-	cands, k := w.sc.sideGrouped(i, j, m.masked(in, u, v), &w.tab)
+	// m.masked(in, u, v), with the table's marks of N(j) for HasEdge's
+	// binary search.
+	masked := m.Config.MaskTarget && i != j && w.tab.adjacent(int32(i))
+	cands, k := w.sc.sideGrouped(i, j, masked, &w.tab)
 	alpha := float32(m.Config.Alpha)
-	at := b.sel.offsets[t]
 	for _, c := range cands[:k] {
 		b.sel.node[at] = c.Node
 		b.sel.target[at] = int32(j)
 		b.sel.st[at] = alpha * c.ST
 		at++
 	}
-	q := b.rndSeg[p]
 	if q < 0 {
 		return
 	}

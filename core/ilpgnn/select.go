@@ -301,6 +301,12 @@ func (t *targetTable) load(in *Inputs, j int) {
 	}
 }
 
+// adjacent reports whether c is a neighbour of the loaded target.
+func (t *targetTable) adjacent(c int32) bool {
+	e := &t.e[c]
+	return e.gen == t.gen && e.flags&inTarget != 0
+}
+
 // has reports whether the table holds the feature score of c for the
 // loaded target.
 func (t *targetTable) has(c int32) bool {
