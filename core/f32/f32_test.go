@@ -466,6 +466,10 @@ func TestPanics(t *testing.T) {
 	sp := &CSR{Rows: 2, Cols: 2, Indptr: []int32{0, 0, 0}}
 	for i, f := range []func(){
 		func() { Dot(s3, s4) },
+		func() { DotRows(s3, s4, s4, []int32{0, 0}) },  // dst 3 for 2 rows
+		func() { DotRows(s3[:1], s4, s3, []int32{0}) }, // m not whole rows
+		func() { DotRows(s3[:1], s3, s3, []int32{1}) }, // row 1 of 1
+		func() { DotRows(s3[:1], s3, s3, []int32{-1}) },
 		func() { Axpy(1, s3, s4) },
 		func() { Scale(s3, 1, s4) },
 		func() { Add(s3, s3, s4) },

@@ -45,6 +45,19 @@ func axpyAVX(alpha float32, x, y *float32, n int)
 //go:noescape
 func dotAVX(a, b *float32, n int, s *[4]float32)
 
+// dot4AVX is dotAVX for b0..b3 against the same a at once: s[4r:4r+4]
+// are the running sums of a·br, each as dotAVX stores them.
+//
+//go:noescape
+func dot4AVX(a, b0, b1, b2, b3 *float32, n int, s *[16]float32)
+
+// prefetch4 hints the n floats at each of b0..b3 into the cache, one
+// PREFETCHT0 per 64-byte line; n > 0. Rows picked at random (DotRows) are
+// mostly cache misses, and the hardware prefetcher cannot guess them.
+//
+//go:noescape
+func prefetch4(b0, b1, b2, b3 *float32, n int)
+
 // scaleAVX sets dst[i] = alpha·x[i] for n (a multiple of 8) elements with
 // no bounds checks.
 //
@@ -110,6 +123,42 @@ func dot(a, b []float32) float32 {
 		s[0] += a[i] * b[i]
 	}
 	return (s[0] + s[1]) + (s[2] + s[3])
+}
+
+// dotRows sets dst[k] = dot(a, m[rows[k]·n:]) for n = len(a), four rows
+// at a time through dot4AVX, each finished as dot finishes its sums, so
+// every dst[k] is bit for bit dot's. Rows must be in range (DotRows checks).
+func dotRows(dst, a, m []float32, rows []int32) {
+	n := len(a)
+	if !useAVX || n < avxMin {
+		dotRowsGo(dst, a, m, rows)
+		return
+	}
+	n8 := n &^ 7
+	var s [16]float32
+	k := 0
+	for ; k+4 <= len(rows); k += 4 {
+		// The rows of the next group are random reads from a large matrix:
+		// ask for them while this group computes.
+		if k+8 <= len(rows) {
+			prefetch4(&m[int(rows[k+4])*n], &m[int(rows[k+5])*n], &m[int(rows[k+6])*n], &m[int(rows[k+7])*n], n)
+		}
+		b0 := m[int(rows[k])*n:][:n]
+		b1 := m[int(rows[k+1])*n:][:n]
+		b2 := m[int(rows[k+2])*n:][:n]
+		b3 := m[int(rows[k+3])*n:][:n]
+		dot4AVX(&a[0], &b0[0], &b1[0], &b2[0], &b3[0], n8, &s)
+		for r, b := range [4][]float32{b0, b1, b2, b3} {
+			l := s[4*r : 4*r+4 : 4*r+4]
+			for i := n8; i < n; i++ {
+				l[0] += a[i] * b[i]
+			}
+			dst[k+r] = (l[0] + l[1]) + (l[2] + l[3])
+		}
+	}
+	for ; k < len(rows); k++ {
+		dst[k] = dot(a, m[int(rows[k])*n:][:n])
+	}
 }
 
 // scale sets dst = alpha·x; len(dst) >= len(x).

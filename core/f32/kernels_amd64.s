@@ -334,6 +334,80 @@ ddone:
 	VZEROUPPER
 	RET
 
+// func dot4AVX(a, b0, b1, b2, b3 *float32, n int, s *[16]float32)
+//
+// dotAVX for four vectors b0..b3 against the same a at once: s[4r:4r+4]
+// are the four running sums of a·br, each lane through dotAVX's exact
+// operations. The four sums are independent chains, so their additions
+// overlap and each block of a is loaded once for the four.
+TEXT ·dot4AVX(SB), NOSPLIT, $0-56
+	MOVQ   a+0(FP), SI
+	MOVQ   b0+8(FP), R8
+	MOVQ   b1+16(FP), R9
+	MOVQ   b2+24(FP), R10
+	MOVQ   b3+32(FP), R11
+	MOVQ   n+40(FP), CX
+	MOVQ   s+48(FP), DX
+	VXORPS X0, X0, X0
+	VXORPS X1, X1, X1
+	VXORPS X2, X2, X2
+	VXORPS X3, X3, X3
+	XORQ   R12, R12
+
+d4loop:
+	CMPQ         R12, CX
+	JGE          d4done
+	VMOVUPS      (SI)(R12*4), Y4
+	VMULPS       (R8)(R12*4), Y4, Y5
+	VMULPS       (R9)(R12*4), Y4, Y6
+	VMULPS       (R10)(R12*4), Y4, Y7
+	VMULPS       (R11)(R12*4), Y4, Y8
+	VEXTRACTF128 $1, Y5, X9
+	VEXTRACTF128 $1, Y6, X10
+	VEXTRACTF128 $1, Y7, X11
+	VEXTRACTF128 $1, Y8, X12
+	VADDPS       X9, X5, X5
+	VADDPS       X10, X6, X6
+	VADDPS       X11, X7, X7
+	VADDPS       X12, X8, X8
+	VADDPS       X5, X0, X0
+	VADDPS       X6, X1, X1
+	VADDPS       X7, X2, X2
+	VADDPS       X8, X3, X3
+	ADDQ         $8, R12
+	JMP          d4loop
+
+d4done:
+	VMOVUPS X0, (DX)
+	VMOVUPS X1, 16(DX)
+	VMOVUPS X2, 32(DX)
+	VMOVUPS X3, 48(DX)
+	VZEROUPPER
+	RET
+
+// func prefetch4(b0, b1, b2, b3 *float32, n int)
+//
+// Hints the cache lines of b0..b3 (n floats each, n > 0) into the cache.
+// It computes nothing.
+TEXT ·prefetch4(SB), NOSPLIT, $0-40
+	MOVQ b0+0(FP), R8
+	MOVQ b1+8(FP), R9
+	MOVQ b2+16(FP), R10
+	MOVQ b3+24(FP), R11
+	MOVQ n+32(FP), CX
+	SHLQ $2, CX
+	XORQ R12, R12
+
+pfloop:
+	PREFETCHT0 (R8)(R12*1)
+	PREFETCHT0 (R9)(R12*1)
+	PREFETCHT0 (R10)(R12*1)
+	PREFETCHT0 (R11)(R12*1)
+	ADDQ       $64, R12
+	CMPQ       R12, CX
+	JLT        pfloop
+	RET
+
 // func scaleAVX(alpha float32, x, dst *float32, n int)
 //
 // dst[i] = alpha*x[i] for n (a multiple of 8) elements.

@@ -14,6 +14,8 @@ func axpy(alpha float32, x, y []float32) { axpyGo(alpha, x, y) }
 
 func dot(a, b []float32) float32 { return dotGo(a, b) }
 
+func dotRows(dst, a, m []float32, rows []int32) { dotRowsGo(dst, a, m, rows) }
+
 func scale(dst []float32, alpha float32, x []float32) { scaleGo(dst, alpha, x) }
 
 // checkIndices is a no-op: the portable loops check every slice bound.

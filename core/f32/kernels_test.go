@@ -262,6 +262,40 @@ func dotLanes(a, b []float32) float32 {
 	return (s[0] + s[1]) + (s[2] + s[3])
 }
 
+// TestDotRowsBits compares DotRows (four rows at a time in the amd64
+// kernel) with dotLanes row by row, bit for bit, for every count of rows
+// modulo four, rows repeated and out of order, lengths around the block
+// sizes, and magnitudes whose sums depend on the order.
+func TestDotRowsBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{1, 7, 8, 15, 16, 17, 24, 31, 40, 128, 131} {
+		const nr = 9
+		m := randVec(r, nr*n)
+		for i := range m {
+			m[i] *= float32(math.Ldexp(1, r.IntN(41)-20))
+		}
+		a := randVec(r, n)
+		for count := range 11 {
+			rows := make([]int32, count)
+			for k := range rows {
+				rows[k] = int32(r.IntN(nr))
+			}
+			dst := randVec(r, count)
+			DotRows(dst, a, m, rows)
+			want := make([]float32, count)
+			for k, row := range rows {
+				want[k] = dotLanes(a, m[int(row)*n:int(row+1)*n])
+			}
+			sameBits(t, fmt.Sprintf("DotRows n=%d rows=%v", n, rows), dst, want)
+		}
+	}
+	dst := []float32{5}
+	DotRows(dst, nil, nil, []int32{0})
+	if dst[0] != 0 {
+		t.Errorf("DotRows of empty vectors = %v, want 0", dst[0])
+	}
+}
+
 // TestDotScaleBits compares Dot and Scale (the AVX assembly on amd64 for
 // 16 elements and more) with the lane order written out and with the
 // portable loops, bit for bit, on lengths around the block sizes and on

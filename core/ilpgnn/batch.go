@@ -222,12 +222,10 @@ func (m *Model) BuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edge, 
 	}
 }
 
-// selector is one worker of selectAll: a lazy scorer, its target table and
-// the spare neighbours of a task.
+// selector is one worker of selectAll: a lazy scorer and its target table.
 type selector struct {
-	sc    scorer
-	tab   targetTable
-	spare []Candidate
+	sc  scorer
+	tab targetTable
 }
 
 // selectAll is pass 2 of BuildAt: it selects the neighbours of every task,
@@ -317,7 +315,9 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 	}
 	var next atomic.Int32
 	run := func(w *selector) {
-		w.sc = scorer{m: m, in: in, hr: hr, d: m.Config.Hidden, lazy: true, cands: w.sc.cands}
+		w.sc = scorer{m: m, in: in, hr: hr, d: m.Config.Hidden, lazy: true,
+			cands: w.sc.cands, need: w.sc.need, needAt: w.sc.needAt, dots: w.sc.dots,
+			commonAt: w.sc.commonAt, top: w.sc.top}
 		w.tab.j = -1 // the table holds scores of the last Build's embeddings
 		for c := int(next.Add(1)) - 1; c < nChunks; c = int(next.Add(1)) - 1 {
 			for _, t := range b.byTarget[b.chunks[c]:b.chunks[c+1]] {
@@ -346,7 +346,10 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64, first int) {
 	P := len(b.Pairs)
 	p, s := t%P, t/P
+	// Tasks come grouped by target, so these reads are random, mostly
+	// cache misses: issued first, they overlap with the selection.
 	u, v := int(b.Pairs[p].U), int(b.Pairs[p].V)
+	at, q := b.sel.offsets[t], b.rndSeg[p]
 	i, j := u, v
 	if s == 1 {
 		i, j = v, u
@@ -354,31 +357,35 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 	if w.tab.j != j {
 		w.tab.load(in, j)
 	}
-	cands, k := w.sc.sideGrouped(i, j, m.masked(in, u, v), &w.tab)
+	// m.masked(in, u, v), with the table's marks of N(j) for HasEdge's
+	// binary search.
+	masked := m.Config.MaskTarget && i != j && w.tab.adjacent(int32(i))
+	cands, k := w.sc.sideGrouped(i, j, masked, &w.tab)
 	alpha := float32(m.Config.Alpha)
-	at := b.sel.offsets[t]
 	for _, c := range cands[:k] {
 		b.sel.node[at] = c.Node
 		b.sel.target[at] = int32(j)
 		b.sel.st[at] = alpha * c.ST
 		at++
 	}
-	q := b.rndSeg[p]
 	if q < 0 {
 		return
 	}
-	// K random spare neighbours, from a stream fixed by (seed, pair, side).
-	spare := append(w.spare[:0], cands[k:]...)
-	w.spare = spare
+	// K random spare neighbours, from a stream fixed by (seed, pair, side):
+	// a partial Fisher-Yates shuffle of cands[k:], in place (the scratch
+	// is not read again), swapping only the two fields the draws read.
+	spare := cands[k:]
 	rseg := int(q) + s*len(b.contrib)
 	at, end := b.rnd.offsets[rseg], b.rnd.offsets[rseg+1]
 	src := rand.NewPCG(seed, uint64(2*(first+p)+s))
 	for n := 0; at < end; n, at = n+1, at+1 {
 		r := n + int(src.Uint64()%uint64(len(spare)-n))
-		spare[n], spare[r] = spare[r], spare[n]
-		b.rnd.node[at] = spare[n].Node
+		a, c := &spare[n], &spare[r]
+		a.Node, c.Node = c.Node, a.Node
+		a.ST, c.ST = c.ST, a.ST
+		b.rnd.node[at] = a.Node
 		b.rnd.target[at] = int32(j)
-		b.rnd.st[at] = alpha * spare[n].ST
+		b.rnd.st[at] = alpha * a.ST
 	}
 }
 

@@ -63,6 +63,13 @@ type scorer struct {
 	// lie within Config.Candidates: cands[:bound] were scored, the rest
 	// were left out by the bound (none when it is 0 or not reached).
 	bound [2]int
+	// need and needAt are the nodes, and their places in the candidates,
+	// whose dot products finish computes at once, into dots.
+	need, needAt []int32
+	dots         []float32
+	// commonAt holds the places of the common neighbours among the
+	// candidates (sideGrouped), top the first k of selectTop.
+	commonAt, top []int32
 	// lazy skips the feature score of candidates that cannot be selected
 	// (training and prediction); explanations and rankings need them all.
 	lazy bool
@@ -139,7 +146,7 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 		cands = append(cands, Candidate{Node: c, ST: st[k], Common: common})
 	}
 	sc.cands[slot] = cands
-	return cands, sc.finish(slot, cands, commons, hj, nil)
+	return cands, sc.finish(slot, cands, commons, nil, hj, nil)
 }
 
 // finish selects N^r(i|j) among cands (slot's scratch, with s_ST and the
@@ -148,7 +155,7 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 // (Config.Candidates), pays the feature score of those that can still be
 // selected (every one unless the scorer is lazy), from tab's cache for
 // target j when tab is not nil, and orders the first k.
-func (sc *scorer) finish(slot int, cands []Candidate, commons int, hj []float32, tab *targetTable) int {
+func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []int32, hj []float32, tab *targetTable) int {
 	// The bound picks its candidates before any feature score is paid for.
 	// Common neighbours go first, as in selection order: then the bound
 	// never trades a common neighbour for another, and N^r(i|j) holds
@@ -158,6 +165,7 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, hj []float32,
 	if bound := sc.m.Config.Candidates; bound > 0 && n > bound {
 		selectBound(cands, bound)
 		n = bound
+		commonAt = nil // the bound moved the candidates
 	}
 	sc.bound[slot] = n
 	// With K common neighbours, the others cannot be selected: a lazy
@@ -165,6 +173,40 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, hj []float32,
 	// product and an exp each; so it does for those the bound left out.
 	// (With C ≥ K, K commons anywhere means K commons within the bound.)
 	skip := sc.lazy && commons >= sc.m.Config.K
+	k := min(sc.m.Config.K, n)
+	if skip && commonAt != nil && k <= maxTop {
+		// The commons' places are known (sideGrouped): score and rank them
+		// alone. The others' scores stay unset too (S and NO as given);
+		// only their places, nodes and s_ST are used (the spare draws).
+		sc.need, sc.needAt = sc.need[:0], sc.needAt[:0]
+		for _, m := range commonAt {
+			if c := cands[m].Node; tab == nil || !tab.has(c) {
+				sc.need = append(sc.need, c)
+				sc.needAt = append(sc.needAt, m)
+			}
+		}
+		sc.scoreNeeded(cands, hj, tab)
+		alpha := float32(sc.m.Config.Alpha)
+		for _, m := range commonAt {
+			c := &cands[m]
+			if tab != nil {
+				c.NO = tab.e[c.Node].no
+			}
+			c.S = alpha*c.ST + (1-alpha)*c.NO
+		}
+		sc.top = selectTop(cands, k, commonAt, sc.top)
+		return k
+	}
+	sc.need, sc.needAt = sc.need[:0], sc.needAt[:0]
+	for m := range cands {
+		c := &cands[m]
+		if sc.lazy && (m >= n || skip && !c.Common) || tab != nil && tab.has(c.Node) {
+			continue
+		}
+		sc.need = append(sc.need, c.Node)
+		sc.needAt = append(sc.needAt, int32(m))
+	}
+	sc.scoreNeeded(cands, hj, tab)
 	alpha := float32(sc.m.Config.Alpha)
 	for m := range cands {
 		c := &cands[m]
@@ -173,15 +215,33 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, hj []float32,
 			continue
 		}
 		if tab != nil {
-			c.NO = tab.no(c.Node, hj, sc)
-		} else {
-			c.NO = sigmoid(f32.Dot(hj, sc.row(c.Node)))
+			c.NO = tab.e[c.Node].no
 		}
 		c.S = alpha*c.ST + (1-alpha)*c.NO
 	}
-	k := min(sc.m.Config.K, n)
-	selectFirst(cands[:n], k)
+	if k <= maxTop {
+		sc.top = selectTop(cands[:n], k, nil, sc.top)
+	} else {
+		selectFirst(cands[:n], k)
+	}
 	return k
+}
+
+// scoreNeeded sets the feature score NO of the candidates at sc.needAt,
+// whose nodes are sc.need, and records it in tab when tab is not nil. The
+// dot products go through f32.DotRows together, which computes each as
+// f32.Dot does, bit for bit, but four at a time: Amazon Photo's selection
+// spent most of its time in them.
+func (sc *scorer) scoreNeeded(cands []Candidate, hj []float32, tab *targetTable) {
+	sc.dots = grow(sc.dots, len(sc.need))
+	f32.DotRows(sc.dots, hj, sc.hr, sc.need)
+	for k, m := range sc.needAt {
+		c := &cands[m]
+		c.NO = sigmoid(sc.dots[k])
+		if tab != nil {
+			tab.set(c.Node, c.NO)
+		}
+	}
 }
 
 // Flags of a targetEntry: what it holds about node c for the target j.
@@ -241,18 +301,28 @@ func (t *targetTable) load(in *Inputs, j int) {
 	}
 }
 
-// no returns sigmoid(hj · h^r_c) for the loaded target j (hj = h^r_j), by
-// the same expression as scorer.side, computing it on first use.
-func (t *targetTable) no(c int32, hj []float32, sc *scorer) float32 {
+// adjacent reports whether c is a neighbour of the loaded target.
+func (t *targetTable) adjacent(c int32) bool {
+	e := &t.e[c]
+	return e.gen == t.gen && e.flags&inTarget != 0
+}
+
+// has reports whether the table holds the feature score of c for the
+// loaded target.
+func (t *targetTable) has(c int32) bool {
+	e := &t.e[c]
+	return e.gen == t.gen && e.flags&hasNO != 0
+}
+
+// set records no = sigmoid(h^r_j · h^r_c) as c's feature score for the
+// loaded target j.
+func (t *targetTable) set(c int32, no float32) {
 	e := &t.e[c]
 	if e.gen != t.gen {
 		e.gen, e.flags = t.gen, 0
 	}
-	if e.flags&hasNO == 0 {
-		e.no = sigmoid(f32.Dot(hj, sc.row(c)))
-		e.flags |= hasNO
-	}
-	return e.no
+	e.no = no
+	e.flags |= hasNO
 }
 
 // sideGrouped is side(0, i, j, masked, nil, nil) for a table t loaded with
@@ -262,10 +332,17 @@ func (t *targetTable) no(c int32, hj []float32, sc *scorer) float32 {
 // pairs of hubs.
 func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidate, int) {
 	tab, gen := t.e, t.gen
-	cands := sc.cands[0][:0]
+	nbrs := sc.in.Graph.Neighbors(i)
+	// Each candidate is written field by field into a slot of the grown
+	// slice: appending a Candidate literal built it on the stack and
+	// copied it with wide loads that stalled on the narrow stores just
+	// made (store forwarding), the costliest line of selection.
+	cands := grow(sc.cands[0], len(nbrs))
+	n := 0
 	var hi float32
 	commons := 0
-	for _, c := range sc.in.Graph.Neighbors(i) {
+	commonAt := sc.commonAt[:0]
+	for _, c := range nbrs {
 		if masked && int(c) == j {
 			continue
 		}
@@ -283,16 +360,20 @@ func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidat
 		}
 		if common {
 			commons++
+			commonAt = append(commonAt, int32(n))
 		}
-		cands = append(cands, Candidate{Node: c, ST: st, Common: common})
+		cd := &cands[n]
+		cd.Node, cd.ST, cd.NO, cd.S, cd.Common = c, st, 0, 0, common
+		n++
 	}
+	cands = cands[:n]
 	if sc.m.Config.Structure == ScaleMax && hi > 0 {
 		for k := range cands {
 			cands[k].ST /= hi
 		}
 	}
-	sc.cands[0] = cands
-	return cands, sc.finish(0, cands, commons, sc.row(int32(j)), t)
+	sc.cands[0], sc.commonAt = cands, commonAt
+	return cands, sc.finish(0, cands, commons, commonAt, sc.row(int32(j)), t)
 }
 
 // boundsBefore reports whether the bound on candidates (Config.Candidates)
@@ -389,6 +470,75 @@ func selectFirst(cands []Candidate, k int) {
 		}
 		cands[t], cands[best] = cands[best], cands[t]
 	}
+}
+
+// maxTop is the largest k that selectTop takes; selectFirst sorts above it.
+const maxTop = 16
+
+// selectTop is selectFirst(cands, k) for k ≤ maxTop, leaving the whole list
+// in the same order, when the first k in selection order all lie at the
+// places at (every place when at is nil, else ascending). It finds them in
+// one pass, comparing most candidates once with the k-th best so far
+// instead of k times, then makes selectFirst's k swaps: its pass t swaps
+// cands[t] with the t-th best, wherever the earlier swaps left it. The
+// order of the rest matters: the random neighbours of L^p_dis are drawn
+// from it by place. Node ids are distinct and selectsBefore is a total
+// order, so the k best do not depend on the scan. It returns top (the
+// scratch it used).
+func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
+	top = top[:0]
+	if k == 0 {
+		return top
+	}
+	var worst *Candidate // the k-th best so far, once there are k
+	if at == nil {
+		for u := range cands {
+			c := &cands[u]
+			if worst != nil && !selectsBefore(c, worst) {
+				continue
+			}
+			top = insertTop(cands, top, k, int32(u))
+			if len(top) == k {
+				worst = &cands[top[k-1]]
+			}
+		}
+	} else {
+		for _, u := range at {
+			c := &cands[u]
+			if worst != nil && !selectsBefore(c, worst) {
+				continue
+			}
+			top = insertTop(cands, top, k, u)
+			if len(top) == k {
+				worst = &cands[top[k-1]]
+			}
+		}
+	}
+	for t := range k {
+		cur := top[t]
+		cands[t], cands[cur] = cands[cur], cands[t]
+		// What stood at t now stands at cur: follow it if it is a later best.
+		for u := t + 1; u < k; u++ {
+			if top[u] == int32(t) {
+				top[u] = cur
+			}
+		}
+	}
+	return top
+}
+
+// insertTop inserts place u into top, the places of the best candidates
+// so far in selection order (at most k, best first), dropping the k+1-th.
+func insertTop(cands []Candidate, top []int32, k int, u int32) []int32 {
+	if len(top) == k {
+		top = top[:k-1]
+	}
+	top = append(top, u)
+	c := &cands[u]
+	for x := len(top) - 1; x > 0 && selectsBefore(c, &cands[top[x-1]]); x-- {
+		top[x], top[x-1] = top[x-1], top[x]
+	}
+	return top
 }
 
 // selectsBefore reports selectionOrder(*a, *b) < 0. It is the comparison

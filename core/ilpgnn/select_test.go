@@ -44,3 +44,49 @@ func TestSelectsBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectTopMatchesSelectFirst: selectTop leaves the whole list in
+// selectFirst's order, not only its first k (the random neighbours of
+// L^p_dis are drawn from the rest by place), on scores with ties, signed
+// zeros and NaNs, with every place offered or, when the first k are all
+// common, only the commons' places.
+func TestSelectTopMatchesSelectFirst(t *testing.T) {
+	scores := []float32{float32(math.NaN()), 0, float32(math.Copysign(0, -1)), 0.25, 0.5, 0.5, -1, float32(math.Inf(1))}
+	r := rand.New(rand.NewPCG(3, 4))
+	var top []int32
+	commonsOnly := 0
+	for range 3000 {
+		n := r.IntN(30)
+		cands := make([]Candidate, n)
+		var commonAt []int32
+		for k, node := range r.Perm(1000)[:n] {
+			cands[k] = Candidate{Node: int32(node), S: scores[r.IntN(len(scores))], Common: r.IntN(3) == 0}
+			if cands[k].Common {
+				commonAt = append(commonAt, int32(k))
+			}
+		}
+		k := min(r.IntN(maxTop+1), n)
+		want := slices.Clone(cands)
+		selectFirst(want, k)
+		got := slices.Clone(cands)
+		top = selectTop(got, k, nil, top)
+		// Node ids are distinct, so the nodes' order is the list's (and
+		// NaN scores would make == on Candidates fail).
+		if !slices.EqualFunc(got, want, sameNode) {
+			t.Fatalf("n=%d k=%d, every place: %v, want %v", n, k, got, want)
+		}
+		if len(commonAt) >= k {
+			commonsOnly++
+			got = slices.Clone(cands)
+			top = selectTop(got, k, commonAt, top)
+			if !slices.EqualFunc(got, want, sameNode) {
+				t.Fatalf("n=%d k=%d, commons' places %v: %v, want %v", n, k, commonAt, got, want)
+			}
+		}
+	}
+	if commonsOnly < 500 {
+		t.Fatalf("only %d lists with k commons: the test would not cover them", commonsOnly)
+	}
+}
+
+func sameNode(a, b Candidate) bool { return a.Node == b.Node }
