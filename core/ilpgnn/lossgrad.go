@@ -46,6 +46,9 @@ func (m *Model) LossGrad(hr, grad []float32, b *Batch, obj Objective, n Norms) L
 		hi := min(lo+lossGradChunk, P)
 		parallelRange(hi-lo, func(a, z int) {
 			for p := lo + a; p < lo+z; p++ {
+				if p+prefetchAhead < lo+z {
+					lg.prefetchPair(p + prefetchAhead)
+				}
 				lg.pair(p, p-lo)
 			}
 		})
@@ -227,6 +230,26 @@ func (lg *lossGrad) backward(sd *side, dlogit, negCoef float32, partner, gCentre
 	}
 }
 
+// prefetchAhead is how many pairs ahead LossGrad asks for the rows a pair
+// will read (and, when scattering, the gradient rows it will update): on
+// large graphs H^r and its gradient live in main memory, and rows picked
+// by edges are misses the hardware cannot predict.
+const prefetchAhead = 4
+
+// prefetchPair prefetches the rows of H^r that pair p's forward step reads
+// first: its ends' and its selected neighbours'.
+func (lg *lossGrad) prefetchPair(p int) {
+	b := lg.b
+	P := len(b.Pairs)
+	f32.Prefetch(lg.row(b.Pairs[p].U))
+	f32.Prefetch(lg.row(b.Pairs[p].V))
+	for _, seg := range [2]int{p, P + p} {
+		for _, c := range b.sel.node[b.sel.offsets[seg]:b.sel.offsets[seg+1]] {
+			f32.Prefetch(lg.row(c))
+		}
+	}
+}
+
 // pair runs pair p's forward and backward steps into chunk slot slot.
 func (lg *lossGrad) pair(p, slot int) {
 	b := lg.b
@@ -315,6 +338,16 @@ func (lg *lossGrad) scatter(lo, hi int, rlo, rhi int32) {
 		}
 	}
 	for p := lo; p < hi; p++ {
+		if p+prefetchAhead < hi {
+			q := p + prefetchAhead
+			for _, seg := range [2]int{q, P + q} {
+				for _, c := range b.sel.node[b.sel.offsets[seg]:b.sel.offsets[seg+1]] {
+					if own(c) {
+						f32.Prefetch(gradRow(c))
+					}
+				}
+			}
+		}
 		slot := p - lo
 		u, v := b.Pairs[p].U, b.Pairs[p].V
 		if own(u) {
