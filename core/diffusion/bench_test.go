@@ -1,6 +1,7 @@
 package diffusion
 
 import (
+	"ilpgnn/core/internal/randgraph"
 	"math/rand/v2"
 	"testing"
 
@@ -42,11 +43,20 @@ func BenchmarkNew(b *testing.B) {
 // Σ (deg(u)+1) over pushes.
 func BenchmarkPush(b *testing.B) {
 	for _, bc := range []struct {
-		name string
-		load func(testing.TB) *graph.Graph
+		name   string
+		load   func(testing.TB) *graph.Graph
+		stride int // push from every stride-th source
 	}{
-		{"graph=cora", func(tb testing.TB) *graph.Graph { return loadCora(tb) }},
-		{"graph=photo", loadPhoto},
+		{"graph=cora", func(tb testing.TB) *graph.Graph { return loadCora(tb) }, 1},
+		{"graph=photo", loadPhoto, 1},
+		// An ogbn-arxiv-sized graph, whose push state outgrows the caches.
+		{"graph=powerlaw-169k", func(tb testing.TB) *graph.Graph {
+			g, err := randgraph.PowerLaw(169343, 7, 1, 1)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return g
+		}, 40},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			g := bc.load(b)
@@ -55,7 +65,7 @@ func BenchmarkPush(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				ps.work = 0
-				for v := 0; v < g.NumNodes(); v++ {
+				for v := 0; v < g.NumNodes(); v += bc.stride {
 					ps.Push(v)
 				}
 			}

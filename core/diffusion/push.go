@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/internal/prefetch"
 )
 
 // layout is g's adjacency relabelled for the push: nodes renumbered by
@@ -62,6 +64,11 @@ const (
 	pushed = 1 << 30 // pushed at least once, so p > 0
 	flags  = queued | pushed
 )
+
+// pushAhead is how many queued nodes ahead Push prefetches: on an
+// arxiv-sized graph the push state outgrows the caches and each queued
+// node's state and row are misses.
+const pushAhead = 2
 
 // Pusher computes columns of S by forward push (Andersen, Chung and Lang,
 // "Local graph partitioning using PageRank vectors", FOCS 2006) on
@@ -185,6 +192,13 @@ func (ps *Pusher) Push(source int) (nodes []int32, p []float64, residual float64
 	var work int64
 	capped := false
 	for head := 0; head < len(queue); head++ {
+		if h := head + pushAhead; h < len(queue) {
+			// The node pushed two steps on: its state and the start of its
+			// row, which nothing else brings into cache in time.
+			w := queue[h]
+			prefetch.Line(unsafe.Pointer(&st[w]))
+			prefetch.Line(unsafe.Pointer(&adj[start[w]]))
+		}
 		u := queue[head]
 		su := &st[u]
 		d1 := float64(su.deg + 1)

@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package prefetch
+
+import "unsafe"
+
+// Line does nothing here; see the amd64 version.
+func Line(p unsafe.Pointer) {}
