@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
+	"ilpgnn/core/internal/prefetch"
 )
 
 // Candidate is one neighbour c of a node i, scored against the other end j
@@ -283,14 +285,24 @@ func (t *targetTable) load(in *Inputs, j int) {
 	t.gen++
 	t.j = j
 	gen := t.gen
-	for _, c := range in.Graph.Neighbors(j) {
+	nj := in.Graph.Neighbors(j)
+	rows, vals := in.Sim.Column(j)
+	// The entries are scattered over a table of N; asking for all of them
+	// first overlaps their misses (the table outgrows the caches on
+	// large graphs).
+	for _, c := range nj {
+		prefetch.Line(unsafe.Pointer(&t.e[c]))
+	}
+	for _, c := range rows {
+		prefetch.Line(unsafe.Pointer(&t.e[c]))
+	}
+	for _, c := range nj {
 		e := &t.e[c]
 		if e.gen != gen {
 			e.gen, e.flags = gen, 0
 		}
 		e.flags |= inTarget
 	}
-	rows, vals := in.Sim.Column(j)
 	for k, c := range rows {
 		e := &t.e[c]
 		if e.gen != gen {
@@ -342,6 +354,9 @@ func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidat
 	var hi float32
 	commons := 0
 	commonAt := sc.commonAt[:0]
+	for _, c := range nbrs {
+		prefetch.Line(unsafe.Pointer(&tab[c])) // as in targetTable.load
+	}
 	for _, c := range nbrs {
 		if masked && int(c) == j {
 			continue
