@@ -42,6 +42,9 @@ func (m *Model) LossGrad(hr, grad []float32, b *Batch, obj Objective, n Norms) L
 	lg := &b.lossGrad
 	lg.prepare(m, hr, grad, b, obj, n, d)
 	var cls, neg, pos float64
+	// Each scatter worker owns the rows of every workers-th block of 64:
+	// interleaved, so that hubs, often at low ids, do not all fall to one.
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(hr)/d/64))
 	for lo := 0; lo < P; lo += lossGradChunk {
 		hi := min(lo+lossGradChunk, P)
 		parallelRange(hi-lo, func(a, z int) {
@@ -52,7 +55,7 @@ func (m *Model) LossGrad(hr, grad []float32, b *Batch, obj Objective, n Norms) L
 				lg.pair(p, p-lo)
 			}
 		})
-		parallelRange(len(hr)/d, func(a, z int) { lg.scatter(lo, hi, int32(a), int32(z)) })
+		parallelEach(workers, func(w int) { lg.scatter(lo, hi, int32(w), int32(workers)) })
 		for k := range hi - lo {
 			cls += lg.cls[k]
 			neg += lg.neg[k]
@@ -178,13 +181,10 @@ func (lg *lossGrad) forward(sd *side, h []float32) {
 		w[k] = float32(ex)
 		sum += ex
 	}
-	clear(h)
+	copy(h, centre)
 	for k := range w {
 		w[k] = float32(float64(w[k]) / sum)
-		f32.Axpy(w[k], lg.row(e.node[sd.lo+int32(k)]), h)
-	}
-	for c := range h {
-		h[c] = centre[c] + lg.beta*h[c]
+		f32.Axpy(lg.beta*w[k], lg.row(e.node[sd.lo+int32(k)]), h)
 	}
 }
 
@@ -246,6 +246,13 @@ func (lg *lossGrad) prefetchPair(p int) {
 	for _, seg := range [2]int{p, P + p} {
 		for _, c := range b.sel.node[b.sel.offsets[seg]:b.sel.offsets[seg+1]] {
 			f32.Prefetch(lg.row(c))
+		}
+	}
+	if q := int(b.rndSeg[p]); q >= 0 {
+		for _, seg := range [2]int{q, len(b.contrib) + q} {
+			for _, c := range b.rnd.node[b.rnd.offsets[seg]:b.rnd.offsets[seg+1]] {
+				f32.Prefetch(lg.row(c))
+			}
 		}
 	}
 }
@@ -317,13 +324,14 @@ func (lg *lossGrad) pair(p, slot int) {
 	lg.backward(&sj, dlogit, negCoef, hi, g1, g0)
 }
 
-// scatter adds the gradients of chunk [lo, hi)'s pairs into the rows
-// [rlo, rhi) of grad, in pair order.
-func (lg *lossGrad) scatter(lo, hi int, rlo, rhi int32) {
+// scatter adds the gradients of chunk [lo, hi)'s pairs into the rows of
+// grad that worker w of n owns (those in blocks of 64 numbered w mod n),
+// in pair order.
+func (lg *lossGrad) scatter(lo, hi int, w, n int32) {
 	b, d := lg.b, lg.d
 	P := len(b.Pairs)
 	gradRow := func(r int32) []float32 { return lg.grad[int(r)*d : int(r+1)*d] }
-	own := func(r int32) bool { return r >= rlo && r < rhi }
+	own := func(r int32) bool { return (r>>6)%n == w }
 	apply := func(e *entries, seg int, coefH, coefR, partner []float32) {
 		for k := e.offsets[seg]; k < e.offsets[seg+1]; k++ {
 			c := e.node[k]
@@ -389,5 +397,16 @@ func parallelRange(n int, fn func(lo, hi int)) {
 		wg.Go(func() { fn(k*n/g, (k+1)*n/g) })
 	}
 	fn(0, n/g)
+	wg.Wait()
+}
+
+// parallelEach runs fn(0), …, fn(n-1) on n goroutines (the calling one
+// included) and waits for them.
+func parallelEach(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	for i := 1; i < n; i++ {
+		wg.Go(func() { fn(i) })
+	}
+	fn(0)
 	wg.Wait()
 }
