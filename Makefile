@@ -131,7 +131,7 @@ bench-wasm: site chromium
 # The app's timings in headless Chromium: first graph, training on
 # synth:medium and Cora, panning and zooming Cora and Amazon Photo, sizes,
 # and ILP-GNN training Amazon Photo and Computers in the tab for
-# BENCH_APP_EPOCHS epochs (default 20): setup, median epoch, memory.
+# BENCH_APP_EPOCHS epochs (default 20; BENCH_APP_LARGE=photo or computers for one): setup, median epoch, memory, test AUC.
 # BENCH_APP_ARGS=--only-large runs that section alone.
 bench-app: site chromium
 	node frontend/scripts/bench-app.mjs $(BENCH_APP_ARGS)

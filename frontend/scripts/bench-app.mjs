@@ -22,7 +22,8 @@
 //   8. the training chart's redraw of three 1000-point series (under node);
 //   9. training ILP-GNN on Amazon Photo and Amazon Computers in the tab
 //      (opened through the file input, default hyperparameters but
-//      BENCH_APP_EPOCHS epochs, default 20): setup (Train pressed to the
+//      BENCH_APP_EPOCHS epochs, default 20; BENCH_APP_LARGE=photo or
+//      computers for one of them): setup (Train pressed to the
 //      first epoch's report, less that epoch), median epoch time, the
 //      projected time of a full run (setup + median epoch × the default
 //      maximum epochs: an upper bound, since early stopping may end it
@@ -59,6 +60,8 @@ import { buildGraphviewPage } from "../e2e/graphview/setup.mjs";
 const quick = process.argv.includes("--quick");
 const onlyLarge = process.argv.includes("--only-large");
 const LARGE_EPOCHS = Number(process.env.BENCH_APP_EPOCHS ?? 20); // section 9
+const LARGE_SETS = (process.env.BENCH_APP_LARGE ?? "photo,computers").split(","); // section 9's graphs
+for (const s of LARGE_SETS) if (s !== "photo" && s !== "computers") throw new Error(`BENCH_APP_LARGE lists photo and/or computers (got "${s}")`);
 if (!Number.isInteger(LARGE_EPOCHS) || LARGE_EPOCHS < 2) throw new Error(`BENCH_APP_EPOCHS must be a whole number ≥ 2 (got ${process.env.BENCH_APP_EPOCHS})`);
 const LOADS = 5; // section 1
 const TRAIN_RUNS = 3; // section 2
@@ -519,9 +522,9 @@ async function largeSection() {
   section(`9. training Amazon Photo and Amazon Computers in the tab, ${LARGE_EPOCHS} epochs each`);
   const list = [];
   for (const [name, file, key] of [
-    ["Amazon Photo", photoFile, "file:amazon_electronics_photo"],
-    ["Amazon Computers", computersFile, "file:amazon_electronics_computers"],
-  ]) {
+    ["Amazon Photo", photoFile, "file:amazon_electronics_photo", "photo"],
+    ["Amazon Computers", computersFile, "file:amazon_electronics_computers", "computers"],
+  ].filter((d) => LARGE_SETS.includes(d[3]))) {
     list.push(await trainLarge(name, file, key, LARGE_EPOCHS));
   }
   printTable(`9. ILP-GNN in the tab, default hyperparameters, ${LARGE_EPOCHS} epochs, fresh profiles`, ["", "load ms", "setup ms", "epochs", "test AUC %", "median epoch ms", "min", "max", "full run (at most)", "engine memory GiB", "renderer peak GiB"], list.map((r) => [
