@@ -107,6 +107,7 @@ func BenchmarkGonumSgemm(b *testing.B) {
 func BenchmarkSpMM(b *testing.B) {
 	for _, s := range [][3]int{ // rows, entries per row, n
 		{2708, 5, 16}, {2708, 5, 64}, {2708, 5, 128}, {19717, 5, 64},
+		{169343, 15, 128}, // arxiv-sized: x (86 MB) outgrows the caches
 	} {
 		rows, per, n := s[0], s[1], s[2]
 		r := rand.New(rand.NewPCG(1, 4))
