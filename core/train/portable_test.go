@@ -14,14 +14,19 @@ import (
 
 var updatePortable = flag.Bool("update-portable", false, "rewrite testdata/portable.sha256 after a deliberate change to the training arithmetic")
 
-// portableGolden holds the SHA-256 of the checkpoint portableRun writes.
-// The same test runs natively and under js/wasm (make wasm-unit), so both
-// platforms must produce these exact bytes.
-const portableGolden = "testdata/portable.sha256"
+// portableGolden holds the SHA-256 of the checkpoint portableRun writes
+// unbatched, portableBatchedGolden batched. The same tests run natively and
+// under js/wasm (make wasm-unit), so both platforms must produce these
+// exact bytes.
+const (
+	portableGolden        = "testdata/portable.sha256"
+	portableBatchedGolden = "testdata/portable-batched.sha256"
+)
 
 // portableRun trains synth:sparse (seed 3) for a few epochs with the
-// default configuration and returns the checkpoint's bytes.
-func portableRun(t *testing.T) []byte {
+// default configuration, in batches of batchSize pairs (0: the whole
+// epoch), and returns the checkpoint's bytes.
+func portableRun(t *testing.T, batchSize int) []byte {
 	t.Helper()
 	src, err := dataset.Parse("synth:sparse:seed=3")
 	if err != nil {
@@ -35,9 +40,9 @@ func portableRun(t *testing.T) []byte {
 	cfg.Seed = 3
 	cfg.Epochs = 6
 	cfg.Dropout = 0.1 // exercise the dropout stream too
-	// The hash predates batches and bounded candidates; at 0 they must
-	// reproduce it bit for bit.
-	cfg.BatchSize, cfg.Model.Candidates = 0, 0
+	// The unbatched hash predates batches and bounded candidates; at 0
+	// they must reproduce it bit for bit.
+	cfg.BatchSize, cfg.Model.Candidates = batchSize, 0
 	sp, err := d.Split(cfg.Seed, cfg.ValFrac, cfg.TestFrac)
 	if err != nil {
 		t.Fatal(err)
@@ -65,16 +70,30 @@ func TestCheckpointPortable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a model")
 	}
-	sum := sha256.Sum256(portableRun(t))
+	checkPortable(t, 0, portableGolden)
+}
+
+// TestCheckpointPortableBatched is TestCheckpointPortable for training in
+// batches (Model.LossGrad's tapeless gradient): batches of 1,000 pairs, sixteen
+// an epoch.
+func TestCheckpointPortableBatched(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	checkPortable(t, 1000, portableBatchedGolden)
+}
+
+func checkPortable(t *testing.T, batchSize int, goldenFile string) {
+	sum := sha256.Sum256(portableRun(t, batchSize))
 	got := hex.EncodeToString(sum[:])
 
 	if runtime.GOARCH != "wasm" {
 		prev := runtime.GOMAXPROCS(1)
-		one := sha256.Sum256(portableRun(t))
+		one := sha256.Sum256(portableRun(t, batchSize))
 		runtime.GOMAXPROCS(prev)
 		if h := hex.EncodeToString(one[:]); h != got {
 			t.Fatalf("checkpoint differs with one thread (%s) and %d (%s)", h, prev, got)
 		}
 	}
-	golden.Check(t, portableGolden, got, *updatePortable, "checkpoint hash")
+	golden.Check(t, goldenFile, got, *updatePortable, "checkpoint hash")
 }
