@@ -79,7 +79,6 @@ func (m *Model) LossGrad(hr, grad []float32, b *Batch, obj Objective, n Norms) L
 // lossGrad is LossGrad's state for one batch, and its scratch, which a
 // Batch keeps from batch to batch.
 type lossGrad struct {
-	m             *Model
 	hr, grad      []float32
 	b             *Batch
 	obj           Objective
@@ -104,14 +103,15 @@ type lossGrad struct {
 	w, no, s               []float32
 }
 
+// prepare sets lg up for batch b of model m, keeping its scratch.
 func (lg *lossGrad) prepare(m *Model, hr, grad []float32, b *Batch, obj Objective, n Norms, d int) {
 	cfg := m.Config
 	*lg = lossGrad{
-		m: m, hr: hr, grad: grad, b: b, obj: obj, d: d,
+		hr: hr, grad: grad, b: b, obj: obj, d: d,
 		oneMinusAlpha: float32(1 - cfg.Alpha), beta: float32(cfg.Beta), invTau: float32(1 / cfg.Tau),
 		clsScale: float32(1 / float64(max(n.Pairs, 1))),
-		h:        grow(lg.h, lossGradChunk*6*d), g: nil,
-		cls: grow(lg.cls, lossGradChunk), neg: grow(lg.neg, lossGradChunk), pos: grow(lg.pos, lossGradChunk),
+		h:        grow(lg.h, lossGradChunk*6*d),
+		cls:      grow(lg.cls, lossGradChunk), neg: grow(lg.neg, lossGradChunk), pos: grow(lg.pos, lossGradChunk),
 		selH: grow(lg.selH, len(b.sel.node)), selR: grow(lg.selR, len(b.sel.node)),
 		rndH: grow(lg.rndH, len(b.rnd.node)), rndR: grow(lg.rndR, len(b.rnd.node)),
 		w: grow(lg.w, len(b.sel.node)+len(b.rnd.node)), no: grow(lg.no, len(b.sel.node)+len(b.rnd.node)),
