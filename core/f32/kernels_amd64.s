@@ -429,15 +429,3 @@ sloop:
 sdone:
 	VZEROUPPER
 	RET
-
-// func prefetch(p *float32, n int)
-TEXT ·prefetch(SB), NOSPLIT, $0-16
-	MOVQ p+0(FP), SI
-	MOVQ n+8(FP), CX
-	LEAQ (SI)(CX*4), CX // end of the floats
-pfloop:
-	PREFETCHT0 (SI)
-	ADDQ $64, SI
-	CMPQ SI, CX
-	JB   pfloop
-	RET

@@ -388,21 +388,16 @@ func sigmoid32(x float32) float32 {
 // outputs for disjoint pieces.
 func parallelRange(n int, fn func(lo, hi int)) {
 	g := min(runtime.GOMAXPROCS(0), max(1, n/64))
-	if g == 1 {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for k := 1; k < g; k++ {
-		wg.Go(func() { fn(k*n/g, (k+1)*n/g) })
-	}
-	fn(0, n/g)
-	wg.Wait()
+	parallelEach(g, func(k int) { fn(k*n/g, (k+1)*n/g) })
 }
 
 // parallelEach runs fn(0), …, fn(n-1) on n goroutines (the calling one
 // included) and waits for them.
 func parallelEach(n int, fn func(i int)) {
+	if n == 1 {
+		fn(0)
+		return
+	}
 	var wg sync.WaitGroup
 	for i := 1; i < n; i++ {
 		wg.Go(func() { fn(i) })

@@ -8,3 +8,8 @@ import "unsafe"
 //
 //go:noescape
 func Line(p unsafe.Pointer)
+
+// Range asks for every cache line of the n bytes at p (n > 0).
+//
+//go:noescape
+func Range(p unsafe.Pointer, n int)
