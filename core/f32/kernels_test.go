@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -181,6 +182,34 @@ func TestTransposeSpMMBits(t *testing.T) {
 		got := make([]float32, a.Cols*n)
 		SpMM(got, a.Transpose(), g, n)
 		sameBits(t, fmt.Sprintf("Aᵀ·G n=%d", n), got, want)
+	}
+}
+
+// TestSpMMTAddBits: SpMMTAdd, which walks A by rows, adds exactly what
+// SpMMAdd over the transposed CSR adds, bit for bit, whatever the number of
+// goroutines: sparse and dense A, empty rows and columns, and sizes that
+// split the work.
+func TestSpMMTAddBits(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 3, 9, 128, 130} {
+		for _, s := range [][3]int{{1, 1, 1}, {5, 3, 2}, {300, 70, 5}, {2000, 40, 40}, {3000, 64, 64}} { // rows, cols, perRow
+			a := randCSR(r, s[0], s[1], s[2])
+			b := randVec(r, a.Rows*n)
+			start := randVec(r, a.Cols*n)
+			want := append([]float32(nil), start...)
+			spmmRef(want, a.Transpose(), b, n)
+			for _, procs := range []int{1, 2, 4} {
+				runtime.GOMAXPROCS(procs)
+				what := fmt.Sprintf("%dx%d nnz=%d n=%d GOMAXPROCS=%d", a.Rows, a.Cols, a.NNZ(), n, procs)
+				got := append([]float32(nil), start...)
+				SpMMTAdd(got, a, b, n)
+				sameBits(t, "SpMMTAdd "+what, got, want)
+				viaT := append([]float32(nil), start...)
+				SpMMAdd(viaT, a.Transpose(), b, n)
+				sameBits(t, "SpMMAdd on Aᵀ "+what, viaT, want)
+			}
+		}
 	}
 }
 

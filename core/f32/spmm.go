@@ -130,3 +130,72 @@ func spmmRowGo(d, val []float32, idx []int32, b []float32) {
 		axpyGo(val[q], b[r:r+n], d)
 	}
 }
+
+// SpMMTAdd adds aᵀ·b to dst, where a is a.Rows×a.Cols sparse, b is
+// a.Rows×n and dst is a.Cols×n, both dense row-major. It is bit for bit
+// SpMMAdd(dst, a.Transpose(), b, n): every element of dst gets the same
+// terms in the same order (a's rows ascending), without the transpose.
+//
+// The two walk the terms in different orders. SpMMAdd on aᵀ reads a row
+// of b for every entry of aᵀ, one row of dst at a time; SpMMTAdd reads each
+// row of b once per goroutine and adds it into every row of dst its entries
+// name, so it pays when dst fits in a core's cache and b does not (a tall
+// matrix of dense features, whose aᵀ·b makes SpMMAdd stream b from memory
+// once per column of a). Each goroutine owns a contiguous range of dst's
+// rows, balanced on entries, so results do not depend on GOMAXPROCS.
+func SpMMTAdd(dst []float32, a *CSR, b []float32, n int) {
+	const op = "SpMMTAdd"
+	if n < 0 {
+		panic("f32: " + op + ": negative dimension")
+	}
+	mustLen(op, "dst", len(dst), a.Cols*n)
+	mustLen(op, "b", len(b), a.Rows*n)
+	checkIndices(op, a)
+	p := workers(a.Cols, a.NNZ()*n)
+	if p == 1 {
+		spmmTRows(dst, a, b, n, 0, int32(a.Cols))
+		return
+	}
+	// Split dst's rows (a's columns) on their entries.
+	counts := make([]int, a.Cols+1)
+	for _, c := range a.Indices {
+		counts[c+1]++
+	}
+	for c := range a.Cols {
+		counts[c+1] += counts[c]
+	}
+	total := counts[a.Cols]
+	cut := func(g int) int32 {
+		target := g * total / p
+		return int32(sort.Search(a.Cols, func(c int) bool { return counts[c] >= target }))
+	}
+	parallel(p, func(g int) {
+		hi := int32(a.Cols)
+		if g+1 < p {
+			hi = cut(g + 1)
+		}
+		spmmTRows(dst, a, b, n, cut(g), hi)
+	})
+}
+
+// spmmTRows adds into rows [lo, hi) of dst the terms of aᵀ·b whose column
+// of a falls in that range, walking a's rows in order.
+func spmmTRows(dst []float32, a *CSR, b []float32, n int, lo, hi int32) {
+	whole := lo == 0 && int(hi) == a.Cols
+	for r := range a.Rows {
+		q, end := a.Indptr[r], a.Indptr[r+1]
+		if q == end {
+			continue
+		}
+		idx := a.Indices[q:end]
+		if !whole {
+			// A row's indices are sorted: find the first at or past lo.
+			q += int32(sort.Search(len(idx), func(k int) bool { return idx[k] >= lo }))
+		}
+		br := b[r*n : r*n+n]
+		for ; q < end && a.Indices[q] < hi; q++ {
+			c := int(a.Indices[q])
+			axpy(a.Values[q], br, dst[c*n:c*n+n])
+		}
+	}
+}
