@@ -86,7 +86,19 @@ func Exp(x float64) float64 {
 	ni := int(n)
 	j := ni & 31 // n mod 32, also for negative n
 	t := exp2Table[j]
-	return math.Ldexp(t+float64(t*p), (ni-j)/32)
+	return scale2(t+float64(t*p), (ni-j)/32)
+}
+
+// scale2 returns m·2^e, as math.Ldexp does, for m in [0.5, 4) (Exp's
+// mantissa is in [0.98, 2.03]). When the result is a normal number the
+// product by 2^e built from its bits is exact, so it equals Ldexp's, and
+// costs a multiplication instead of Ldexp's decomposition: selection calls
+// Exp for every feature score.
+func scale2(m float64, e int) float64 {
+	if e >= -1021 && e <= 1021 {
+		return m * math.Float64frombits(uint64(e+1023)<<52)
+	}
+	return math.Ldexp(m, e)
 }
 
 // Log returns the natural logarithm of x. Special cases: Log(+Inf) = +Inf,

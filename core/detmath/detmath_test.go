@@ -135,3 +135,18 @@ func Example_digest() {
 	fmt.Printf("%x\n", h.Sum(nil)[:8])
 	// Output: c9216519e12daddf
 }
+
+// TestScale2MatchesLdexp: scale2 is math.Ldexp, bit for bit, over Exp's
+// whole range of mantissas and exponents, including those where the result
+// would be subnormal, overflow, or lie just inside the fast path's bounds.
+func TestScale2MatchesLdexp(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 1))
+	for e := -1100; e <= 1100; e++ {
+		for range 20 {
+			m := 0.5 + 3.5*r.Float64()
+			if got, want := scale2(m, e), math.Ldexp(m, e); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("scale2(%v, %d) = %v, Ldexp gives %v", m, e, got, want)
+			}
+		}
+	}
+}
