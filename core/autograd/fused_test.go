@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"ilpgnn/core/f32"
 )
 
 // TestFusedMatchUnfused: each fused op equals the composition it replaces,
@@ -116,6 +118,40 @@ func TestElementwiseSplitDeterministic(t *testing.T) {
 			if math.Float32bits(one[k][i]) != math.Float32bits(two[k][i]) {
 				t.Fatalf("quantity %d [%d]: %v with 1 goroutine, %v with 2", k, i, one[k][i], two[k][i])
 			}
+		}
+	}
+}
+
+// TestSpMMBackwardTallFeatures: with a tall feature matrix, whose gradient
+// dC outgrows the caches while Aᵀ·dC stays small, SpMM's backward walks A
+// by rows; its gradient is still Aᵀ·dC over the transposed matrix, bit for
+// bit.
+func TestSpMMBackwardTallFeatures(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 3))
+	const rows, cols, n = 20000, 64, 128 // dC 2.56M floats, Aᵀ·dC 8,192
+	a := &f32.CSR{Rows: rows, Cols: cols, Indptr: make([]int32, rows+1)}
+	for i := range rows {
+		for c := range cols {
+			if r.IntN(8) == 0 {
+				a.Indices = append(a.Indices, int32(c))
+				a.Values = append(a.Values, r.Float32()*2-1)
+			}
+		}
+		a.Indptr[i+1] = int32(len(a.Indices))
+	}
+	sp := NewSparse(a)
+	b := param(r, cols, n, -1, 1)
+	tp := NewTape()
+	out := SpMM(tp, sp, b)
+	if !(len(out.Value) > rowWalkLeast && cols*n <= rowWalkMost) {
+		t.Fatal("the shapes no longer take the walk by rows; resize the test")
+	}
+	tp.Backward(Sum(tp, Square(tp, out)))
+	want := make([]float32, cols*n)
+	f32.SpMMAdd(want, sp.AT, out.Grad, n)
+	for i := range want {
+		if math.Float32bits(b.Grad[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("dB[%d] = %v, Aᵀ·dC gives %v", i, b.Grad[i], want[i])
 		}
 	}
 }
