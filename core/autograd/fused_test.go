@@ -148,7 +148,7 @@ func TestSpMMBackwardTallFeatures(t *testing.T) {
 	}
 	tp.Backward(Sum(tp, Square(tp, out)))
 	want := make([]float32, cols*n)
-	f32.SpMMAdd(want, sp.AT, out.Grad, n)
+	f32.SpMMAdd(want, sp.A.Transpose(), out.Grad, n)
 	for i := range want {
 		if math.Float32bits(b.Grad[i]) != math.Float32bits(want[i]) {
 			t.Fatalf("dB[%d] = %v, Aᵀ·dC gives %v", i, b.Grad[i], want[i])

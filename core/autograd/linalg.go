@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"fmt"
+	"sync"
 
 	"ilpgnn/core/f32"
 )
@@ -28,12 +29,25 @@ func matMulBackward(c *Var) {
 	}
 }
 
-// Sparse is a constant sparse matrix A together with its transpose, which
-// the backward step of SpMM needs.
-type Sparse struct{ A, AT *f32.CSR }
+// Sparse is a constant sparse matrix A for SpMM. Its transpose, which
+// SpMM's backward step may read, is computed on first use and kept: the
+// backward of a tall features matrix walks A itself, and inference needs
+// neither (an arxiv-sized graph's dense features would hold 174 MB more).
+type Sparse struct {
+	A    *f32.CSR
+	at   *f32.CSR
+	once sync.Once
+}
 
-// NewSparse wraps a (not copied) and computes its transpose once.
-func NewSparse(a *f32.CSR) *Sparse { return &Sparse{A: a, AT: a.Transpose()} }
+// NewSparse wraps a (not copied).
+func NewSparse(a *f32.CSR) *Sparse { return &Sparse{A: a} }
+
+// Transposed returns Aᵀ, computing it on the first call. It is safe for
+// concurrent use.
+func (s *Sparse) Transposed() *f32.CSR {
+	s.once.Do(func() { s.at = s.A.Transpose() })
+	return s.at
+}
 
 // SpMM returns s.A·b for s.A r×c sparse and b c×n. It panics if
 // b.Rows != s.A.Cols.
@@ -63,6 +77,6 @@ func spmmBackward(c *Var) {
 	if s := c.sparse; s.A.Cols*c.Cols <= rowWalkMost && len(c.Grad) > rowWalkLeast {
 		f32.SpMMTAdd(c.a.Grad, s.A, c.Grad, c.Cols)
 	} else {
-		f32.SpMMAdd(c.a.Grad, s.AT, c.Grad, c.Cols)
+		f32.SpMMAdd(c.a.Grad, s.Transposed(), c.Grad, c.Cols)
 	}
 }

@@ -122,7 +122,7 @@ func TestGradCheck(t *testing.T) {
 	// biases put every pre-activation at least 1 away from 0, even units
 	// active on all rows and odd ones inactive (both branches of ReLU).
 	l := m.buildLayout(pairs, m.graphNeighbors, false)
-	awayFromKinks(autograd.SpMM(nil, &autograd.Sparse{A: rowsOf(m.x, l.Nodes)}, m.W1), m.B1)
+	awayFromKinks(autograd.SpMM(nil, autograd.NewSparse(rowsOf(m.x, l.Nodes)), m.W1), m.B1)
 	z := m.forward(nil, m.encode(nil, l.Nodes, nil), l, nil).Z
 	awayFromKinks(autograd.MatMul(nil, z, m.P1), m.C1)
 	rng := rand.New(rand.NewPCG(1, 2))

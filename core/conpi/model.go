@@ -228,11 +228,7 @@ func (m *Model) encode(t *autograd.Tape, nodes []int32, rng *rand.Rand) *autogra
 	if nodes != nil {
 		x = rowsOf(m.x, nodes)
 	}
-	s := &autograd.Sparse{A: x} // the transpose is only read by SpMM's backward step
-	if t != nil {
-		s = autograd.NewSparse(x)
-	}
-	h := autograd.ReLU(t, autograd.AddBias(t, autograd.SpMM(t, s, m.W1), m.B1))
+	h := autograd.ReLU(t, autograd.AddBias(t, autograd.SpMM(t, autograd.NewSparse(x), m.W1), m.B1))
 	if t != nil {
 		h = autograd.Dropout(t, h, float32(m.Config.Dropout), rng)
 	}

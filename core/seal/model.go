@@ -203,7 +203,7 @@ func (m *Model) Params() []*autograd.Var {
 // against labels, in training mode (dropout from rng). It panics on a pair
 // that is not two distinct nodes of the graph, a caller bug.
 func (m *Model) Loss(t *autograd.Tape, pairs []graph.Edge, labels []float32, rng *rand.Rand) *autograd.Var {
-	in := m.inputs(pairs, true)
+	in := m.inputs(pairs)
 	return autograd.BCEWithLogits(t, m.forward(t, in, float32(m.Config.Dropout), rng), labels)
 }
 
@@ -213,7 +213,7 @@ func (m *Model) Loss(t *autograd.Tape, pairs []graph.Edge, labels []float32, rng
 // nodes of the graph.
 func (m *Model) Logits(pairs []graph.Edge) []float32 {
 	return pairfit.InChunks(pairs, scoreChunk, func(p []graph.Edge) []float32 {
-		return m.forward(nil, m.inputs(p, false), 0, nil).Value
+		return m.forward(nil, m.inputs(p), 0, nil).Value
 	})
 }
 
@@ -224,20 +224,15 @@ type batchInputs struct {
 	adj   *autograd.Sparse // D̃⁻¹ Ã, Ã = A + I
 }
 
-// inputs extracts the subgraphs of pairs and builds their sparse
-// matrices; the transposes, which only backward steps read, are computed
-// only when training.
-func (m *Model) inputs(pairs []graph.Edge, training bool) *batchInputs {
+// inputs extracts the subgraphs of pairs and builds their sparse matrices
+// (whose transposes only a backward step computes).
+func (m *Model) inputs(pairs []graph.Edge) *batchInputs {
 	b, err := m.extract(pairs)
 	if err != nil {
 		panic(err)
 	}
 	x, adj := nodeInput(b, m.features, m.Config.MaxLabel), normalizedAdjacency(b, m.Config.SymmetricNorm)
-	in := &batchInputs{batch: b, x: &autograd.Sparse{A: x}, adj: &autograd.Sparse{A: adj}}
-	if training {
-		in.x, in.adj = autograd.NewSparse(x), autograd.NewSparse(adj)
-	}
-	return in
+	return &batchInputs{batch: b, x: autograd.NewSparse(x), adj: autograd.NewSparse(adj)}
 }
 
 // nodeInput returns the input CSR of a batch's nodes: row r has a 1 in
