@@ -6,54 +6,13 @@ import "strconv"
 // output element: it depends on the shapes only, never on how the rows are
 // split over goroutines, so results are bit-identical for any GOMAXPROCS.
 //
-// Measured loop shapes (shared 2-vCPU AMD EPYC VM, go1.26, GFLOP/s native /
-// wasm under node 20, single goroutine, m=2708,k=128,n=128; the VM was
-// loaded by other work, so these are medians of 3-5 noisy runs):
+// All three share one out-of-line kernel, madd2 (2 dst rows x 4 rows of b,
+// j unrolled by 4), the fastest shape measured natively and under
+// WebAssembly; the measurements are in KERNELS.md.
 //
-//	MatMul
-//	  i-k-j, one axpy per (i,p)                      6.3 / 3.9
-//	  i-k-j, 4 rows of b per pass over a dst row    11.0 / 2.0
-//	  4 dst rows x 1 row of b                        5.0 / 3.1
-//	  4 dst rows x 2 rows of b                       6.0 / 3.9
-//	  2 dst rows x 4 rows of b                       7.4-11 / 5.3
-//	  the same with the j loop unrolled by 2         slower on both (spills)
-//	MatMulAddNT
-//	  one 4-lane dot per output                      5.4 / 3.8
-//	  2x2 outputs, one chain each                    8.0 / 2.5
-//	  1x4 outputs                                    8.2 / 2.3
-//	  2x4 outputs                                    7.2 / 4.1
-//	  transpose b into a heap copy, then MatMul      8.4 / 4.5 (allocates)
-//	  transpose b in 8 KiB stack panels, 2x4         9.4 / 5.1
-//	MatMulAddTN
-//	  for i, for p: axpy                             6.4 / 3.9
-//	  64-row blocks of b, 2 dst rows x 4            10.8 / 5.2
-//
-// All three now share one out-of-line kernel, madd2 (2 dst rows x 4 rows of
-// b, j unrolled by 4); see there for why it is out of line. Milliseconds
-// native / wasm, m=2708,k=128,n=128, the 2x4 loops above (inlined in each
-// product) against madd2 (best of 15 interleaved rounds per process, median
-// over 6 alternating processes; a process on this VM runs up to 1.7x slower
-// when the other vCPU is busy, so only adjacent runs compare):
-//
-//	MatMul        7.9 / 16.4  ->  7.8 / 10.0
-//	MatMulAddNT   8.0 / 19.1  ->  8.0 / 10.3
-//	MatMulAddTN   7.9 / 18.6  ->  8.0 / 10.5
-//
-// Register blocking in the other direction (a 2x4 or 4x4 block of dst in
-// local variables, looping over p) kept the summation order too but ran at
-// 3.7-5 GFLOP/s natively (strided b columns, one add chain per output) and
-// at most 4.9 under wasm.
-//
-// gonum's blas32.Gemm, which has assembly inner loops on amd64, reaches
-// 12 natively but 1.2 under wasm, where ours reach 4-9.
-//
-// On amd64 madd2 is AVX assembly (kernels_amd64.s; madd2Go is the loop
-// above, which WebAssembly runs). CPU-time GFLOP/s, m=2708,k=128,n=128, one
-// thread, Go loop -> AVX, medians of 3 alternating runs on the shared VM
-// (BenchmarkMatMul etc., cpu-GFLOP/s): MatMul 7.6 -> 40, MatMulAddNT
-// 6.3 -> 30, MatMulAddTN 5.2 -> 28. A 4×16 block of dst held in registers
-// over all of p (the usual GEMM micro-kernel, same summation order) ran no
-// faster than madd2's 2×4 on this VM, and was dropped.
+// On amd64 madd2 is AVX assembly (kernels_amd64.s); madd2Go is the
+// portable loop, which WebAssembly runs. gonum's blas32.Gemm is not used:
+// under WebAssembly it runs at a fraction of these loops' speed.
 
 // MatMul sets dst = a·b, where a is m×k, b is k×n and dst is m×n, all
 // row-major. It is the reference loop

@@ -12,15 +12,8 @@ import (
 // (measured: MatMul m=8,k=n=64 forced onto 2 goroutines, 8.6 µs against
 // 5.9 µs serial), so the split costs at most ~10% where it starts.
 //
-// On the shared 2-vCPU VM where this was written no split paid off at any
-// size: even two goroutines spinning on independent float loops ran no
-// faster than one (the second vCPU was busy with other work), and
-// MatMul/m=2708,k=128,n=128 took 9.2 ms at GOMAXPROCS=1 against 14.8 ms at
-// GOMAXPROCS=2 (best of 5). The threshold therefore rests on the overhead
-// estimate above, not on a measured crossover. (Beware when measuring:
-// with go1.26, b.Loop benchmarks run with `-cpu 1,2` saw GOMAXPROCS = 2,
-// not 1, in the first, unsuffixed run; set the GOMAXPROCS environment
-// variable instead.)
+// The threshold rests on that overhead, not on a measured crossover (see
+// KERNELS.md).
 const minParallelWork = 1 << 18
 
 // workers returns how many goroutines a kernel with the given number of

@@ -20,17 +20,8 @@ import "sort"
 // written by one goroutine, so results do not depend on GOMAXPROCS. dst must
 // not alias b. SpMM panics if n < 0 or a length does not match its shape.
 //
-// Measured loop shapes (2-core AMD EPYC VM, GFLOP/s native / wasm, Cora-like
-// 2708×2708 with 13371 entries): one axpy per entry 5.1 / 2.4 at n=128,
-// 2.1 / 1.3 at n=16; two entries per pass 4.1 / 1.4 and 2.8 / 1.2; four
-// entries per pass 4.2 / 2.8 and 2.9 / 1.1. Four entries per pass in the
-// out-of-line spmmRow (kept), with the j loop unrolled by 4, took
-// BenchmarkSpMM nnz=13240 from 0.66 to 0.47 ms natively at n=128 and 0.13
-// to 0.09 ms at n=16, and under wasm from 0.99 to 0.79 ms and 0.28 to
-// 0.23 ms (medians of 3 alternating runs). On amd64 spmmRow is AVX
-// assembly (kernels_amd64.s): CPU-time GFLOP/s at nnz=13240, one thread,
-// 2.4 -> 8.0 at n=128 and 1.3 -> 4.7 at n=16 (medians of 3 alternating
-// runs). Prefetching the next four rows of b ran no faster and was dropped.
+// spmmRow takes four entries per pass over a dst row (AVX assembly on
+// amd64), the fastest shape measured; see KERNELS.md.
 func SpMM(dst []float32, a *CSR, b []float32, n int) {
 	spmm("SpMM", dst, a, b, n, true)
 }

@@ -142,25 +142,18 @@ type Config struct {
 	Candidates int `json:"Candidates,omitempty"`
 }
 
-// DefaultConfig returns the defaults. See README.md for the measurements
-// behind them.
+// DefaultConfig returns the defaults. core/train/DEFAULTS.md and README.md
+// hold the measurements behind them.
 func DefaultConfig() Config {
 	return Config{
 		Hidden: 128,
 		K:      3,
 		// α 0.02 with s_ST rescaled per candidate set (ScaleMax) and an
-		// isometric start instead of SPEC's α 0.3 on S̃ as it is with
-		// Glorot weights. With Glorot weights the learned feature score
-		// ranks causes worse than raw cosine; starting from a map that
-		// keeps the features' cosines fixes that. Validation Precision@1
-		// + @2 summed over five synthetic graphs (sparse 0 and 2, medium
-		// 2, dense 0 and 1) for α 0 / 0.01 / 0.02 / 0.03: 853 / 881 / 885
-		// / 870; GCN branch scale 0.1 / 0.3 / 0.5 at α 0.02 (sparse 0,
-		// medium 2, dense 1): 519 / 526 / 520, and 1 trails 0.3 on every
-		// graph at every α tried. Validation AUC rises too: Cora 95.05 →
-		// 95.73, Citeseer 93.14 → 94.45 (5 seeds; see README.md).
+		// isometric start, instead of SPEC's α 0.3 on S̃ with Glorot
+		// weights: chosen on validation Precision@k and AUC
+		// (core/train/DEFAULTS.md).
 		Alpha:             0.02,
-		Beta:              0.5, // see train.DefaultConfig for the measurement
+		Beta:              0.5, // chosen on validation: core/train/DEFAULTS.md
 		Tau:               1,
 		MaskTarget:        true,
 		NormalizeFeatures: true,
