@@ -61,19 +61,19 @@ func SpMM(t *Tape, s *Sparse, b *Var) *Var {
 	return c
 }
 
-// spmmBackward walks A by rows (f32.SpMMTAdd) instead of Aᵀ when Aᵀ·dC
-// has at most rowWalkMost floats (1 MB, a core's L2 here, so the rows it
-// adds into stay cached) and dC more than rowWalkLeast (8 MB, beyond a
-// core's share of the caches, which the walk over Aᵀ would read from memory
-// once per row of Aᵀ). Both give the same bits. With dC in cache the walk
-// over Aᵀ is the faster (3.4 against 4.3 ms on Photo-like features).
+// Bounds (floats) of spmmBackward's walk by rows: Aᵀ·dC at most 1 MB, a
+// core's L2 here, and dC over 8 MB, beyond a core's share of the caches.
 const (
 	rowWalkMost  = 1 << 18
 	rowWalkLeast = 1 << 21
 )
 
+// spmmBackward adds Aᵀ·dC to dB. It walks A by rows (f32.SpMMTAdd) when
+// Aᵀ·dC stays cached and dC does not, where the walk over Aᵀ would read dC
+// from memory once per row of Aᵀ; with dC in cache the walk over Aᵀ is the
+// faster (3.4 against 4.3 ms on Photo-like features). Both give the same
+// bits.
 func spmmBackward(c *Var) {
-	// dB += Aᵀ·dC
 	if s := c.sparse; s.A.Cols*c.Cols <= rowWalkMost && len(c.Grad) > rowWalkLeast {
 		f32.SpMMTAdd(c.a.Grad, s.A, c.Grad, c.Cols)
 	} else {

@@ -141,22 +141,22 @@ func BenchmarkTransposeSpMM(b *testing.B) {
 		at := a.Transpose()
 		g, dst := randVec(r, rows*n), make([]float32, cols*n)
 		name := fmt.Sprintf("%dx%d,nnz=%d,n=%d", rows, cols, a.NNZ(), n)
-		b.Run("walk=transposed/"+name, func(b *testing.B) {
-			c0 := cpuNow()
-			for b.Loop() {
-				SpMMAdd(dst, at, g, n)
-			}
-			sink += dst[0]
-			reportGFLOPs(b, c0, 2*float64(a.NNZ()*n))
-		})
-		b.Run("walk=rows/"+name, func(b *testing.B) {
-			c0 := cpuNow()
-			for b.Loop() {
-				SpMMTAdd(dst, a, g, n)
-			}
-			sink += dst[0]
-			reportGFLOPs(b, c0, 2*float64(a.NNZ()*n))
-		})
+		for _, walk := range []struct {
+			name string
+			run  func()
+		}{
+			{"transposed", func() { SpMMAdd(dst, at, g, n) }},
+			{"rows", func() { SpMMTAdd(dst, a, g, n) }},
+		} {
+			b.Run("walk="+walk.name+"/"+name, func(b *testing.B) {
+				c0 := cpuNow()
+				for b.Loop() {
+					walk.run()
+				}
+				sink += dst[0]
+				reportGFLOPs(b, c0, 2*float64(a.NNZ()*n))
+			})
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package f32
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // SpMM sets dst = a·b, where a is a.Rows×a.Cols sparse, b is a.Cols×n and
 // dst is a.Rows×n, both dense row-major. It is the reference loop
@@ -157,8 +160,8 @@ func SpMMTAdd(dst []float32, a *CSR, b []float32, n int) {
 	}
 	total := counts[a.Cols]
 	cut := func(g int) int32 {
-		target := g * total / p
-		return int32(sort.Search(a.Cols, func(c int) bool { return counts[c] >= target }))
+		c, _ := slices.BinarySearch(counts[:a.Cols], g*total/p) // the first at or past
+		return int32(c)
 	}
 	parallel(p, func(g int) {
 		hi := int32(a.Cols)
@@ -172,16 +175,15 @@ func SpMMTAdd(dst []float32, a *CSR, b []float32, n int) {
 // spmmTRows adds into rows [lo, hi) of dst the terms of aᵀ·b whose column
 // of a falls in that range, walking a's rows in order.
 func spmmTRows(dst []float32, a *CSR, b []float32, n int, lo, hi int32) {
-	whole := lo == 0 && int(hi) == a.Cols
 	for r := range a.Rows {
 		q, end := a.Indptr[r], a.Indptr[r+1]
 		if q == end {
 			continue
 		}
-		idx := a.Indices[q:end]
-		if !whole {
-			// A row's indices are sorted: find the first at or past lo.
-			q += int32(sort.Search(len(idx), func(k int) bool { return idx[k] >= lo }))
+		if lo > 0 {
+			// A row's indices are sorted: skip to the first at or past lo.
+			k, _ := slices.BinarySearch(a.Indices[q:end], lo)
+			q += int32(k)
 		}
 		br := b[r*n : r*n+n]
 		for ; q < end && a.Indices[q] < hi; q++ {
