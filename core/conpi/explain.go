@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 )
 
@@ -89,7 +89,7 @@ func (ps pairScore) masses(i, j int) (ci []int32, mi []float64, cj []int32, mj [
 // itself and j are not candidates (j is never in i's context: a link must
 // not explain itself). The ranker is safe for concurrent use; it reads the
 // weights at call time.
-func (m *Model) Ranker() eval.Ranker {
+func (m *Model) Ranker() explain.Ranker {
 	return func(i, j int) []int32 {
 		ps := m.scoreOne(i, j, m.graphNeighbors)
 		ctx, mass, _, _ := ps.masses(i, j)
@@ -106,7 +106,7 @@ func (m *Model) Ranker() eval.Ranker {
 			}
 			nodes, score = append(nodes, c), append(score, s)
 		}
-		return eval.ByScore(nodes, score)
+		return explain.ByScore(nodes, score)
 	}
 }
 
@@ -133,14 +133,14 @@ func (m *Model) Explain(i, j int) ContextWeights {
 	return cw
 }
 
-// ranked pairs nodes with their masses in eval.ByScore's order.
+// ranked pairs nodes with their masses in explain.ByScore's order.
 func ranked(nodes []int32, mass []float64) []NodeMass {
 	at := make(map[int32]float64, len(nodes))
 	for k, n := range nodes {
 		at[n] = mass[k]
 	}
 	out := make([]NodeMass, 0, len(nodes))
-	for _, n := range eval.ByScore(nodes, mass) {
+	for _, n := range explain.ByScore(nodes, mass) {
 		out = append(out, NodeMass{Node: n, Mass: at[n]})
 	}
 	return out

@@ -5,18 +5,18 @@ import (
 	"slices"
 	"testing"
 
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/synth"
 )
 
 // explained returns the test links of d with their groundtruth, as
-// eval.PrecisionAt takes them.
-func explained(d *synth.Dataset) []eval.Explained {
-	var out []eval.Explained
+// explain.PrecisionAt takes them.
+func explained(d *synth.Dataset) []explain.Link {
+	var out []explain.Link
 	for _, l := range d.Links {
 		if l.Role == synth.Test {
-			out = append(out, eval.Explained{I: int(l.Edge.U), J: int(l.Edge.V), WhyI: l.WhyU, WhyJ: l.WhyV})
+			out = append(out, explain.Link{I: int(l.Edge.U), J: int(l.Edge.V), WhyI: l.WhyU, WhyJ: l.WhyV})
 		}
 	}
 	return out
@@ -26,7 +26,7 @@ func explained(d *synth.Dataset) []eval.Explained {
 // the candidates (neighbours of i in g, j excluded) uniformly at random:
 // of its min(k, n) picks among n candidates, each is groundtruth with
 // probability |GT ∩ candidates| / n.
-func randomPrecision(g *graph.Graph, links []eval.Explained, k int) float64 {
+func randomPrecision(g *graph.Graph, links []explain.Link, k int) float64 {
 	var hits float64
 	for _, e := range links {
 		for _, s := range []struct {
@@ -72,11 +72,11 @@ func synthPrecision(t *testing.T, preset string, seed uint64, cfg Config) (p, ra
 		t.Fatal(err)
 	}
 	links := explained(d)
-	p = eval.PrecisionAt(res.Model.Ranker(), links, 1, 2)
+	p = explain.PrecisionAt(res.Model.Ranker(), links, 1, 2)
 	random = []float64{randomPrecision(sp.Train, links, 1), randomPrecision(sp.Train, links, 2)}
 	// The expectation is checked against eval's own random ranker (a
 	// sample, so loosely): the formula must describe the same candidates.
-	rp := eval.PrecisionAt(eval.RandomRanker(sp.Train, seed), links, 1, 2)
+	rp := explain.PrecisionAt(explain.RandomRanker(sp.Train, seed), links, 1, 2)
 	for k := range rp {
 		if d := rp[k] - random[k]; d > 0.05 || d < -0.05 {
 			t.Errorf("%s: random ranker P@%d %.3f, expectation %.3f", preset, k+1, rp[k], random[k])

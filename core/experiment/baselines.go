@@ -8,6 +8,7 @@ import (
 
 	"ilpgnn/core/conpi"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/graph"
@@ -19,7 +20,7 @@ import (
 // GNNExplainer over a GAE, and CONPI's context interaction weights.
 type baselines struct {
 	gat, gae  *gnn.Result
-	attention eval.Ranker             // gat's, message passing on sp.Train
+	attention explain.Ranker          // gat's, message passing on sp.Train
 	explainer *gnnexplainer.Explainer // over gae, message passing on sp.Train
 	conpi     *conpi.Result           // contexts from sp.Train
 }
@@ -99,7 +100,7 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 		return err
 	}
 	for n, ex := range []struct {
-		rank  eval.Ranker
+		rank  explain.Ranker
 		local deleter
 	}{{b.attention, gatLocal}, {b.explainer.Ranker(), b.explainer}, {b.conpi.Model.Ranker(), b.conpi.Model}} {
 		if err := ctx.Err(); err != nil {
@@ -121,7 +122,7 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 // of rank(j, i) cut off from i and j (see Fidelity), in parallel; each
 // pair is computed on its own, so the result does not depend on the
 // number of CPUs.
-func logitsWithout(rank eval.Ranker, local deleter, pairs []graph.Edge, m int) []float32 {
+func logitsWithout(rank explain.Ranker, local deleter, pairs []graph.Edge, m int) []float32 {
 	out := make([]float32, len(pairs))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/16))
 	var wg sync.WaitGroup

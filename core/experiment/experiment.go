@@ -15,6 +15,7 @@ import (
 	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/ilpgnn"
@@ -91,9 +92,9 @@ const PrecisionPatience = 30
 // explanations of t's validation links, the selection criterion SPEC §8
 // asks for on graphs with groundtruth.
 func PrecisionCriterion(t *synth.Dataset) train.Criterion {
-	val := ExplainedLinks(t, synth.Validation)
+	val := t.ExplainedLinks(synth.Validation)
 	return func(p *ilpgnn.Predictor) float64 {
-		v := eval.PrecisionAt(p.RankedNodes, val, 1, 2)
+		v := explain.PrecisionAt(p.RankedNodes, val, 1, 2)
 		return v[0] + v[1]
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/synth"
@@ -71,7 +71,7 @@ func TestPrecisionReport(t *testing.T) {
 	}
 	d, _ := src.Load(0)
 	sp, _ := d.Split(1, 0, 0)
-	direct := eval.PrecisionAt(eval.CosineRanker(sp.Train), ExplainedLinks(d.Truth, synth.Test), 1, 2)
+	direct := explain.PrecisionAt(explain.CosineRanker(sp.Train), d.Truth.ExplainedLinks(synth.Test), 1, 2)
 	if r := rep.Runs[1]; r.CosineP1 != direct[0] || r.CosineP2 != direct[1] {
 		t.Errorf("cosine floor %v/%v, measured directly %v", r.CosineP1, r.CosineP2, direct)
 	}
@@ -111,13 +111,13 @@ func TestPrecisionReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	test := ExplainedLinks(d.Truth, synth.Test)
+	test := d.Truth.ExplainedLinks(synth.Test)
 	att, _ := bl.gat.Model.AttentionRanker(f.split.Train)
-	if gp, ep := eval.PrecisionAt(att, test, 1, 2), eval.PrecisionAt(bl.explainer.Ranker(), test, 1, 2); rep.Runs[1].GATP1 != gp[0] ||
+	if gp, ep := explain.PrecisionAt(att, test, 1, 2), explain.PrecisionAt(bl.explainer.Ranker(), test, 1, 2); rep.Runs[1].GATP1 != gp[0] ||
 		rep.Runs[1].GNNExplainerP2 != ep[1] {
 		t.Errorf("GAT P@1 %v, GNNExplainer P@2 %v; measured directly %v, %v", rep.Runs[1].GATP1, rep.Runs[1].GNNExplainerP2, gp, ep)
 	}
-	if cp := eval.PrecisionAt(bl.conpi.Model.Ranker(), test, 1, 2); rep.Runs[1].CONPIP1 != cp[0] || rep.Runs[1].CONPIP2 != cp[1] ||
+	if cp := explain.PrecisionAt(bl.conpi.Model.Ranker(), test, 1, 2); rep.Runs[1].CONPIP1 != cp[0] || rep.Runs[1].CONPIP2 != cp[1] ||
 		rep.Runs[1].CONPIAUC != bl.conpi.TestAUC {
 		t.Errorf("CONPI P@1/@2 %v %v AUC %v; measured directly %v, %v", rep.Runs[1].CONPIP1, rep.Runs[1].CONPIP2, rep.Runs[1].CONPIAUC, cp, bl.conpi.TestAUC)
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/synth"
 )
@@ -38,7 +38,7 @@ func TestIsometricStartRanksLikeCosine(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := ilpgnn.NewPredictor(m, in).RankedNodes
-	cosine := eval.CosineRanker(sp.Train)
+	cosine := explain.CosineRanker(sp.Train)
 	x := sp.Train.Features
 	cos := func(a, b int) float64 {
 		dense := func(i int) []float64 {
@@ -55,7 +55,7 @@ func TestIsometricStartRanksLikeCosine(t *testing.T) {
 		}
 		return ab / math.Sqrt(aa*bb)
 	}
-	links := ExplainedLinks(d, synth.Test)
+	links := d.ExplainedLinks(synth.Test)
 	compared := 0
 	for _, l := range links {
 		for _, side := range [][2]int{{l.I, l.J}, {l.J, l.I}} {
@@ -76,7 +76,7 @@ func TestIsometricStartRanksLikeCosine(t *testing.T) {
 	if compared < 100 {
 		t.Fatalf("only %d ranked neighbours compared", compared)
 	}
-	if p, c := eval.PrecisionAt(model, links, 1, 2), eval.PrecisionAt(cosine, links, 1, 2); !slices.Equal(p, c) {
+	if p, c := explain.PrecisionAt(model, links, 1, 2), explain.PrecisionAt(cosine, links, 1, 2); !slices.Equal(p, c) {
 		t.Errorf("Precision@1,2 %v, raw cosine %v", p, c)
 	}
 }

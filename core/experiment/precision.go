@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/synth"
 )
 
@@ -43,7 +43,7 @@ type PrecisionRun struct {
 	CONPIP2  float64 `json:"conpi_p_at_2,omitempty"`
 	CONPIAUC float64 `json:"conpi_auc,omitempty"`
 	// ExplainMillis is GNNExplainer's wall time per explained test link
-	// (both ends share one optimisation; eval.PrecisionAt runs links in
+	// (both ends share one optimisation; explain.PrecisionAt runs links in
 	// parallel, one goroutine per CPU).
 	ExplainMillis float64 `json:"gnnexplainer_ms_per_link,omitempty"`
 }
@@ -112,18 +112,6 @@ var paperBaselines = map[string][6]float64{
 	"dense":  {0.2405, 0.2374, 0.2990, 0.3560, 0.3246, 0.1922},
 }
 
-// ExplainedLinks returns the links of role r of a synthetic dataset in
-// the form eval.PrecisionAt takes.
-func ExplainedLinks(t *synth.Dataset, r synth.Role) []eval.Explained {
-	var out []eval.Explained
-	for _, l := range t.Links {
-		if l.Role == r {
-			out = append(out, eval.Explained{I: int(l.Edge.U), J: int(l.Edge.V), WhyI: l.WhyU, WhyJ: l.WhyV})
-		}
-	}
-	return out
-}
-
 // Precision trains one model per seed on a synthetic dataset and measures
 // how well its neighbour scores find the groundtruth explanations of the
 // test links, beside the Random and raw-feature-cosine explainers and,
@@ -143,12 +131,12 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 		if truth == nil {
 			return nil, fmt.Errorf("experiment: %s has no groundtruth explanations (use synth:PRESET or a folder written by `ilpgnn synth`)", src)
 		}
-		test, val := ExplainedLinks(truth, synth.Test), ExplainedLinks(truth, synth.Validation)
+		test, val := truth.ExplainedLinks(synth.Test), truth.ExplainedLinks(synth.Validation)
 		model := f.pred.RankedNodes
-		p := eval.PrecisionAt(model, test, 1, 2)
-		vp := eval.PrecisionAt(model, val, 1, 2)
-		rp := eval.PrecisionAt(eval.RandomRanker(f.split.Train, seed), test, 1, 2)
-		cp := eval.PrecisionAt(eval.CosineRanker(f.split.Train), test, 1, 2)
+		p := explain.PrecisionAt(model, test, 1, 2)
+		vp := explain.PrecisionAt(model, val, 1, 2)
+		rp := explain.PrecisionAt(explain.RandomRanker(f.split.Train, seed), test, 1, 2)
+		cp := explain.PrecisionAt(explain.CosineRanker(f.split.Train), test, 1, 2)
 		run := PrecisionRun{Seed: seed, AUC: f.res.TestAUC, ValAUC: f.res.ValAUC, P1: p[0], P2: p[1],
 			ValP1: vp[0], ValP2: vp[1], RandomP1: rp[0], RandomP2: rp[1], CosineP1: cp[0], CosineP2: cp[1],
 			Epochs: f.res.Epochs}
@@ -196,20 +184,20 @@ func Precision(ctx context.Context, src *dataset.Source, opt Options) (*Precisio
 
 // precisionBaselines trains the baselines' models on f's split and
 // fills their precisions on the test links into run.
-func precisionBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64, test []eval.Explained, run *PrecisionRun) error {
+func precisionBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64, test []explain.Link, run *PrecisionRun) error {
 	b, err := trainBaselines(ctx, f.split, opt, seed)
 	if err != nil {
 		return err
 	}
-	gp := eval.PrecisionAt(b.attention, test, 1, 2)
+	gp := explain.PrecisionAt(b.attention, test, 1, 2)
 	t0 := time.Now()
-	ep := eval.PrecisionAt(b.explainer.Ranker(), test, 1, 2)
+	ep := explain.PrecisionAt(b.explainer.Ranker(), test, 1, 2)
 	if len(test) > 0 {
 		run.ExplainMillis = 1e3 * since(t0) / float64(len(test))
 	}
 	run.GATP1, run.GATP2, run.GNNExplainerP1, run.GNNExplainerP2 = gp[0], gp[1], ep[0], ep[1]
 	run.GATAUC, run.GAEAUC = b.gat.TestAUC, b.gae.TestAUC
-	cp := eval.PrecisionAt(b.conpi.Model.Ranker(), test, 1, 2)
+	cp := explain.PrecisionAt(b.conpi.Model.Ranker(), test, 1, 2)
 	run.CONPIP1, run.CONPIP2, run.CONPIAUC = cp[0], cp[1], b.conpi.TestAUC
 	return nil
 }

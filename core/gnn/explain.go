@@ -3,7 +3,7 @@ package gnn
 import (
 	"fmt"
 
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 )
 
@@ -26,7 +26,7 @@ import (
 //
 // It returns an error unless m is a GAT. The ranker is safe for
 // concurrent use.
-func (m *Model) AttentionRanker(g *graph.Graph) (eval.Ranker, error) {
+func (m *Model) AttentionRanker(g *graph.Graph) (explain.Ranker, error) {
 	if m.Config.Kind != GAT {
 		return nil, fmt.Errorf("gnn: attention ranker needs a GAT model (have %v)", m.Config.Kind)
 	}
@@ -45,7 +45,7 @@ func (m *Model) AttentionRanker(g *graph.Graph) (eval.Ranker, error) {
 				score = append(score, float64(alpha[k]))
 			}
 		}
-		return eval.ByScore(nodes, score)
+		return explain.ByScore(nodes, score)
 	}, nil
 }
 

@@ -45,7 +45,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/detmath"
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/optim"
@@ -208,11 +208,11 @@ func (e *Explainer) Explain(i, j int) (Explanation, error) {
 	return ex, c.err
 }
 
-// Ranker returns the explainer as an eval.Ranker: i's neighbours except j
+// Ranker returns the explainer as an explain.Ranker: i's neighbours except j
 // by the learned mask of c→i (Side.Ranked). It computes each unordered
 // pair once, so PrecisionAt's calls for (i, j) and (j, i) share one
 // optimisation. A pair that cannot be explained ranks nothing.
-func (e *Explainer) Ranker() eval.Ranker {
+func (e *Explainer) Ranker() explain.Ranker {
 	return func(i, j int) []int32 {
 		ex, err := e.Explain(i, j)
 		if err != nil {
@@ -294,7 +294,7 @@ func (e *Explainer) side(s *subgraph, node, other int, sig []float32) Side {
 			score[k] = (float64(sd.Mask[k]) + float64(sd.Reverse[k])) / 2
 		}
 	}
-	sd.Ranked = eval.ByScore(sd.Neighbors, score)
+	sd.Ranked = explain.ByScore(sd.Neighbors, score)
 	return sd
 }
 

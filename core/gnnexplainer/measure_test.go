@@ -21,7 +21,7 @@ import (
 //	go test ./core/gnnexplainer -run Measure -v -timeout 0
 //
 // Pairs are explained one at a time (serial), then all of them again on a
-// fresh explainer with one goroutine per CPU, as eval.PrecisionAt does.
+// fresh explainer with one goroutine per CPU, as explain.PrecisionAt does.
 func TestMeasure(t *testing.T) {
 	spec := os.Getenv("EXPLAIN_DATA")
 	if spec == "" {

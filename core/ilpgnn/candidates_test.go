@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 )
 
@@ -282,12 +283,12 @@ func TestCandidatesAtMaxDegree(t *testing.T) {
 			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 		}
 	}
-	run := func(c int) ([]float32, []float32, []*Explanation) {
+	run := func(c int) ([]float32, []float32, []*explain.Explanation) {
 		cfg := smallConfig()
 		cfg.Candidates = c
 		m, in := testModel(t, g, cfg)
 		p := NewPredictor(m, in)
-		var ex []*Explanation
+		var ex []*explain.Explanation
 		for _, e := range pairs[:200] {
 			x, err := p.Explain(int(e.U), int(e.V))
 			if err != nil {

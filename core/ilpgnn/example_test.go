@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"ilpgnn/core/explain"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -33,7 +34,7 @@ func ExamplePredictor_Explain() {
 	if err != nil {
 		panic(err)
 	}
-	for _, s := range []ilpgnn.Side{e.I, e.J} {
+	for _, s := range []explain.Side{e.I, e.J} {
 		sel := s.Selected()
 		fmt.Printf("%s: %d candidates, selected %s (common neighbour: %v)\n", s.ID, len(s.Neighbors), sel[0].ID, sel[0].Common)
 	}

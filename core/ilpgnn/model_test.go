@@ -9,6 +9,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/diffusion"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 )
@@ -222,8 +223,8 @@ func TestMasking(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		has := slices.ContainsFunc(e.I.Neighbors, func(n Neighbor) bool { return n.Node == j })
-		has2 := slices.ContainsFunc(e.J.Neighbors, func(n Neighbor) bool { return n.Node == i })
+		has := slices.ContainsFunc(e.I.Neighbors, func(n explain.Neighbor) bool { return n.Node == j })
+		has2 := slices.ContainsFunc(e.J.Neighbors, func(n explain.Neighbor) bool { return n.Node == i })
 		if has == mask || has2 == mask || e.Masked != mask || !e.Linked {
 			t.Errorf("mask=%v: j among i's candidates %v, i among j's %v, Masked %v", mask, has, has2, e.Masked)
 		}
@@ -347,7 +348,7 @@ func TestExplanationFields(t *testing.T) {
 			if math.Abs(e.Prob-p.Prob(i, j)) > 1e-6 {
 				t.Fatalf("(%d,%d): Prob %v, Predictor.Prob %v", i, j, e.Prob, p.Prob(i, j))
 			}
-			for _, s := range []Side{e.I, e.J} {
+			for _, s := range []explain.Side{e.I, e.J} {
 				var sum float64
 				nsel := 0
 				for r, n := range s.Neighbors {

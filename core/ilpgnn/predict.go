@@ -94,7 +94,7 @@ func rankCandidates(cands []Candidate, bound int) {
 }
 
 // RankedNodes returns the nodes of Ranked(i, j), best first: the form
-// eval.PrecisionAt takes.
+// explain.PrecisionAt takes.
 func (p *Predictor) RankedNodes(i, j int) []int32 {
 	ranked := p.Ranked(i, j)
 	out := make([]int32, len(ranked))

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 )
 
@@ -47,9 +48,9 @@ func TestSelections(t *testing.T) {
 			}
 			for _, side := range []struct {
 				got  []Selected
-				want Side
+				want explain.Side
 			}{{s.I, ex.I}, {s.J, ex.J}} {
-				want := map[int32]Neighbor{}
+				want := map[int32]explain.Neighbor{}
 				for _, nb := range side.want.Neighbors {
 					if nb.Selected {
 						want[int32(nb.Node)] = nb

@@ -10,7 +10,7 @@ import (
 	"fmt"
 
 	"ilpgnn/core/conpi"
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/pairfit"
 	"ilpgnn/core/seal"
 	"ilpgnn/core/split"
@@ -47,7 +47,7 @@ type Trained struct {
 }
 
 // Ranker returns the model's explanation ranking, nil when it has none.
-func (t *Trained) Ranker() eval.Ranker {
+func (t *Trained) Ranker() explain.Ranker {
 	if t.CONPI == nil {
 		return nil
 	}

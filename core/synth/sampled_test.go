@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 )
 
@@ -294,13 +294,13 @@ func measure(t *testing.T, d *Dataset) quality {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var links []eval.Explained
+	var links []explain.Link
 	for _, l := range d.Links {
 		if l.Role == Test {
-			links = append(links, eval.Explained{I: int(l.Edge.U), J: int(l.Edge.V), WhyI: l.WhyU, WhyJ: l.WhyV})
+			links = append(links, explain.Link{I: int(l.Edge.U), J: int(l.Edge.V), WhyI: l.WhyU, WhyJ: l.WhyV})
 		}
 	}
-	p := eval.PrecisionAt(eval.CosineRanker(sp.Train), links, 1, 2)
+	p := explain.PrecisionAt(explain.CosineRanker(sp.Train), links, 1, 2)
 	q.cosP1, q.cosP2 = p[0], p[1]
 	return q
 }

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"ilpgnn/core/conpi"
-	"ilpgnn/core/eval"
-	"ilpgnn/core/experiment"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/heuristic"
@@ -136,7 +135,7 @@ func (e *Engine) trainBaseline(ctx context.Context, id int64, l *loaded, model s
 	if l.d.Truth != nil && cfg.Kind == gnn.GAT {
 		// GAT's attention is an explanation too: score it as ILP-GNN's.
 		if rank, err := res.Model.AttentionRanker(sp.Train); err == nil {
-			p := eval.PrecisionAt(rank, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+			p := explain.PrecisionAt(rank, l.d.Truth.ExplainedLinks(synth.Test), 1, 2)
 			out.P1, out.P2 = &p[0], &p[1]
 		}
 	}
@@ -237,7 +236,7 @@ func (e *Engine) trainPair(ctx context.Context, id int64, l *loaded, tr pairmode
 	out.TestHits = &f.TestHits
 	out.Epochs, out.TrainSeconds = f.Epochs, f.TrainSeconds
 	if rank := res.Ranker(); l.d.Truth != nil && rank != nil {
-		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+		p := explain.PrecisionAt(rank, l.d.Truth.ExplainedLinks(synth.Test), 1, 2)
 		out.P1, out.P2 = &p[0], &p[1]
 	}
 	return out, nil

@@ -26,6 +26,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -661,7 +662,7 @@ func (e *Engine) adopt(res *train.Result, l *loaded, cancelled bool) (*model, er
 	ck.Created = e.opt.Now().Unix()
 	if l.d.Truth != nil {
 		pred := ilpgnn.NewPredictor(res.Model, res.Inputs)
-		p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+		p := explain.PrecisionAt(pred.RankedNodes, l.d.Truth.ExplainedLinks(synth.Test), 1, 2)
 		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: p[0]}, checkpoint.Metric{Name: "p_at_2", Value: p[1]})
 	}
 	if cancelled {
@@ -883,7 +884,7 @@ func (e *Engine) evaluate() (any, []byte, error) {
 	testPos, testNeg := scores(sp.TestPos, sp.TestNeg)
 	out := Evaluation{TestAUC: eval.AUC(testPos, testNeg), TestHits: eval.HitsOf(testPos, testNeg), ValAUC: eval.AUC(scores(sp.ValPos, sp.ValNeg))}
 	if l.d.Truth != nil {
-		p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(l.d.Truth, synth.Test), 1, 2)
+		p := explain.PrecisionAt(pred.RankedNodes, l.d.Truth.ExplainedLinks(synth.Test), 1, 2)
 		out.P1, out.P2 = &p[0], &p[1]
 	}
 	return out, nil, nil

@@ -16,6 +16,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/pairmodel"
@@ -226,12 +227,12 @@ func TestTrainExplainReload(t *testing.T) {
 		t.Errorf("test hits: evaluate %v, trained %v", evl.TestHits, tr.TestHits)
 	}
 
-	var before ilpgnn.Explanation
+	var before explain.Explanation
 	p.call("explain", map[string]any{"i": 3, "j": 40}, &before)
 	if before.Prob <= 0 || before.Prob >= 1 || before.I.Node != 3 || before.J.Node != 40 || before.Reading == "" {
 		t.Fatalf("explanation: %+v", before)
 	}
-	var sugg []ilpgnn.Suggestion
+	var sugg []explain.Suggestion
 	p.call("suggest", map[string]any{"node": 3, "top": 5}, &sugg)
 	if len(sugg) != 5 || sugg[0].Prob < sugg[4].Prob {
 		t.Fatalf("suggestions: %+v", sugg)
@@ -251,7 +252,7 @@ func TestTrainExplainReload(t *testing.T) {
 	if !reflect.DeepEqual(mi, tr.ModelInfo) {
 		t.Errorf("loaded %+v, trained %+v", mi, tr.ModelInfo)
 	}
-	var after ilpgnn.Explanation
+	var after explain.Explanation
 	q.call("explain", map[string]any{"i": 3, "j": 40}, &after)
 	if !reflect.DeepEqual(before, after) {
 		t.Errorf("explanation changed across a reload:\n%+v\n%+v", before, after)
@@ -413,7 +414,7 @@ func TestCancelAndBusy(t *testing.T) {
 		t.Errorf("cancel reply: %+v", c)
 	}
 	// The best weights so far are usable, and can be saved on request.
-	var ex ilpgnn.Explanation
+	var ex explain.Explanation
 	p.call("explain", map[string]any{"i": 0, "j": 1}, &ex)
 	var st SaveStatus
 	p.call("checkpoints.save", nil, &st)
@@ -456,7 +457,7 @@ func TestMismatchAndQuota(t *testing.T) {
 	if e := full.callErr("explain", map[string]any{"i": 0, "j": 10_000}, nil); e.Code != CodeNotFound {
 		t.Errorf("node out of range: %+v", e)
 	}
-	var ex ilpgnn.Explanation
+	var ex explain.Explanation
 	full.call("explain", map[string]any{"i": 0, "j": 1}, &ex) // the model is kept all the same
 }
 

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/synth"
 )
 
@@ -9,7 +9,7 @@ import (
 // flattened into the same JSON object) and, for a link of a synthetic graph
 // with groundtruth, the neighbours the generator drew it from.
 type Explanation struct {
-	*ilpgnn.Explanation
+	*explain.Explanation
 	Groundtruth *Groundtruth `json:"groundtruth,omitempty"`
 }
 
@@ -36,7 +36,7 @@ func roleName(r synth.Role) string {
 }
 
 // withGroundtruth adds the groundtruth of (ex.I, ex.J), if l has one for it.
-func (e *Engine) withGroundtruth(l *loaded, ex *ilpgnn.Explanation) Explanation {
+func (e *Engine) withGroundtruth(l *loaded, ex *explain.Explanation) Explanation {
 	out := Explanation{Explanation: ex}
 	if l.d.Truth == nil {
 		return out

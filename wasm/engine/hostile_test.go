@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"ilpgnn/core/checkpoint"
-	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/explain"
 	"ilpgnn/wasm/store"
 )
 
@@ -58,7 +58,7 @@ func TestHostileCheckpoints(t *testing.T) {
 	var tr TrainResult
 	p.call("train", trainArgs(2), &tr)
 	good := p.call("checkpoints.export", map[string]any{"key": tr.Key}, nil).Bytes
-	var before ilpgnn.Explanation
+	var before explain.Explanation
 	p.call("explain", map[string]any{"i": 3, "j": 40}, &before)
 
 	ck, err := checkpoint.Unmarshal(good)
@@ -113,7 +113,7 @@ func TestHostileCheckpoints(t *testing.T) {
 	if len(list.Checkpoints) != 1 || list.Checkpoints[0].Key != tr.Key {
 		t.Errorf("the hostile files were stored: %+v", list)
 	}
-	var after ilpgnn.Explanation
+	var after explain.Explanation
 	p.call("explain", map[string]any{"i": 3, "j": 40}, &after)
 	if !reflect.DeepEqual(before, after) {
 		t.Errorf("explanation changed after the hostile imports:\n%+v\n%+v", before, after)

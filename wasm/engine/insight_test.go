@@ -14,6 +14,7 @@ import (
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/synth"
@@ -110,7 +111,7 @@ func wantDist(t *testing.T, pred *ilpgnn.Predictor, pairs []graph.Edge) Dist {
 			t.Fatalf("test pair %v is an edge of the training graph", e)
 		}
 		d.Prob = append(d.Prob, ex.Prob)
-		for _, side := range []ilpgnn.Side{ex.I, ex.J} {
+		for _, side := range []explain.Side{ex.I, ex.J} {
 			for _, n := range side.Neighbors {
 				if n.Selected {
 					d.Weight = append(d.Weight, n.Weight)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/pairfit"
@@ -94,7 +94,7 @@ func runGNN(ctx context.Context, d *dataset.Dataset, sp *split.Split, cfg gnn.Co
 		if err != nil {
 			return runJSON{}, err
 		}
-		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(d.Truth, synth.Test), 1, 2)
+		p := explain.PrecisionAt(rank, d.Truth.ExplainedLinks(synth.Test), 1, 2)
 		r.P1, r.P2 = &p[0], &p[1]
 	}
 	return r, nil
@@ -112,7 +112,7 @@ func runPair(ctx context.Context, d *dataset.Dataset, sp *split.Split, tr pairmo
 	r := runJSON{Seed: seed, TestAUC: f.TestAUC, TestHits: f.TestHits, ValAUC: f.ValAUC, Epochs: f.Epochs, BestEpoch: f.BestEpoch,
 		TrainSeconds: f.TrainSeconds, EpochMillis: f.EpochMillis}
 	if rank := res.Ranker(); d.Truth != nil && rank != nil {
-		p := eval.PrecisionAt(rank, experiment.ExplainedLinks(d.Truth, synth.Test), 1, 2)
+		p := explain.PrecisionAt(rank, d.Truth.ExplainedLinks(synth.Test), 1, 2)
 		r.P1, r.P2 = &p[0], &p[1]
 	}
 	return r, nil

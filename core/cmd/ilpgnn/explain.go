@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/train"
@@ -159,7 +160,7 @@ func writeJSON(w io.Writer, v any) error {
 // maxRows caps the neighbours listed per side in the text output.
 const maxRows = 10
 
-func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
+func printExplanation(w io.Writer, e *explain.Explanation) {
 	fmt.Fprintf(w, "p(%s, %s) = %.4f", e.I.ID, e.J.ID, e.Prob)
 	if e.Linked {
 		fmt.Fprint(w, "  (linked in the graph")
@@ -169,7 +170,7 @@ func printExplanation(w io.Writer, e *ilpgnn.Explanation) {
 		fmt.Fprint(w, ")")
 	}
 	fmt.Fprintf(w, "\n%s\n\n", e.Reading)
-	for _, s := range []ilpgnn.Side{e.I, e.J} {
+	for _, s := range []explain.Side{e.I, e.J} {
 		other := e.J.ID
 		if s.Node == e.J.Node {
 			other = e.I.ID

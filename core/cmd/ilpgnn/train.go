@@ -16,6 +16,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/experiment"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/pairfit"
@@ -361,7 +362,7 @@ func cmdTrain(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		if d.Truth != nil {
 			// A graph with groundtruth also says how well the model explains.
 			pred := ilpgnn.NewPredictor(res.Model, res.Inputs)
-			p := eval.PrecisionAt(pred.RankedNodes, experiment.ExplainedLinks(d.Truth, synth.Test), 1, 2)
+			p := explain.PrecisionAt(pred.RankedNodes, d.Truth.ExplainedLinks(synth.Test), 1, 2)
 			r.P1, r.P2 = &p[0], &p[1]
 		}
 		r.Warning = warning

@@ -1,4 +1,4 @@
-package eval
+package explain
 
 import (
 	"math"
@@ -25,7 +25,7 @@ func starGraph(t *testing.T, x *f32.CSR) *graph.Graph {
 func TestPrecisionAtByHand(t *testing.T) {
 	g := starGraph(t, nil)
 	byID := func(i, j int) []int32 { return slices.Clone(g.Neighbors(i)) }
-	links := []Explained{
+	links := []Link{
 		// side 0: ranked 1,2,3,4 vs {2,3}: top-1 0 hits, top-2 1 hit.
 		// side 5: ranked 1,2,6 vs {1,6}: top-1 1 hit, top-2 1 hit.
 		{I: 0, J: 5, WhyI: []int32{2, 3}, WhyJ: []int32{1, 6}},

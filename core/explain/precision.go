@@ -1,4 +1,4 @@
-package eval
+package explain
 
 import (
 	"cmp"
@@ -36,9 +36,9 @@ func ByScore(nodes []int32, score []float64) []int32 {
 	return out
 }
 
-// Explained is a link with its groundtruth explanation: WhyI are the
+// Link is a link with its groundtruth explanation: WhyI are the
 // neighbours of I that caused it, WhyJ those of J.
-type Explained struct {
+type Link struct {
 	I, J       int
 	WhyI, WhyJ []int32
 }
@@ -48,7 +48,7 @@ type Explained struct {
 // over both sides of all links. It ranks in parallel; the result does not
 // depend on the number of CPUs. PrecisionAt returns NaN for each k when
 // links is empty.
-func PrecisionAt(rank Ranker, links []Explained, ks ...int) []float64 {
+func PrecisionAt(rank Ranker, links []Link, ks ...int) []float64 {
 	hits := make([][]int, len(links)) // hits[l][n]: groundtruth in the top ks[n], both sides
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(links)/32))
 	var wg sync.WaitGroup

@@ -1,0 +1,140 @@
+package explain
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Neighbor is one candidate neighbour c of a node i in an explanation of the
+// pair (i, j). An explainer that only ranks (attention, random, cosine)
+// sets Node, ID, Rank and, where it has one, Weight.
+type Neighbor struct {
+	Node      int     `json:"node"`
+	ID        string  `json:"id"`
+	Structure float64 `json:"structure"` // s_ST(i, c, j)
+	Features  float64 `json:"features"`  // s_NO(i, c, j)
+	Score     float64 `json:"score"`     // s(i, c, j) = α s_ST + (1-α) s_NO
+	Common    bool    `json:"common"`    // c is a neighbour of j too
+	Selected  bool    `json:"selected"`  // c ∈ N^r(i|j)
+	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
+	Rank      int     `json:"rank"`      // 1-based rank by descending score
+	// Outside says the bound on candidates left c out: the model neither
+	// scored nor could select it. Such neighbours rank after every
+	// candidate; their scores are shown for information only.
+	Outside bool `json:"outside,omitempty"`
+}
+
+// Side is the explanation of one end of a pair: the node's neighbours
+// scored against the other end, best first.
+type Side struct {
+	Node      int        `json:"node"`
+	ID        string     `json:"id"`
+	Neighbors []Neighbor `json:"neighbors"`
+}
+
+// Selected returns the neighbours in N^r, by descending weight (ties in
+// rank order).
+func (s Side) Selected() []Neighbor {
+	var out []Neighbor
+	for _, n := range s.Neighbors {
+		if n.Selected {
+			out = append(out, n)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Neighbor) int { return cmp.Compare(b.Weight, a.Weight) })
+	return out
+}
+
+// Explanation is why a model gives the pair (i, j) its probability
+// (SPEC §6). Build one with Finish, which checks it and writes its
+// Reading.
+type Explanation struct {
+	I Side `json:"i"` // neighbours of i scored against j
+	J Side `json:"j"` // neighbours of j scored against i
+	// Prob is p_ij (eq 8).
+	Prob float64 `json:"prob"`
+	// Linked says (i, j) is an edge of the graph; Masked that target-edge
+	// masking removed it from both neighbourhoods for this pair.
+	Linked bool `json:"linked"`
+	Masked bool `json:"masked"`
+	// ProbRandom is p_ij with K random spare neighbours of each side in
+	// place of the selected ones (eq 9-10); ProbRemoved is p_ij after the
+	// selected neighbours are removed and the model selects again from what
+	// remains (the fidelity deletion of sec. 5.3).
+	ProbRandom  float64 `json:"prob_random"`
+	ProbRemoved float64 `json:"prob_removed"`
+	// Reading is the explanation in one sentence, in the user's node ids.
+	Reading string `json:"reading"`
+}
+
+// Suggestion is a candidate new link for a node, with its explanation.
+type Suggestion struct {
+	Node        int          `json:"node"`
+	ID          string       `json:"id"`
+	Prob        float64      `json:"prob"`
+	Explanation *Explanation `json:"explanation"`
+}
+
+// Finish checks e and writes its Reading. An explanation is valid when
+// both ends are different nodes, each side's ranks run 1, 2, ... in
+// order, no neighbour appears twice on a side or is the side's own node,
+// the selected neighbours' weights are finite, non-negative and sum to 1
+// (when any is selected), and every probability is in [0, 1].
+func (e *Explanation) Finish() error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	e.Reading = e.read()
+	return nil
+}
+
+// Validate reports the first way e breaks the invariants Finish states.
+func (e *Explanation) Validate() error {
+	if e.I.Node == e.J.Node {
+		return fmt.Errorf("explain: both ends are node %q", e.I.ID)
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"prob", e.Prob}, {"prob_random", e.ProbRandom}, {"prob_removed", e.ProbRemoved}} {
+		if !(p.v >= 0 && p.v <= 1) {
+			return fmt.Errorf("explain: %s of (%s, %s) is %v, not a probability", p.name, e.I.ID, e.J.ID, p.v)
+		}
+	}
+	for _, s := range []Side{e.I, e.J} {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("explain: side %s: %w", s.ID, err)
+		}
+	}
+	return nil
+}
+
+func (s Side) validate() error {
+	seen := make(map[int]bool, len(s.Neighbors))
+	var sum float64
+	selected := 0
+	for k, n := range s.Neighbors {
+		switch {
+		case n.Rank != k+1:
+			return fmt.Errorf("neighbour %s has rank %d at place %d", n.ID, n.Rank, k+1)
+		case n.Node == s.Node:
+			return fmt.Errorf("the node is its own neighbour")
+		case seen[n.Node]:
+			return fmt.Errorf("neighbour %s appears twice", n.ID)
+		case !(n.Weight >= 0) || math.IsInf(n.Weight, 1):
+			return fmt.Errorf("neighbour %s has weight %v", n.ID, n.Weight)
+		}
+		seen[n.Node] = true
+		if n.Selected {
+			selected++
+			sum += n.Weight
+		}
+	}
+	if selected > 0 && math.Abs(sum-1) > 1e-4 {
+		return errors.New("the selected neighbours' weights sum to " + fmt.Sprint(sum) + ", not 1")
+	}
+	return nil
+}
