@@ -20,7 +20,7 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app clean site wasm frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app screenshot clean site wasm frontend chromium
 
 all: build
 
@@ -135,6 +135,12 @@ bench-wasm: site chromium
 # BENCH_APP_ARGS=--only-large runs that section alone.
 bench-app: site chromium
 	node frontend/scripts/bench-app.mjs $(BENCH_APP_ARGS)
+
+# The README's picture of the app (frontend/screenshot.png): the demo graph
+# trained with the defaults and a pair explained, in headless Chromium.
+# Not part of make test.
+screenshot: site chromium
+	node frontend/scripts/screenshot.mjs
 
 clean:
 	rm -rf build
