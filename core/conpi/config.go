@@ -37,7 +37,7 @@ type Config struct {
 // DefaultConfig returns the settings chosen on Cora's validation AUC
 // (split.New(g, seed, 0.05, 0.1), seeds 0 and 1, at most 200 epochs with
 // patience 10, batches of 256 pairs; `PAIR_MODEL=conpi PAIR_DATA=.../cora
-// PAIR_SEEDS=0,1 PAIR_FLAGS=... go test ./core/pairmodel -run Measure`;
+// PAIR_SEEDS=0,1 PAIR_FLAGS=... go test ./core/models -run Measure`;
 // validation AUC, test AUC in brackets, never used to choose). The base
 // row is hidden 128, dim 128, d_q 32, predictor 64, max context 20, the
 // direct term, dropout 0.5, lr 0.001, weight decay 5e-4; each other row

@@ -3,11 +3,8 @@ package experiment
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"ilpgnn/core/conpi"
-	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
@@ -23,12 +20,6 @@ type baselines struct {
 	attention explain.Ranker          // gat's, message passing on sp.Train
 	explainer *gnnexplainer.Explainer // over gae, message passing on sp.Train
 	conpi     *conpi.Result           // contexts from sp.Train
-}
-
-// deleter scores a pair with some undirected edges deleted from the
-// message-passing graph: the deletion of the fidelity metric.
-type deleter interface {
-	LogitWithout(i, j int, removed []graph.Edge) float32
 }
 
 // conpiConfig returns CONPI's configuration for seed.
@@ -101,48 +92,19 @@ func fidelityBaselines(ctx context.Context, f *fitted, opt *Options, seed uint64
 	}
 	for n, ex := range []struct {
 		rank  explain.Ranker
-		local deleter
+		local explain.Deleter
 	}{{b.attention, gatLocal}, {b.explainer.Ranker(), b.explainer}, {b.conpi.Model.Ranker(), b.conpi.Model}} {
-		if err := ctx.Err(); err != nil {
+		c := &curves[n]
+		auc, cut, err := explain.Fidelity(ctx, nPos, len(c.Points), func(m int) []float32 {
+			return explain.LogitsWithout(ex.rank, ex.local, pairs, m)
+		}, nil)
+		if err != nil {
 			return err
 		}
-		c := &curves[n]
-		full := logitsWithout(ex.rank, ex.local, pairs, 0)
-		auc := eval.AUC(full[:nPos], full[nPos:])
 		c.AUC = append(c.AUC, auc)
 		for k := range c.Points {
-			cut := logitsWithout(ex.rank, ex.local, pairs, c.Points[k].M)
-			c.Points[k].Deltas = append(c.Points[k].Deltas, auc-eval.AUC(cut[:nPos], cut[nPos:]))
+			c.Points[k].Deltas = append(c.Points[k].Deltas, auc-cut[k])
 		}
 	}
 	return nil
-}
-
-// logitsWithout scores every pair (i, j) with the top m of rank(i, j) and
-// of rank(j, i) cut off from i and j (see Fidelity), in parallel; each
-// pair is computed on its own, so the result does not depend on the
-// number of CPUs.
-func logitsWithout(rank explain.Ranker, local deleter, pairs []graph.Edge, m int) []float32 {
-	out := make([]float32, len(pairs))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/16))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for k := w; k < len(pairs); k += workers {
-				i, j := pairs[k].U, pairs[k].V
-				var rm []graph.Edge
-				if m > 0 {
-					for _, side := range [2][2]int32{{i, j}, {j, i}} {
-						top := rank(int(side[0]), int(side[1]))
-						for _, c := range top[:min(m, len(top))] {
-							rm = append(rm, graph.Edge{U: side[0], V: c})
-						}
-					}
-				}
-				out[k] = local.LogitWithout(int(i), int(j), rm)
-			}
-		})
-	}
-	wg.Wait()
-	return out
 }

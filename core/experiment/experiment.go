@@ -15,12 +15,11 @@ import (
 	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
-	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/models"
 	"ilpgnn/core/split"
-	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
 
@@ -72,31 +71,18 @@ func fit(ctx context.Context, src *dataset.Source, opt *Options, cfg train.Confi
 	if err != nil {
 		return nil, err
 	}
-	var crit train.Criterion
+	sel := models.SelectAUC
 	if opt.SelectOnPrecision && d.Truth != nil {
-		crit = PrecisionCriterion(d.Truth)
+		sel = models.SelectPrecision
 	}
-	res, err := train.RunSplitSelect(ctx, sp, cfg, crit, nil)
+	// The patience is the experiment's own: every flag counts as given.
+	c := &models.ILPGNNConfig{Config: cfg}
+	t, err := c.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: sel, Given: map[string]bool{"patience": true}}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s seed %d: %w", src, seed, err)
 	}
+	res := t.(*models.ILPGNN).Run
 	return &fitted{data: d, split: sp, res: res, pred: ilpgnn.NewPredictor(res.Model, res.Inputs)}, nil
-}
-
-// PrecisionPatience is the early-stopping patience that goes with
-// PrecisionCriterion: explanations peak early (README), so a shorter wait
-// than AUC's loses nothing.
-const PrecisionPatience = 30
-
-// PrecisionCriterion scores weights by Precision@1 + Precision@2 of their
-// explanations of t's validation links, the selection criterion SPEC §8
-// asks for on graphs with groundtruth.
-func PrecisionCriterion(t *synth.Dataset) train.Criterion {
-	val := t.ExplainedLinks(synth.Validation)
-	return func(p *ilpgnn.Predictor) float64 {
-		v := explain.PrecisionAt(p.RankedNodes, val, 1, 2)
-		return v[0] + v[1]
-	}
 }
 
 // logf writes one progress line.

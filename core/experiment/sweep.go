@@ -11,6 +11,7 @@ import (
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/plot"
 	"ilpgnn/core/train"
@@ -296,13 +297,19 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 		}
 		pairs := append(append([]graph.Edge{}, f.split.TestPos...), f.split.TestNeg...)
 		nPos := len(f.split.TestPos)
-		full := f.pred.Logits(pairs)
-		auc := eval.AUC(full[:nPos], full[nPos:])
+		auc, cut, err := explain.Fidelity(ctx, nPos, maxM, func(m int) []float32 {
+			if m == 0 {
+				return f.pred.Logits(pairs)
+			}
+			return f.pred.LogitsWithout(pairs, m)
+		}, nil)
+		if err != nil {
+			return nil, err
+		}
 		rep.AUC = append(rep.AUC, auc)
 		line := fmt.Sprintf("fidelity %s seed %d: AUC %.4f; ΔAUC", src, seed, auc)
 		for k := range rep.Points {
-			cut := f.pred.LogitsWithout(pairs, rep.Points[k].M)
-			d := auc - eval.AUC(cut[:nPos], cut[nPos:])
+			d := auc - cut[k]
 			rep.Points[k].Deltas = append(rep.Points[k].Deltas, d)
 			line += fmt.Sprintf(" M=%d %.4f", rep.Points[k].M, d)
 		}

@@ -59,7 +59,7 @@ const minK = 10
 
 // DefaultConfig returns the settings chosen on Cora's validation AUC
 // (seed 0, split.New(g, 0, 0.05, 0.1); `PAIR_MODEL=seal PAIR_DATA=.../cora
-// PAIR_FLAGS="..." go test ./core/pairmodel -run Measure -v`; validation AUC,
+// PAIR_FLAGS="..." go test ./core/models -run Measure -v`; validation AUC,
 // test AUC in brackets, never used to choose; best epoch):
 //
 //	with features (one-hot + raw Cora features)

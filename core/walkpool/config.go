@@ -43,7 +43,7 @@ type Config struct {
 
 // DefaultConfig returns the settings chosen on Cora's validation AUC
 // (split.New(g, seed, 0.05, 0.1); `PAIR_MODEL=wp PAIR_DATA=/work/shared/datasets/cora
-// PAIR_FLAGS=... go test ./core/pairmodel -run Measure -v -timeout 0`;
+// PAIR_FLAGS=... go test ./core/models -run Measure -v -timeout 0`;
 // validation AUC, test AUC in brackets, never used to choose; seed 0,
 // native, 2 shared cores). The starting point was 2 hops capped at 40
 // nodes per hop, DRNL capped at 10, 2 tanh GCN layers of 32 (symmetric

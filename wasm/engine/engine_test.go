@@ -13,15 +13,18 @@ import (
 	"time"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
-	"ilpgnn/core/experiment"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
-	"ilpgnn/core/pairmodel"
+	"ilpgnn/core/models"
+	"ilpgnn/core/pairfit"
+	"ilpgnn/core/seal"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
+	"ilpgnn/core/walkpool"
 	"ilpgnn/wasm/store"
 )
 
@@ -204,8 +207,8 @@ func TestTrainExplainReload(t *testing.T) {
 		}
 		// A graph with groundtruth selects on precision, with its patience
 		// unless one is asked for; the page's time-left estimate reads it.
-		if e.Patience != experiment.PrecisionPatience {
-			t.Errorf("progress %d: patience %d, want %d", k, e.Patience, experiment.PrecisionPatience)
+		if e.Patience != models.PrecisionPatience {
+			t.Errorf("progress %d: patience %d, want %d", k, e.Patience, models.PrecisionPatience)
 		}
 		// The model alone holds more than a MiB; the runtime cannot hold less.
 		if e.MemoryBytes < 1<<20 {
@@ -574,7 +577,7 @@ func TestBaselines(t *testing.T) {
 		cmp.Explainers[1].Model != "gat" || cmp.Explainers[1].Method != "attention" {
 		t.Fatalf("compare: %+v", cmp)
 	}
-	rank, err := p.e.baselines["gat"].AttentionRanker(d.Graph)
+	rank, err := p.e.trained["gat"].(*models.GNN).Run.Model.AttentionRanker(d.Graph)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -658,7 +661,7 @@ func TestPairModels(t *testing.T) {
 		"seal":  {"epochs": 1, "pairs-per-epoch": 64},
 		"wp":    {"epochs": 1, "pairs-per-epoch": 64},
 	}
-	for _, name := range pairmodel.Names {
+	for _, name := range []string{"seal", "wp", "conpi"} {
 		id := p.send("train", map[string]any{"model": name, "config": small[name], "seed": 2}, nil)
 		r := p.wait(id)
 		if r.Type != "result" {
@@ -667,26 +670,12 @@ func TestPairModels(t *testing.T) {
 		var got TrainResult
 		roundTrip(t, r.Result, &got)
 		// The same run directly.
-		tr, err := pairmodel.New(name)
-		if err != nil {
-			t.Fatal(err)
+		want := runPairDirectly(t, name, small[name], sp)
+		if got.Model != name || got.TestAUC != want.TestAUC || got.Epochs != want.Epochs || got.Saved.Saved || got.Config["lr"] == "" {
+			t.Errorf("%s: %+v, want test AUC %v after %d epochs", name, got, want.TestAUC, want.Epochs)
 		}
-		fs := flag.NewFlagSet(name, flag.ContinueOnError)
-		tr.RegisterFlags(fs)
-		for k, v := range small[name] {
-			if err := fs.Set(k, fmt.Sprint(v)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := tr.Run(context.Background(), sp, 2, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Model != name || got.TestAUC != want.Result.TestAUC || got.Epochs != want.Result.Epochs || got.Saved.Saved || got.Config["lr"] == "" {
-			t.Errorf("%s: %+v, want test AUC %v after %d epochs", name, got, want.Result.TestAUC, want.Result.Epochs)
-		}
-		if got.TestHits == nil || *got.TestHits != want.Result.TestHits {
-			t.Errorf("%s: test hits %v, want %+v", name, got.TestHits, want.Result.TestHits)
+		if got.TestHits == nil || *got.TestHits != want.TestHits {
+			t.Errorf("%s: test hits %v, want %+v", name, got.TestHits, want.TestHits)
 		}
 		if (name == "conpi") != (got.P1 != nil) {
 			t.Errorf("%s: explanation precision %v", name, got.P1)
@@ -729,7 +718,7 @@ func TestPairModels(t *testing.T) {
 	if len(cmp.Explainers) != 1 || cmp.Explainers[0].Model != "conpi" || cmp.Explainers[0].Method != "context" {
 		t.Fatalf("compare: %+v", cmp)
 	}
-	whole, err := p.e.conpi.On(d.Graph)
+	whole, err := p.e.trained["conpi"].(*models.Pair).CONPI.On(d.Graph)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -743,6 +732,50 @@ func TestPairModels(t *testing.T) {
 			t.Errorf("conpi side i rank %d: %+v, want node %d", k, n, rank[k])
 		}
 	}
+}
+
+// runPairDirectly trains the named pair model on sp with seed 2 and the
+// settings given, through its own package rather than the registry.
+func runPairDirectly(t *testing.T, name string, settings map[string]any, sp *split.Split) pairfit.Result {
+	t.Helper()
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var run func() (pairfit.Result, error)
+	switch name {
+	case "seal":
+		c := seal.DefaultConfig()
+		c.RegisterFlags(fs)
+		run = func() (pairfit.Result, error) {
+			c.Fit.Seed = 2
+			r, err := seal.RunSplit(context.Background(), sp, c, nil)
+			return r.Result, err
+		}
+	case "wp":
+		c := walkpool.DefaultConfig()
+		c.RegisterFlags(fs)
+		run = func() (pairfit.Result, error) {
+			c.Fit.Seed = 2
+			r, err := walkpool.RunSplit(context.Background(), sp, c, nil)
+			return r.Result, err
+		}
+	case "conpi":
+		c := conpi.DefaultConfig()
+		c.RegisterFlags(fs)
+		run = func() (pairfit.Result, error) {
+			c.Fit.Seed = 2
+			r, err := conpi.RunSplit(context.Background(), sp, c, nil)
+			return r.Result, err
+		}
+	}
+	for k, v := range settings {
+		if err := fs.Set(k, fmt.Sprint(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // TestDivergedRun: a run whose weights blow up is an error reply naming

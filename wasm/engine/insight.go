@@ -2,10 +2,11 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"time"
 
-	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/split"
@@ -201,17 +202,20 @@ func (e *Engine) fidelity(req Request) (any, []byte, error) {
 	}
 	sp := h.split
 	pairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-	nPos := len(sp.TestPos)
-	full := h.pred.Logits(pairs)
-	out := FidelityResult{AUC: eval.AUC(full[:nPos], full[nPos:]), Points: make([]FidelityPointAUC, 0, maxM)}
 	id := req.ID
-	for m := 1; m <= maxM; m++ {
-		cut := h.pred.LogitsWithout(pairs, m)
-		auc := eval.AUC(cut[:nPos], cut[nPos:])
-		out.Points = append(out.Points, FidelityPointAUC{M: m, DeltaAUC: out.AUC - auc, AUC: auc})
+	full, cut, _ := explain.Fidelity(context.Background(), len(sp.TestPos), maxM, func(m int) []float32 {
+		if m == 0 {
+			return h.pred.Logits(pairs)
+		}
+		return h.pred.LogitsWithout(pairs, m)
+	}, func(m int) {
 		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &StepProgress{
 			Step: m, Steps: maxM, ElapsedMs: millisSince(start)}})
 		e.opt.Yield()
+	})
+	out := FidelityResult{AUC: full, Points: make([]FidelityPointAUC, 0, maxM)}
+	for k, auc := range cut {
+		out.Points = append(out.Points, FidelityPointAUC{M: k + 1, DeltaAUC: full - auc, AUC: auc})
 	}
 	out.Millis = millisSince(start)
 	return out, nil, nil

@@ -7,24 +7,22 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/experiment"
-	"ilpgnn/core/explain"
-	"ilpgnn/core/gnn"
-	"ilpgnn/core/heuristic"
-	"ilpgnn/core/pairfit"
-	"ilpgnn/core/pairmodel"
+	"ilpgnn/core/models"
 	"ilpgnn/core/split"
-	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
 
-// modelNames lists what `train --model` accepts.
-var modelNames = append([]string{"ilpgnn", "cn", "aa", "gae", "vgae", "gat"}, pairmodel.Names...)
-
-const modelHelp = "link predictor: ilpgnn, or a baseline of the paper's table 1: cn (common neighbours), aa (Adamic-Adar), gae (GCN autoencoder), vgae (variational), gat (graph attention), seal (enclosing subgraphs, DGCNN), wp (WalkPooling), conpi (context pair interaction); each has its own hyperparameter flags (--model NAME -h)"
+// modelHelp documents --model with the registry's models.
+func modelHelp(reg models.Registry) string {
+	parts := make([]string, len(reg))
+	for k, s := range reg {
+		parts[k] = fmt.Sprintf("%s (%s)", s.Name, s.About)
+	}
+	return "link predictor: " + strings.Join(parts, ", ") + "; each has its own hyperparameter flags (--model NAME -h)"
+}
 
 // modelFlag returns the value of --model in args, before the flags are
 // defined: each model brings its own hyperparameter flags. It is "ilpgnn"
@@ -48,158 +46,40 @@ func modelFlag(args []string) string {
 	return "ilpgnn"
 }
 
-func checkModel(m string) error { return checkModelFlag("--model", m) }
-
-// checkModelFlag reports a model name that is not one of modelNames, as
-// the value of flagName.
-func checkModelFlag(flagName, m string) error {
-	if slices.Contains(modelNames, m) {
-		return nil
-	}
-	return fmt.Errorf("%s: want one of %s (got %q)", flagName, strings.Join(modelNames, ", "), m)
-}
-
-// heuristicOf returns the heuristic a model name stands for.
-func heuristicOf(model string) (heuristic.Method, bool) {
-	switch model {
-	case "cn":
-		return heuristic.CommonNeighbours, true
-	case "aa":
-		return heuristic.AdamicAdar, true
-	}
-	return 0, false
-}
-
-// gnnKindOf returns the autoencoder a model name stands for.
-func gnnKindOf(model string) (gnn.Kind, bool) {
-	if model == "ilpgnn" || pairmodel.Is(model) {
-		return 0, false
-	}
-	k, err := gnn.ParseKind(model)
-	return k, err == nil
-}
-
-// runGNN trains one autoencoder baseline on sp. On a graph with groundtruth
-// GAT's attention is also scored as an explanation (Precision@1 and @2 of
-// the test links, ranked on the training graph as ILP-GNN's are).
-func runGNN(ctx context.Context, d *dataset.Dataset, sp *split.Split, cfg gnn.Config, progress func(gnn.Progress)) (runJSON, error) {
-	res, err := gnn.RunSplit(ctx, sp, cfg, progress)
-	if err != nil {
-		return runJSON{}, err
-	}
-	r := runJSON{Seed: cfg.Seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
-		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis}
-	if d.Truth != nil && cfg.Kind == gnn.GAT {
-		rank, err := res.Model.AttentionRanker(sp.Train)
-		if err != nil {
-			return runJSON{}, err
-		}
-		p := explain.PrecisionAt(rank, d.Truth.ExplainedLinks(synth.Test), 1, 2)
-		r.P1, r.P2 = &p[0], &p[1]
-	}
-	return r, nil
-}
-
-// runPair trains one pair model (SEAL, WalkPooling or CONPI) on sp. On a
-// graph with groundtruth CONPI's interaction weights are also scored as
-// explanations, as ILP-GNN's are.
-func runPair(ctx context.Context, d *dataset.Dataset, sp *split.Split, tr pairmodel.Trainer, seed uint64, progress func(pairfit.Progress)) (runJSON, error) {
-	res, err := tr.Run(ctx, sp, seed, progress)
-	if err != nil {
-		return runJSON{}, err
-	}
-	f := res.Result
-	r := runJSON{Seed: seed, TestAUC: f.TestAUC, TestHits: f.TestHits, ValAUC: f.ValAUC, Epochs: f.Epochs, BestEpoch: f.BestEpoch,
-		TrainSeconds: f.TrainSeconds, EpochMillis: f.EpochMillis}
-	if rank := res.Ranker(); d.Truth != nil && rank != nil {
-		p := explain.PrecisionAt(rank, d.Truth.ExplainedLinks(synth.Test), 1, 2)
-		r.P1, r.P2 = &p[0], &p[1]
-	}
-	return r, nil
-}
-
-// explainedBy names what explains a baseline's predictions.
-func explainedBy(model string) string {
-	if model == "conpi" {
-		return "context interaction"
-	}
-	return "attention"
-}
-
-// runHeuristic scores a split's validation and test pairs on its training
-// graph: nothing is trained, so epochs are 0.
-func runHeuristic(m heuristic.Method, sp *split.Split, seed uint64) runJSON {
-	start := time.Now()
-	r := runJSON{Seed: seed}
-	r.ValAUC, r.TestAUC = heuristic.SplitAUC(sp, m)
-	r.TestHits = heuristic.SplitHits(sp, m)
-	r.TrainSeconds = time.Since(start).Seconds()
-	return r
-}
-
 // predictors returns table 1's columns for a comma-separated list of model
-// names; ILP-GNN trains with cfg and keeps the best validation AUC, as
+// names; ILP-GNN trains with ilp and keeps the best validation AUC, as
 // table 1 measures AUC. sets are MODEL.FLAG=VALUE settings of the
 // baselines' hyperparameters (--set).
-func predictors(names string, cfg train.Config, sets []string) ([]experiment.Predictor, error) {
-	bySet, err := parseSets(sets, names)
+func predictors(reg models.Registry, names string, ilp train.Config, sets []string) ([]experiment.Predictor, error) {
+	bySet, err := parseSets(reg, sets, names)
 	if err != nil {
 		return nil, err
 	}
 	var out []experiment.Predictor
 	for _, name := range strings.Split(names, ",") {
 		name = strings.TrimSpace(name)
-		if err := checkModelFlag("--models", name); err != nil {
+		spec, err := reg.Lookup(name)
+		if err != nil {
+			return nil, fmt.Errorf("--models: %w", err)
+		}
+		cfg := spec.New()
+		if c, ok := cfg.(*models.ILPGNNConfig); ok {
+			c.Config = ilp
+		}
+		if err := applySets(name, cfg.RegisterFlags, bySet[name]); err != nil {
 			return nil, err
 		}
-		if m, ok := heuristicOf(name); ok {
-			out = append(out, experiment.Predictor{Name: name, Fit: func(_ context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-				return fitOf(runHeuristic(m, sp, seed)), nil
-			}})
-			continue
+		if err := cfg.Validate(); err != nil {
+			return nil, fmt.Errorf("--set: %w", err)
 		}
-		if kind, ok := gnnKindOf(name); ok {
-			base := gnn.DefaultConfig(kind)
-			if err := applySets(name, base.RegisterFlags, bySet[name]); err != nil {
-				return nil, err
-			}
-			if err := base.Validate(); err != nil {
-				return nil, fmt.Errorf("--set: %w", err)
-			}
-			out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-				c := base
-				c.Seed = seed
-				r, err := runGNN(ctx, d, sp, c, nil)
-				return fitOf(r), err
-			}})
-			continue
-		}
-		if pairmodel.Is(name) {
-			tr, err := pairmodel.New(name)
-			if err != nil {
-				return nil, err
-			}
-			if err := applySets(name, tr.RegisterFlags, bySet[name]); err != nil {
-				return nil, err
-			}
-			if err := tr.Validate(); err != nil {
-				return nil, fmt.Errorf("--set: %w", err)
-			}
-			out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-				r, err := runPair(ctx, d, sp, tr, seed, nil)
-				return fitOf(r), err
-			}})
-			continue
-		}
-		out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, _ *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-			c := cfg
-			c.Seed = seed
-			res, err := train.RunSplit(ctx, sp, c, nil)
+		out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
+			t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, nil)
 			if err != nil {
 				return experiment.Fit{}, err
 			}
-			return experiment.Fit{TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs,
-				TrainSeconds: res.TrainSeconds, EpochMillis: 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))}, nil
+			r := t.Result()
+			return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
+				TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}, nil
 		}})
 	}
 	return out, nil
@@ -207,7 +87,7 @@ func predictors(names string, cfg train.Config, sets []string) ([]experiment.Pre
 
 // parseSets groups --set values MODEL.FLAG=VALUE by model; every model
 // named must be among names, and be one with hyperparameters.
-func parseSets(sets []string, names string) (map[string][][2]string, error) {
+func parseSets(reg models.Registry, sets []string, names string) (map[string][][2]string, error) {
 	// As predictors reads --models: spaces around a name are not part of it.
 	models := strings.Split(names, ",")
 	for k := range models {
@@ -223,7 +103,7 @@ func parseSets(sets []string, names string) (map[string][][2]string, error) {
 		if !slices.Contains(models, model) {
 			return nil, fmt.Errorf("--set %q: %s is not among --models %s", s, model, names)
 		}
-		if _, isHeuristic := heuristicOf(model); isHeuristic || model == "ilpgnn" {
+		if spec, err := reg.Lookup(model); err == nil && (!spec.Learns || isILPGNN(spec)) {
 			return nil, fmt.Errorf("--set %q: set ILP-GNN's hyperparameters with their own flags; %s has none to set", s, model)
 		}
 		out[model] = append(out[model], [2]string{name, val})
@@ -250,7 +130,9 @@ func applySets(model string, register func(*flag.FlagSet), sets [][2]string) err
 	return nil
 }
 
-// fitOf is a run's line of table 1.
-func fitOf(r runJSON) experiment.Fit {
-	return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
+// isILPGNN reports whether spec is ILP-GNN, whose hyperparameters the
+// experiment command takes as flags of its own.
+func isILPGNN(spec models.Spec) bool {
+	_, ok := spec.New().(*models.ILPGNNConfig)
+	return ok
 }

@@ -12,6 +12,7 @@ import (
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
+	"ilpgnn/core/models"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -36,7 +37,7 @@ experiments (the paper's sec. 5.3-5.5):
 Run "ilpgnn experiment NAME -h" for the flags.`
 
 // cmdExperiment runs one of the paper's experiments.
-func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintf(stderr, "usage: ilpgnn experiment %s\n", experimentUsage)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
@@ -51,7 +52,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	asJSON := fs.Bool("json", false, "print the report as JSON on stdout")
 	outDir := fs.String("out", "", "also write the report (markdown, JSON, and CSV/SVG for figures) into this folder")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	modelsFlag := fs.String("models", strings.Join(modelNames, ","), "table1: comma-separated link predictors, as train --model names them")
+	modelsFlag := fs.String("models", strings.Join(reg.Names(), ","), "table1: comma-separated link predictors, as train --model names them")
 	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2); precision defaults to precision")
 	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention and GNNExplainer, which train a GAT and a GAE per seed (gnn defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
 	var sets []string
@@ -64,8 +65,11 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
-	seeds, err := seedsAndConfig(*seedsFlag, cfg)
+	seeds, err := parseSeeds(*seedsFlag)
 	if err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	set := given(fs)
@@ -78,7 +82,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 			*selectOn = "precision"
 		}
 		if !set["patience"] {
-			cfg.Patience = experiment.PrecisionPatience
+			cfg.Patience = models.PrecisionPatience
 		}
 	}
 	if *selectOn != "auc" && *selectOn != "precision" {
@@ -140,7 +144,7 @@ func cmdExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if err != nil {
 			return err
 		}
-		preds, err := predictors(*modelsFlag, cfg, sets)
+		preds, err := predictors(reg, *modelsFlag, cfg, sets)
 		if err != nil {
 			return err
 		}

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"ilpgnn/core/models"
 	"io"
 	"os"
 	"os/signal"
@@ -64,6 +65,11 @@ var errUsage = errors.New("usage")
 
 // run is main without the process: it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, models.Default(), args, stdout, stderr)
+}
+
+// runWith is run with the models of reg.
+func runWith(ctx context.Context, reg models.Registry, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -71,7 +77,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "train":
-		err = cmdTrain(ctx, args[1:], stdout, stderr)
+		err = cmdTrain(ctx, reg, args[1:], stdout, stderr)
 	case "explain":
 		err = cmdExplain(args[1:], stdout, stderr)
 	case "suggest":
@@ -79,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "inspect":
 		err = cmdInspect(args[1:], stdout, stderr)
 	case "experiment":
-		err = cmdExperiment(ctx, args[1:], stdout, stderr)
+		err = cmdExperiment(ctx, reg, args[1:], stdout, stderr)
 	case "synth":
 		err = cmdSynth(args[1:], stdout, stderr)
 	case "serve":

@@ -13,7 +13,7 @@ import (
 
 	"ilpgnn/core/eval"
 	"ilpgnn/core/heuristic"
-	"ilpgnn/core/pairmodel"
+	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 )
 
@@ -124,21 +124,23 @@ func TestTrainPairModels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr, err := pairmodel.New(tc.model)
+		spec, err := models.Default().Lookup(tc.model)
 		if err != nil {
 			t.Fatal(err)
 		}
+		cfg := spec.New()
 		fs := flag.NewFlagSet(tc.model, flag.ContinueOnError)
-		tr.RegisterFlags(fs)
+		cfg.RegisterFlags(fs)
 		if err := fs.Parse(tc.flags); err != nil {
 			t.Fatal(err)
 		}
-		want, err := tr.Run(context.Background(), sp, 2, nil)
+		tr, err := cfg.Train(context.Background(), models.Run{Data: d, Split: sp, Seed: 2}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Model != tc.model || len(got.Runs) != 1 || got.Runs[0].TestAUC != want.Result.TestAUC || got.Runs[0].Epochs != want.Result.Epochs {
-			t.Errorf("train --model %s: %+v, want test AUC %v in %d epochs", tc.model, got, want.Result.TestAUC, want.Result.Epochs)
+		want := tr.Result()
+		if got.Model != tc.model || len(got.Runs) != 1 || got.Runs[0].TestAUC != want.TestAUC || got.Runs[0].Epochs != want.Epochs {
+			t.Errorf("train --model %s: %+v, want test AUC %v in %d epochs", tc.model, got, want.TestAUC, want.Epochs)
 		}
 		if hasP := got.Runs[0].P1 != nil; hasP != (tc.model == "conpi") {
 			t.Errorf("train --model %s: precision reported %v", tc.model, hasP)

@@ -87,7 +87,7 @@ func TestTrainPipedProgress(t *testing.T) {
 	code, _, stderr := cli(t, "train", "--data", small, "--seeds", "3", "--epochs", "2")
 	// A machine slow enough to take a heartbeat period would add ticks.
 	got := regexp.MustCompile(`(?m)^.*… \d+ s.*\n`).ReplaceAllString(stderr, "")
-	want := "reading " + small + "…\nseed 3: splitting…\nseed 3: prepare: structure similarity…\n" +
+	want := "reading " + small + "…\nseed 3: splitting and preparing…\nseed 3: prepare: structure similarity…\n" +
 		"seed 3: prepare: features…\nseed 3: prepare: adjacency…\nseed 3: training…\n"
 	if code != 0 || got != want {
 		t.Errorf("exit %d, stderr %q, want %q", code, stderr, want)

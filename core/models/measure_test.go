@@ -1,4 +1,4 @@
-package pairmodel
+package models_test
 
 import (
 	"cmp"
@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/load"
-	"ilpgnn/core/pairfit"
+	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 )
 
@@ -21,7 +22,7 @@ import (
 // when PAIR_DATA names a dataset folder, e.g.
 //
 //	PAIR_MODEL=seal PAIR_DATA=/work/shared/datasets/cora PAIR_SEEDS=0,1,2 \
-//	PAIR_FLAGS="-lr 0.001 -epochs 20" go test ./core/pairmodel -run Measure -v -timeout 0
+//	PAIR_FLAGS="-lr 0.001 -epochs 20" go test ./core/models -run Measure -v -timeout 0
 //
 // PAIR_FLAGS takes the model's flags (`ilpgnn train --model M -h`); the
 // split is split.New(g, seed, 0.05, 0.1) as ILP-GNN's. PAIR_VERBOSE=1 logs
@@ -47,10 +48,11 @@ func TestMeasure(t *testing.T) {
 	verbose := os.Getenv("PAIR_VERBOSE") != ""
 	var tests, vals, ms, secs, epochs []float64
 	for _, seed := range seeds {
-		tr, err := New(name)
+		spec, err := models.Default().Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
+		tr := spec.New()
 		fs := flag.NewFlagSet(name, flag.ContinueOnError)
 		tr.RegisterFlags(fs)
 		if err := fs.Parse(strings.Fields(os.Getenv("PAIR_FLAGS"))); err != nil {
@@ -60,7 +62,7 @@ func TestMeasure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := tr.Run(context.Background(), sp, seed, func(p pairfit.Progress) {
+		res, err := tr.Train(context.Background(), models.Run{Data: &dataset.Dataset{Graph: g}, Split: sp, Seed: seed}, func(p models.Progress) {
 			if verbose && p.EpochDone {
 				t.Logf("  epoch %d loss %.4f val AUC %.4f (best %.4f at %d) %.1fs", p.Epoch, p.Loss, p.ValAUC, p.BestValAUC, p.BestEpoch, p.Elapsed.Seconds())
 			}
@@ -68,7 +70,7 @@ func TestMeasure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := res.Result
+		r := res.(*models.Pair).Run
 		t.Logf("%s %s seed %d: test AUC %.4f val AUC %.4f best epoch %d of %d, %.0f ms/epoch, %.1f s (+%.1f s test)",
 			g.Name, name, seed, r.TestAUC, r.ValAUC, r.BestEpoch, r.Epochs, r.EpochMillis, r.TrainSeconds, r.TestSeconds)
 		tests, vals = append(tests, 100*r.TestAUC), append(vals, 100*r.ValAUC)

@@ -1,4 +1,4 @@
-package pairmodel
+package models_test
 
 import (
 	"context"
@@ -6,18 +6,19 @@ import (
 	"testing"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 )
 
-// BenchmarkEpoch times one training epoch (every training link and its
+// BenchmarkPairEpoch times one training epoch (every training link and its
 // negative, then the validation and test passes) of each model with its defaults on
 // the browser's demo graph, synth:medium seed 0. Run it natively and under
 // WebAssembly side by side:
 //
-//	go test ./core/pairmodel -run - -bench Epoch -benchtime 3x
-//	GOOS=js GOARCH=wasm go test ./core/pairmodel -run - -bench Epoch -benchtime 3x \
+//	go test ./core/models -run - -bench PairEpoch -benchtime 3x
+//	GOOS=js GOARCH=wasm go test ./core/models -run - -bench PairEpoch -benchtime 3x \
 //	    -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
-func BenchmarkEpoch(b *testing.B) {
+func BenchmarkPairEpoch(b *testing.B) {
 	src, err := dataset.Parse("synth:medium:seed=0")
 	if err != nil {
 		b.Fatal(err)
@@ -30,16 +31,20 @@ func BenchmarkEpoch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, name := range Names {
+	for _, name := range []string{"seal", "wp", "conpi"} {
 		b.Run(name, func(b *testing.B) {
-			tr, _ := New(name)
+			spec, err := models.Default().Lookup(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := spec.New()
 			fs := flag.NewFlagSet(name, flag.ContinueOnError)
-			tr.RegisterFlags(fs)
+			c.RegisterFlags(fs)
 			if err := fs.Set("epochs", "1"); err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				if _, err := tr.Run(context.Background(), sp, 0, nil); err != nil {
+				if _, err := c.Train(context.Background(), models.Run{Data: d, Split: sp, Seed: 0}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,0 +1,148 @@
+package models
+
+import (
+	"context"
+	"flag"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/explain"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/synth"
+	"ilpgnn/core/train"
+)
+
+var ilpgnnSpec = Spec{
+	Name: "ilpgnn", About: "self-explaining, SPEC", Learns: true, Saves: true, Explanation: "neighbour selection",
+	New: func() Config { return &ILPGNNConfig{Config: train.DefaultConfig()} },
+}
+
+// ILPGNNConfig is ILP-GNN's configuration (package train's).
+type ILPGNNConfig struct{ train.Config }
+
+// RegisterFlags binds every hyperparameter (train.Config.RegisterFlags).
+func (c *ILPGNNConfig) RegisterFlags(fs *flag.FlagSet) { c.Config.RegisterFlags(fs) }
+
+// Loop returns the shared loop settings.
+func (c *ILPGNNConfig) Loop() Loop {
+	return Loop{Epochs: c.Epochs, Patience: c.Patience, ValFrac: c.ValFrac, TestFrac: c.TestFrac}
+}
+
+// PrecisionPatience is the early-stopping patience of a run that selects
+// on precision, unless the user chose one: explanations peak early
+// (core/experiment/RESULTS.md), so a shorter wait than AUC's loses nothing.
+const PrecisionPatience = 30
+
+// PrecisionCriterion scores weights by Precision@1 + Precision@2 of their
+// explanations of t's validation links, the selection criterion SPEC §8
+// asks for on graphs with groundtruth.
+func PrecisionCriterion(t *synth.Dataset) train.Criterion {
+	val := t.ExplainedLinks(synth.Validation)
+	return func(p *ilpgnn.Predictor) float64 {
+		v := explain.PrecisionAt(p.RankedNodes, val, 1, 2)
+		return v[0] + v[1]
+	}
+}
+
+// Train fits ILP-GNN. On a graph with groundtruth, unless run.Select is
+// SelectAUC, it keeps the weights that explain the validation links best,
+// with patience PrecisionPatience unless the user set one: explanations
+// are best early and erode while AUC creeps up.
+func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progress)) (Trained, error) {
+	if err := run.Select.Check(run.Data); err != nil {
+		return nil, err
+	}
+	cfg := c.Config
+	cfg.Seed = run.Seed
+	var crit train.Criterion
+	if run.Data.Truth != nil && run.Select != SelectAUC {
+		crit = PrecisionCriterion(run.Data.Truth)
+		if !run.Given["patience"] {
+			cfg.Patience = PrecisionPatience
+		}
+	}
+	var report func(train.Progress)
+	if progress != nil {
+		ctx = ilpgnn.WithPrepareProgress(ctx, func(p ilpgnn.PrepareProgress) {
+			progress(Progress{Seed: cfg.Seed, MaxEpochs: cfg.Epochs, Patience: cfg.Patience, Elapsed: p.Elapsed,
+				Prepare: &Prepare{Phase: p.Phase, Done: p.Done, Total: p.Total}})
+		})
+		report = func(p train.Progress) {
+			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, EpochDone: true,
+				Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg, ValAUC: p.ValAUC, BestValAUC: p.BestValAUC,
+				Score: p.Score, BestScore: p.BestScore, BestEpoch: p.BestEpoch, Patience: cfg.Patience, Elapsed: p.Elapsed})
+		}
+	}
+	res, err := train.RunSplitSelect(ctx, run.Split, cfg, crit, report)
+	if res == nil {
+		return nil, err
+	}
+	return &ILPGNN{Run: res}, err
+}
+
+// ILPGNN is a trained ILP-GNN model.
+type ILPGNN struct{ Run *train.Result }
+
+// Result returns the run's measurements, with each phase of an epoch.
+func (t *ILPGNN) Result() Result {
+	r := t.Run
+	epochs := float64(max(r.Epochs, 1))
+	out := Result{Split: r.Split, TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
+		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: 1000 * r.TrainSeconds / epochs, PrepSeconds: r.PrepSeconds}
+	p := r.Phases
+	for _, ph := range []struct {
+		name string
+		d    int64
+	}{{"encoder", p.Encoder.Microseconds()}, {"selection", p.Selection.Microseconds()}, {"losses", p.Losses.Microseconds()},
+		{"backward", p.Backward.Microseconds()}, {"optimizer", p.Optimizer.Microseconds()}, {"eval", p.Eval.Microseconds()}} {
+		out.Phases = append(out.Phases, Phase{Name: ph.name, Millis: float64(ph.d) / 1000 / epochs})
+	}
+	return out
+}
+
+// Ranker ranks by the model's selection scores on the training graph.
+func (t *ILPGNN) Ranker() explain.Ranker {
+	return ilpgnn.NewPredictor(t.Run.Model, t.Run.Inputs).RankedNodes
+}
+
+// Explainer prepares the model on g and explains by its selection.
+func (t *ILPGNN) Explainer(g *graph.Graph) (explain.Explainer, error) {
+	in, err := ilpgnn.Prepare(g, t.Run.Config.Model)
+	if err != nil {
+		return nil, err
+	}
+	p := ilpgnn.NewPredictor(t.Run.Model, in)
+	p.Seed = t.Run.Config.Seed
+	return SelectionExplainer(p), nil
+}
+
+// Checkpoint packs the run for g.
+func (t *ILPGNN) Checkpoint(g *graph.Graph) (*checkpoint.Checkpoint, error) {
+	return t.Run.Checkpoint(g)
+}
+
+// SelectionExplainer is the explainer of an ILP-GNN predictor: each end's
+// neighbours ranked by the score the model selects them on (eq 5), the
+// selected ones weighted by b_ic (eq 6).
+func SelectionExplainer(p *ilpgnn.Predictor) explain.Explainer { return selection{p} }
+
+type selection struct{ p *ilpgnn.Predictor }
+
+func (s selection) Method() string        { return "selection" }
+func (s selection) Rank(i, j int) []int32 { return s.p.RankedNodes(i, j) }
+func (s selection) Explain(i, j, top int) (*explain.Ranking, error) {
+	e, err := s.p.Explain(i, j)
+	if err != nil {
+		return nil, err
+	}
+	out := &explain.Ranking{Method: "selection", Weighted: true}
+	for _, side := range []struct {
+		dst *[]explain.Ranked
+		s   explain.Side
+	}{{&out.I, e.I}, {&out.J, e.J}} {
+		for _, n := range side.s.Neighbors[:min(top, len(side.s.Neighbors))] {
+			*side.dst = append(*side.dst, explain.Ranked{Node: int32(n.Node), Weight: n.Weight})
+		}
+	}
+	return out, out.Validate()
+}

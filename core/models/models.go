@@ -1,0 +1,268 @@
+// Package models is the registry of link predictors: ILP-GNN and the
+// baselines of the paper's table 1. Each registers a name, its
+// hyperparameters (as flags), a trainer that reports one Progress type, and
+// a trained result that offers its explanation and its checkpoint. The
+// command line and the browser engine are adapters over it: a model added
+// here appears in both, and in the app's model selector, without touching
+// them.
+package models
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/split"
+	"ilpgnn/core/synth"
+)
+
+// Spec registers one model.
+type Spec struct {
+	// Name is how --model and the engine's train request call it.
+	Name string
+	// About says in a few words what it is, for help texts.
+	About string
+	// Learns is false for a heuristic: it scores pairs without training,
+	// so it has no epochs and nothing to save.
+	Learns bool
+	// Saves says its trained weights can be kept as a checkpoint.
+	Saves bool
+	// Explanation names the model's own explanation of its predictions
+	// (Trained.Ranker), "" when it has none.
+	Explanation string
+	// New returns the model's default configuration.
+	New func() Config
+}
+
+// Config is one model's hyperparameters, ready to train.
+type Config interface {
+	// RegisterFlags binds every hyperparameter to a flag of fs, named as
+	// the command line and the engine call it (never seed, model or data),
+	// val-frac and test-frac among them.
+	RegisterFlags(fs *flag.FlagSet)
+	// Validate reports the first setting out of range, quoting its value.
+	Validate() error
+	// Loop returns the settings every training loop shares.
+	Loop() Loop
+	// Train fits the model on run.Split. On cancellation it returns what
+	// was trained so far, when anything was, with ctx's error.
+	Train(ctx context.Context, run Run, progress func(Progress)) (Trained, error)
+}
+
+// Loop is what every model's training loop is configured with, read back
+// from its configuration.
+type Loop struct {
+	Epochs   int     // at most this many epochs (0 for a heuristic)
+	Patience int     // early stopping's patience (0 for a heuristic)
+	ValFrac  float64 // share of edges held out for validation
+	TestFrac float64 // share of edges held out for testing
+}
+
+// Selection says which weights a run keeps.
+type Selection string
+
+// The selection rules. SelectAuto is SelectPrecision on a graph with
+// groundtruth explanations and SelectAUC elsewhere.
+const (
+	SelectAuto      Selection = "auto"
+	SelectAUC       Selection = "auc"
+	SelectPrecision Selection = "precision"
+)
+
+// ErrNoGroundtruth is the error of SelectPrecision on a graph without
+// groundtruth explanations.
+var ErrNoGroundtruth = errors.New("selecting on precision needs groundtruth explanations, which only synthetic graphs have")
+
+// ParseSelection reads a selection rule; "" is SelectAuto.
+func ParseSelection(s string) (Selection, error) {
+	switch Selection(s) {
+	case "":
+		return SelectAuto, nil
+	case SelectAuto, SelectAUC, SelectPrecision:
+		return Selection(s), nil
+	}
+	return "", fmt.Errorf("want auto, auc or precision (got %q)", s)
+}
+
+// Check reports ErrNoGroundtruth when s needs groundtruth d lacks.
+func (s Selection) Check(d *dataset.Dataset) error {
+	if s == SelectPrecision && d.Truth == nil {
+		return ErrNoGroundtruth
+	}
+	return nil
+}
+
+// Run is one training run's data.
+type Run struct {
+	Data  *dataset.Dataset
+	Split *split.Split // of Data, drawn with Seed and the Loop's shares
+	Seed  uint64       // the weights, negatives, dropout: everything random
+	// Select is the weight-selection rule (models without explanations to
+	// select on keep the best validation AUC whatever it says).
+	Select Selection
+	// Given names the hyperparameters the user set, so that a default may
+	// depend on whether one was chosen.
+	Given map[string]bool
+}
+
+// Progress reports a finished epoch, a mini-batch of one (models that
+// step per batch of pairs), or a step of the preparation before the first.
+type Progress struct {
+	Seed             uint64
+	Epoch, MaxEpochs int // Epoch is 1-based
+	// Batch of Batches is the place within the epoch of models that step
+	// per mini-batch; EpochDone marks the report that ends an epoch (every
+	// report of the other models), and only it carries ValAUC and Score.
+	Batch, Batches int
+	EpochDone      bool
+	Loss           float64
+	// Cls is the loss's cross-entropy term; Pos and Neg are ILP-GNN's
+	// explanation losses, KL the variational autoencoder's.
+	Cls, Pos, Neg, KL float64
+	ValAUC            float64
+	BestValAUC        float64
+	// Score is the selection criterion (validation AUC, or validation
+	// precision where the run selects on it) and BestScore its best so
+	// far, at BestEpoch.
+	Score, BestScore float64
+	BestEpoch        int
+	Patience         int
+	Elapsed          time.Duration
+	// Prepare, when set, makes this a report of the preparation before the
+	// first epoch (Epoch 0).
+	Prepare *Prepare
+}
+
+// Prepare is how far the preparation of a graph has got: Phase has done
+// Done of Total units.
+type Prepare struct {
+	Phase       string
+	Done, Total int
+}
+
+// Remaining estimates the time left from the mean epoch so far: at most
+// MaxEpochs run, and early stopping ends the run Patience epochs after the
+// best one unless a better one comes.
+func (p Progress) Remaining() time.Duration {
+	done := float64(p.Epoch)
+	if p.Batches > 0 {
+		done = float64(p.Epoch-1) + float64(p.Batch)/float64(p.Batches)
+	}
+	if done <= 0 {
+		return 0
+	}
+	left := float64(p.Epoch) - done + float64(min(p.MaxEpochs-p.Epoch, max(p.Patience-(p.Epoch-p.BestEpoch), 0)))
+	return time.Duration(float64(p.Elapsed) / done * left)
+}
+
+// Result is what a trained model measured.
+type Result struct {
+	Split        *split.Split
+	TestAUC      float64
+	TestHits     eval.Hits // Hits@20, @50 and @100 of the test links (OGB's)
+	ValAUC       float64   // of the kept weights
+	Epochs       int       // epochs run
+	BestEpoch    int       // epoch whose weights were kept
+	TrainSeconds float64   // the epochs, validation included
+	EpochMillis  float64   // TrainSeconds per epoch
+	PrepSeconds  float64   // preparation before the first epoch
+	// Phases are the mean milliseconds per epoch of each part of an epoch,
+	// for models that time them.
+	Phases []Phase
+}
+
+// Phase is one part of an epoch and its mean time.
+type Phase struct {
+	Name   string
+	Millis float64
+}
+
+// Trained is a finished (or cancelled) run.
+type Trained interface {
+	Result() Result
+	// Ranker is the model's own explanation, ranked on its training graph
+	// as Precision@k measures it; nil when the model explains nothing.
+	Ranker() explain.Ranker
+	// Explainer explains pairs on g, the whole graph the user has; nil
+	// when the model has no explainer.
+	Explainer(g *graph.Graph) (explain.Explainer, error)
+	// Checkpoint packs the weights for g, the graph before the split;
+	// ErrNoCheckpoint when the model cannot be saved.
+	Checkpoint(g *graph.Graph) (*checkpoint.Checkpoint, error)
+}
+
+// ErrNoCheckpoint is the error of Checkpoint for a model that cannot be
+// saved.
+var ErrNoCheckpoint = errors.New("checkpoints of this model are not supported")
+
+// TestPrecision returns Precision@1 and @2 of rank on the test links of a
+// graph with groundtruth explanations (SPEC §7), nil when there is no
+// groundtruth or no ranker.
+func TestPrecision(rank explain.Ranker, truth *synth.Dataset) (p1, p2 *float64) {
+	if rank == nil || truth == nil {
+		return nil, nil
+	}
+	p := explain.PrecisionAt(rank, truth.ExplainedLinks(synth.Test), 1, 2)
+	return &p[0], &p[1]
+}
+
+// Registry is an ordered set of models.
+type Registry []Spec
+
+// Default returns the built-in models: ILP-GNN, then table 1's baselines
+// in the paper's order.
+func Default() Registry {
+	return Registry{ilpgnnSpec, cnSpec, aaSpec, gaeSpec, vgaeSpec, gatSpec, sealSpec, wpSpec, conpiSpec}
+}
+
+// Names lists the models' names in order.
+func (r Registry) Names() []string {
+	out := make([]string, len(r))
+	for k, s := range r {
+		out[k] = s.Name
+	}
+	return out
+}
+
+// Lookup returns the named model, or an error listing the names.
+func (r Registry) Lookup(name string) (Spec, error) {
+	k := slices.IndexFunc(r, func(s Spec) bool { return s.Name == name })
+	if k < 0 {
+		return Spec{}, fmt.Errorf("want one of %s (got %q)", strings.Join(r.Names(), ", "), name)
+	}
+	return r[k], nil
+}
+
+// Hyperparameter is one setting of a configuration by its flag name.
+type Hyperparameter struct {
+	Name, Value, Help string
+}
+
+// Hyperparameters lists c's settings in flag order (alphabetical).
+func Hyperparameters(c Config) []Hyperparameter {
+	fs := flag.NewFlagSet("hyperparameters", flag.ContinueOnError)
+	c.RegisterFlags(fs)
+	var out []Hyperparameter
+	fs.VisitAll(func(f *flag.Flag) {
+		out = append(out, Hyperparameter{Name: f.Name, Value: f.Value.String(), Help: f.Usage})
+	})
+	return out
+}
+
+// Settings returns c's settings by flag name.
+func Settings(c Config) map[string]string {
+	out := map[string]string{}
+	for _, h := range Hyperparameters(c) {
+		out[h.Name] = h.Value
+	}
+	return out
+}

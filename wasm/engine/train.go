@@ -1,0 +1,286 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/models"
+	"ilpgnn/core/train"
+	"ilpgnn/wasm/store"
+)
+
+// trainRequest are the arguments of a train request.
+type trainRequest struct {
+	Model        string         `json:"model"`
+	Config       map[string]any `json:"config"`
+	Seed         *uint64        `json:"seed"`
+	Select       string         `json:"select"`
+	Save         *bool          `json:"save"`
+	SaveOnCancel bool           `json:"saveOnCancel"`
+}
+
+// trainJob is a train request, checked and ready to run.
+type trainJob struct {
+	id           int64
+	spec         models.Spec
+	config       models.Config
+	given        map[string]bool
+	selection    models.Selection
+	save         bool // keep the checkpoint (models that save)
+	saveOnCancel bool
+}
+
+// startTraining checks a train request and starts its run on a goroutine
+// of its own; the run posts progress events, then its result.
+func (e *Engine) startTraining(ctx context.Context, req Request) error {
+	var a trainRequest
+	if err := decode(req, &a); err != nil {
+		return err
+	}
+	job, err := e.newJob(req.ID, a)
+	if err != nil {
+		return err
+	}
+	l, runCtx, err := e.claim(ctx, req.ID, func(l *loaded) error {
+		if err := job.selection.Check(l.d); err != nil {
+			return errorf(CodeBadRequest, "train: select precision needs groundtruth explanations, which only synthetic graphs have")
+		}
+		return affordable(job, l.d.Graph.NumEdges())
+	})
+	if err != nil {
+		return err
+	}
+	seed := runSeed(l, a.Seed, 0)
+	go e.finishRun(req.ID, func() (any, error) { return e.train(runCtx, job, l, seed) })
+	return nil
+}
+
+// newJob reads a train request's model, hyperparameters and rules.
+func (e *Engine) newJob(id int64, a trainRequest) (*trainJob, error) {
+	if a.Model == "" {
+		a.Model = e.opt.Models[0].Name
+	}
+	spec, err := e.opt.Models.Lookup(a.Model)
+	if err != nil {
+		return nil, errorf(CodeBadRequest, "train: unknown model: %v", err)
+	}
+	job := &trainJob{id: id, spec: spec, config: spec.New(), save: a.Save == nil || *a.Save, saveOnCancel: a.SaveOnCancel}
+	if job.given, err = applyFlags(job.config.RegisterFlags, a.Config); err != nil {
+		return nil, err
+	}
+	if err := job.config.Validate(); err != nil {
+		return nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	if job.selection, err = models.ParseSelection(a.Select); err != nil {
+		return nil, errorf(CodeBadRequest, "train: select: %v", err)
+	}
+	return job, nil
+}
+
+// MaxTabPairs is the number of graph edges above which SEAL and
+// WalkPooling refuse to train in a browser tab on every training link per
+// epoch: each link costs a subgraph forward pass of its own, so an epoch
+// of 20,000 would take minutes in WebAssembly. Capping pairs-per-epoch
+// lifts the limit.
+const MaxTabPairs = 20000
+
+// affordable refuses a subgraph model whose epochs would be too long for a
+// tab, saying what to do instead.
+func affordable(job *trainJob, edges int) error {
+	pc, ok := job.config.(*models.PairConfig)
+	if !ok || !pc.PerPairSubgraph() || pc.Fit().PairsPerEpoch > 0 || edges <= MaxTabPairs {
+		return nil
+	}
+	name := job.spec.Name
+	return errorf(CodeBadRequest, "train: %s scores every pair on a subgraph of its own; with %d edges an epoch would take many minutes in a browser tab. Set pairs-per-epoch (e.g. 5000), or train it with the command line (ilpgnn train --model %s)",
+		name, edges, name)
+}
+
+// train runs job on l's graph with seed and answers with its result.
+func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint64) (any, error) {
+	loop := job.config.Loop()
+	sp, err := l.d.Split(seed, loop.ValFrac, loop.TestFrac)
+	if err != nil {
+		return nil, errorf(CodeBadRequest, "train: %v", err)
+	}
+	run := models.Run{Data: l.d, Split: sp, Seed: seed, Select: job.selection, Given: job.given}
+	t, err := job.config.Train(ctx, run, e.progress(job.id))
+	cancelled := errors.Is(err, context.Canceled)
+	if err != nil && !cancelled {
+		// The graph and the current model stay as they were.
+		return nil, runFailed(err)
+	}
+	if job.spec.Saves {
+		return e.adoptRun(ctx, job, t, l, cancelled)
+	}
+	out := TrainResult{Model: job.spec.Name, ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: seed, Created: e.opt.Now().Unix()},
+		Cancelled: cancelled, Warning: train.TestWarning(sp),
+		Saved: SaveStatus{Message: "not saved: only ILP-GNN models are kept as checkpoints"}}
+	out.Config = models.Settings(job.config)
+	if t == nil {
+		return out, nil
+	}
+	e.keepTrained(l, job.spec.Name, t)
+	r := t.Result()
+	out.TestAUC, out.ValAUC, out.BestEpoch = r.TestAUC, r.ValAUC, r.BestEpoch
+	out.TestHits = &r.TestHits
+	out.Epochs, out.TrainSeconds = r.Epochs, r.TrainSeconds
+	out.P1, out.P2 = models.TestPrecision(t.Ranker(), l.d.Truth)
+	return out, nil
+}
+
+// adoptRun makes a finished run of a model that saves the current model,
+// and stores its checkpoint when asked to.
+func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, l *loaded, cancelled bool) (any, error) {
+	mo, err := e.adopt(t, l, cancelled)
+	if err != nil {
+		return nil, err
+	}
+	r := t.Result()
+	out := TrainResult{ModelInfo: modelInfo(mo), Model: job.spec.Name, Cancelled: cancelled, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds,
+		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split)}
+	switch {
+	case job.save && (!cancelled || job.saveOnCancel):
+		out.Saved = e.save(context.WithoutCancel(ctx), mo)
+	case cancelled:
+		out.Saved = SaveStatus{Message: "not saved: training was cancelled"}
+	default:
+		out.Saved = SaveStatus{Message: "not saved: saving was not requested"}
+	}
+	return out, nil
+}
+
+// adopt makes a finished run the current model. It goes through the
+// checkpoint's bytes, exactly as loading a stored checkpoint does, so a
+// model explains the same before and after a reload. A cancelled run's
+// checkpoint says so (store.CancelledMetric), so that restoring "the
+// newest model" later can pass it over.
+func (e *Engine) adopt(t models.Trained, l *loaded, cancelled bool) (*model, error) {
+	ck, err := t.Checkpoint(l.d.Graph)
+	if err != nil {
+		return nil, errorf(CodeInternal, "packing the checkpoint: %v", err)
+	}
+	ck.Created = e.opt.Now().Unix()
+	if p1, p2 := models.TestPrecision(t.Ranker(), l.d.Truth); p1 != nil {
+		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: *p1}, checkpoint.Metric{Name: "p_at_2", Value: *p2})
+	}
+	if cancelled {
+		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: store.CancelledMetric, Value: float64(t.Result().Epochs)})
+	}
+	data, err := ck.MarshalBinary()
+	if err != nil {
+		return nil, errorf(CodeInternal, "encoding the checkpoint: %v", err)
+	}
+	return e.open(data, l)
+}
+
+// keepTrained keeps a model that is not saved, for compare, while l is the
+// loaded graph.
+func (e *Engine) keepTrained(l *loaded, name string, t models.Trained) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.data != l {
+		return
+	}
+	if e.trained == nil {
+		e.trained = map[string]models.Trained{}
+	}
+	e.trained[name] = t
+}
+
+// progress returns the callback that posts a run's progress events. The
+// reports of models that step per mini-batch come fast on small graphs:
+// at most ~10 a second are posted, and always the end of an epoch.
+func (e *Engine) progress(id int64) func(models.Progress) {
+	var lastPost time.Time
+	return func(p models.Progress) {
+		if p.Batches > 0 && !p.EpochDone && time.Since(lastPost) < 100*time.Millisecond {
+			return
+		}
+		lastPost = time.Now()
+		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
+			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestScore,
+			ElapsedMs: millis(p.Elapsed), RemainingMs: millis(p.Remaining()), Batch: p.Batch, Batches: p.Batches,
+			Patience: p.Patience, MemoryBytes: memoryBytes()}
+		if p.EpochDone {
+			pr.ValAUC, pr.Score = p.ValAUC, p.Score
+		}
+		if p.Prepare != nil {
+			pr = &Progress{MaxEpochs: p.MaxEpochs, ElapsedMs: millis(p.Elapsed), MemoryBytes: memoryBytes(),
+				Prepare: &PrepareProgress{Phase: p.Prepare.Phase, Done: p.Prepare.Done, Total: p.Prepare.Total}}
+		}
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: pr})
+		if p.Prepare == nil {
+			e.opt.Yield()
+		}
+	}
+}
+
+// millis is d in milliseconds.
+func millis(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// claim reserves the engine for training request id on the loaded graph,
+// after check accepts it, and returns the graph and the run's context;
+// the run releases it when it ends.
+func (e *Engine) claim(ctx context.Context, id int64, check func(*loaded) error) (*loaded, context.Context, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.training != nil {
+		return nil, nil, errorf(CodeBusy, "train: training (request %d) is already in progress", e.training.id)
+	}
+	if e.data == nil {
+		return nil, nil, errorf(CodeNoGraph, "train: no graph is loaded")
+	}
+	if err := check(e.data); err != nil {
+		return nil, nil, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	e.training = &run{id: id, cancel: cancel}
+	return e.data, runCtx, nil
+}
+
+// release ends the training run (finishRun calls it when a run ends).
+func (e *Engine) release() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.training.cancel()
+	e.training = nil
+}
+
+// runSeed is the seed of a run: the one asked for, else a synthetic
+// graph's generator seed (as `ilpgnn train --data synth:PRESET` does), else
+// def.
+func runSeed(l *loaded, asked *uint64, def uint64) uint64 {
+	switch {
+	case asked != nil:
+		return *asked
+	case l.synthetic != nil:
+		return l.synthetic.Seed
+	}
+	return def
+}
+
+// finishRun runs a training run's body on its goroutine and replies with
+// its result or error. The engine is released before the reply is posted,
+// so a request the page sends on seeing the result is never refused as busy.
+func (e *Engine) finishRun(id int64, body func() (any, error)) {
+	var out any
+	var err error
+	func() {
+		// A bug here must not take the worker down with the page's data.
+		defer func() {
+			if r := recover(); r != nil {
+				err = errorf(CodeInternal, "train: internal error: %v", r)
+			}
+		}()
+		out, err = body()
+	}()
+	e.release()
+	if err != nil {
+		e.fail(id, err)
+		return
+	}
+	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
+}
