@@ -23,7 +23,9 @@ import (
 // weight) and explains a link by those common neighbours, lowest id first.
 var Tiny = models.Spec{
 	Name: "tiny", About: "common neighbours, weighted", Learns: true, Explanation: "common neighbours",
-	New: func() models.Config { return &Config{Weight: 1, ValFrac: split.DefaultValFrac, TestFrac: split.DefaultTestFrac} },
+	New: func() models.Config {
+		return &Config{Weight: 1, ValFrac: split.DefaultValFrac, TestFrac: split.DefaultTestFrac}
+	},
 }
 
 // Config is Tiny's configuration.
