@@ -24,14 +24,14 @@ CHROMIUM ?= /usr/bin/chromium
 
 all: build
 
-# One binary that is the whole app: the site is embedded (core/webapp/site holds
+# One binary that is the whole app: the site is embedded (core/cmd/ilpgnn/webapp/site holds
 # a copy of build/site at build time; only its .gitkeep is committed).
 build: embed
 	$(GO) build -o build/ilpgnn ./core/cmd/ilpgnn
 
 embed: site
-	find core/webapp/site -mindepth 1 ! -name .gitkeep -delete
-	cp -R $(SITE)/. core/webapp/site/
+	find core/cmd/ilpgnn/webapp/site -mindepth 1 ! -name .gitkeep -delete
+	cp -R $(SITE)/. core/cmd/ilpgnn/webapp/site/
 
 # Build everything, then serve the app on $(ADDR) and print its URL.
 run serve: build
@@ -144,4 +144,4 @@ screenshot: site chromium
 
 clean:
 	rm -rf build
-	find core/webapp/site -mindepth 1 ! -name .gitkeep -delete
+	find core/cmd/ilpgnn/webapp/site -mindepth 1 ! -name .gitkeep -delete

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"ilpgnn/core/webapp"
+	"ilpgnn/core/cmd/ilpgnn/webapp"
 )
 
 // embeddedSite is the site built into the binary; tests replace it.
@@ -111,7 +111,7 @@ func serveSite(dir string) (fs.FS, error) {
 	if dir == "" {
 		site := embeddedSite()
 		if !webapp.Built(site) {
-			return nil, errors.New(`this ilpgnn was built without the web app (core/webapp/site is empty): run "make serve", or "make site" and then "ilpgnn serve --dir build/site"`)
+			return nil, errors.New(`this ilpgnn was built without the web app (core/cmd/ilpgnn/webapp/site is empty): run "make serve", or "make site" and then "ilpgnn serve --dir build/site"`)
 		}
 		return site, nil
 	}

@@ -17,7 +17,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"ilpgnn/core/webapp"
+	"ilpgnn/core/cmd/ilpgnn/webapp"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server goroutine to write.

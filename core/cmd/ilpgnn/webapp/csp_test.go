@@ -11,7 +11,7 @@ import (
 // sends no headers still enforces it. frame-ancestors is the one directive
 // a meta tag cannot carry (browsers ignore it there), so it is left out.
 func TestIndexMetaCSPMatchesHeader(t *testing.T) {
-	html, err := os.ReadFile("../../public/index.html")
+	html, err := os.ReadFile("../../../../public/index.html")
 	if err != nil {
 		t.Fatal(err)
 	}
