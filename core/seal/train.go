@@ -25,10 +25,9 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(pa
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Model: m, Split: sp, Config: cfg}
 	r, err := pairfit.Run(ctx, sp, m, cfg.Fit, progress)
-	if r != nil {
-		res.Result = *r
+	if r == nil {
+		return nil, err
 	}
-	return res, err
+	return &Result{Model: m, Split: sp, Config: cfg, Result: *r}, err
 }

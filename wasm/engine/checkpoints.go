@@ -108,7 +108,7 @@ func storageError(doing string, err error) *Error {
 	return errorf(CodeStorage, "%s: %v", doing, err)
 }
 
-func (e *Engine) list(ctx context.Context) (any, []byte, error) {
+func (e *Engine) list(ctx context.Context, _ Request) (any, []byte, error) {
 	metas, err := e.opt.Store.List(ctx)
 	if err != nil {
 		return nil, nil, storageError("listing checkpoints", err)
@@ -206,4 +206,25 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 		return map[string]any{"meta": CheckpointEntry{Meta: meta, Matches: meta.Fingerprint == fp}, "status": st}, nil, nil
 	}
 	panic("unreachable")
+}
+
+// deleteStored deletes the stored checkpoint args.key.
+func (e *Engine) deleteStored(ctx context.Context, req Request) (any, []byte, error) {
+	key, err := keyArg(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.opt.Store.Delete(ctx, key); err != nil {
+		return nil, nil, storageError("deleting", err)
+	}
+	return map[string]bool{"deleted": true}, nil, nil
+}
+
+// saveCurrent stores the current model's checkpoint.
+func (e *Engine) saveCurrent(ctx context.Context, _ Request) (any, []byte, error) {
+	mo, err := e.current()
+	if err != nil {
+		return nil, nil, err
+	}
+	return e.save(ctx, mo), nil, nil
 }

@@ -105,8 +105,12 @@ func New(opt Options) *Engine {
 }
 
 func (e *Engine) info() Info {
-	return Info{Protocol: Protocol, Version: e.opt.Version,
+	out := Info{Protocol: Protocol, Version: e.opt.Version, Models: make([]ModelSpec, len(e.opt.Models)),
 		Storage: StorageInfo{Available: e.persistent, Message: e.opt.StorageMessage}}
+	for k, s := range e.opt.Models {
+		out.Models[k] = ModelSpec{Name: s.Name, About: s.About, Learns: s.Learns, Saves: s.Saves, Explanation: s.Explanation}
+	}
+	return out
 }
 
 // Handle serves one request: it posts exactly one result or error reply for
@@ -139,90 +143,79 @@ func (e *Engine) fail(id int64, err error) {
 	e.opt.Post(Reply{V: Protocol, Type: "error", ID: &id, Error: pe})
 }
 
+// operation serves one kind of request.
+type operation struct {
+	serve func(e *Engine, ctx context.Context, req Request) (any, []byte, error)
+	// idle says it reads or replaces the graph or the model, so it is
+	// refused while a training run is in progress.
+	idle bool
+}
+
+// operations are the requests serve answers (train starts a run instead,
+// see Handle), by name.
+var operations = map[string]operation{
+	"info":               {serve: func(e *Engine, _ context.Context, _ Request) (any, []byte, error) { return e.info(), nil, nil }},
+	"defaults":           {serve: (*Engine).defaults},
+	"cancel":             {serve: (*Engine).cancelRequest},
+	"describe":           {serve: (*Engine).describe},
+	"checkpoints.list":   {serve: (*Engine).list},
+	"checkpoints.delete": {serve: (*Engine).deleteStored},
+	"checkpoints.export": {serve: (*Engine).export},
+	"load":               {serve: (*Engine).load, idle: true},
+	"generate":           {serve: (*Engine).generate, idle: true},
+	"evaluate":           {serve: (*Engine).evaluate, idle: true},
+	"insight":            {serve: (*Engine).insight, idle: true},
+	"fidelity":           {serve: (*Engine).fidelity, idle: true},
+	"explain":            {serve: (*Engine).explain, idle: true},
+	"suggest":            {serve: (*Engine).suggest, idle: true},
+	"compare":            {serve: (*Engine).compare, idle: true},
+	"checkpoints.save":   {serve: (*Engine).saveCurrent, idle: true},
+	"checkpoints.load":   {serve: (*Engine).loadStored, idle: true},
+	"checkpoints.import": {serve: (*Engine).importFile, idle: true},
+}
+
 // serve runs every operation but train.
 func (e *Engine) serve(ctx context.Context, req Request) (any, []byte, error) {
-	switch req.Op {
-	case "info":
-		return e.info(), nil, nil
-	case "defaults":
-		var a struct {
-			Model string `json:"model"`
-		}
-		if err := decode(req, &a); err != nil {
-			return nil, nil, err
-		}
-		if a.Model == "" {
-			a.Model = e.opt.Models[0].Name
-		}
-		spec, err := e.opt.Models.Lookup(a.Model)
-		if err != nil {
-			return nil, nil, errorf(CodeBadRequest, "defaults: unknown model: %v", err)
-		}
-		return map[string]any{"hyperparameters": hyperparameters(spec.New())}, nil, nil
-	case "cancel":
-		var a struct {
-			Target *int64 `json:"target"`
-		}
-		if err := decode(req, &a); err != nil {
-			return nil, nil, err
-		}
-		if a.Target == nil {
-			return nil, nil, errorf(CodeBadRequest, "cancel: args.target (the id of a train request) is required")
-		}
-		return map[string]bool{"cancelled": e.cancel(*a.Target)}, nil, nil
-	case "describe":
-		d, err := e.graph()
-		if err != nil {
-			return nil, nil, err
-		}
-		return describe(d), nil, nil
-	case "checkpoints.list":
-		return e.list(ctx)
-	case "checkpoints.delete":
-		key, err := keyArg(req)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := e.opt.Store.Delete(ctx, key); err != nil {
-			return nil, nil, storageError("deleting", err)
-		}
-		return map[string]bool{"deleted": true}, nil, nil
-	case "checkpoints.export":
-		return e.export(ctx, req)
+	op, ok := operations[req.Op]
+	if !ok {
+		return nil, nil, errorf(CodeBadRequest, "unknown operation %q", req.Op)
 	}
-	// Everything below reads or replaces the graph or the model.
-	if id, busy := e.busy(); busy {
+	if id, busy := e.busy(); busy && op.idle {
 		return nil, nil, errorf(CodeBusy, "%s: training (request %d) is in progress; cancel it or wait", req.Op, id)
 	}
-	switch req.Op {
-	case "load":
-		return e.load(req)
-	case "generate":
-		return e.generate(req)
-	case "evaluate":
-		return e.evaluate()
-	case "insight":
-		return e.insight(req)
-	case "fidelity":
-		return e.fidelity(req)
-	case "explain":
-		return e.explain(req)
-	case "suggest":
-		return e.suggest(req)
-	case "compare":
-		return e.compare(req)
-	case "checkpoints.save":
-		mo, err := e.current()
-		if err != nil {
-			return nil, nil, err
-		}
-		return e.save(ctx, mo), nil, nil
-	case "checkpoints.load":
-		return e.loadStored(ctx, req)
-	case "checkpoints.import":
-		return e.importFile(ctx, req)
+	return op.serve(e, ctx, req)
+}
+
+// defaults lists a model's hyperparameters with their default values.
+func (e *Engine) defaults(_ context.Context, req Request) (any, []byte, error) {
+	var a struct {
+		Model string `json:"model"`
 	}
-	return nil, nil, errorf(CodeBadRequest, "unknown operation %q", req.Op)
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if a.Model == "" {
+		a.Model = e.opt.Models[0].Name
+	}
+	spec, err := e.opt.Models.Lookup(a.Model)
+	if err != nil {
+		return nil, nil, errorf(CodeBadRequest, "defaults: unknown model: %v", err)
+	}
+	return map[string]any{"hyperparameters": hyperparameters(spec.New())}, nil, nil
+}
+
+// cancelRequest cancels the training run of request args.target.
+func (e *Engine) cancelRequest(_ context.Context, req Request) (any, []byte, error) {
+	var a struct {
+		Target *int64 `json:"target"`
+	}
+	if err := decode(req, &a); err != nil {
+		return nil, nil, err
+	}
+	if a.Target == nil {
+		return nil, nil, errorf(CodeBadRequest, "cancel: args.target (the id of a train request) is required")
+	}
+	return map[string]bool{"cancelled": e.cancel(*a.Target)}, nil, nil
 }
 
 func decode(req Request, v any) error {

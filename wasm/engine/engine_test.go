@@ -47,9 +47,12 @@ type page struct {
 	onProgress func(id int64, p Progress)
 }
 
-func newPage(t testing.TB, st store.Store) *page {
+func newPage(t testing.TB, st store.Store) *page { return newPageOf(t, st, nil) }
+
+// newPageOf is newPage with the models of reg (nil: the default ones).
+func newPageOf(t testing.TB, st store.Store, reg models.Registry) *page {
 	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, prepares: map[int64][]Progress{}, steps: map[int64][]StepProgress{}}
-	var opt Options
+	opt := Options{Models: reg}
 	if st != nil {
 		opt.Store = st
 	} else {

@@ -1,14 +1,15 @@
 package engine
 
 import (
+	"context"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
-	"ilpgnn/core/synth"
+	"ilpgnn/core/models"
 	"time"
 )
 
-func (e *Engine) evaluate() (any, []byte, error) {
+func (e *Engine) evaluate(context.Context, Request) (any, []byte, error) {
 	l, _, h, err := e.heldModel()
 	if err != nil {
 		return nil, nil, err
@@ -20,10 +21,7 @@ func (e *Engine) evaluate() (any, []byte, error) {
 	}
 	testPos, testNeg := scores(sp.TestPos, sp.TestNeg)
 	out := Evaluation{TestAUC: eval.AUC(testPos, testNeg), TestHits: eval.HitsOf(testPos, testNeg), ValAUC: eval.AUC(scores(sp.ValPos, sp.ValNeg))}
-	if l.d.Truth != nil {
-		p := explain.PrecisionAt(pred.RankedNodes, l.d.Truth.ExplainedLinks(synth.Test), 1, 2)
-		out.P1, out.P2 = &p[0], &p[1]
-	}
+	out.P1, out.P2 = models.TestPrecision(pred.RankedNodes, l.d.Truth)
 	return out, nil, nil
 }
 
@@ -34,7 +32,7 @@ func (e *Engine) node(l *loaded, op, name string, v int) error {
 	return nil
 }
 
-func (e *Engine) explain(req Request) (any, []byte, error) {
+func (e *Engine) explain(_ context.Context, req Request) (any, []byte, error) {
 	var a struct {
 		I *int `json:"i"`
 		J *int `json:"j"`
@@ -64,7 +62,7 @@ func (e *Engine) explain(req Request) (any, []byte, error) {
 	return e.withGroundtruth(l, ex), nil, nil
 }
 
-func (e *Engine) suggest(req Request) (any, []byte, error) {
+func (e *Engine) suggest(_ context.Context, req Request) (any, []byte, error) {
 	var a struct {
 		Node *int `json:"node"`
 		Top  *int `json:"top"`
@@ -126,7 +124,7 @@ type RankedNode struct {
 // that has an explainer: GAT by its attention, GAE and VGAE by
 // GNNExplainer, CONPI by its context interaction weights. Like ILP-GNN's
 // explanations, they speak of the whole graph.
-func (e *Engine) compare(req Request) (any, []byte, error) {
+func (e *Engine) compare(_ context.Context, req Request) (any, []byte, error) {
 	var a struct {
 		I   *int `json:"i"`
 		J   *int `json:"j"`

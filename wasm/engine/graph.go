@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 	}}
 }
 
-func (e *Engine) load(req Request) (any, []byte, error) {
+func (e *Engine) load(_ context.Context, req Request) (any, []byte, error) {
 	var a struct {
 		Name string `json:"name"`
 	}
@@ -91,7 +92,7 @@ func inputError(err error) *Error {
 	return out
 }
 
-func (e *Engine) generate(req Request) (any, []byte, error) {
+func (e *Engine) generate(_ context.Context, req Request) (any, []byte, error) {
 	var a struct {
 		Preset string  `json:"preset"`
 		Seed   *uint64 `json:"seed"`
@@ -115,7 +116,7 @@ func (e *Engine) generate(req Request) (any, []byte, error) {
 	return l.info, nil, nil
 }
 
-func describe(l *loaded) Description {
+func describeGraph(l *loaded) Description {
 	g := l.d.Graph
 	n := g.NumNodes()
 	out := Description{GraphInfo: l.info, IDs: g.IDs, Degrees: make([]int, n), Labels: g.Labels,
@@ -129,4 +130,13 @@ func describe(l *loaded) Description {
 		}
 	}
 	return out
+}
+
+// describe answers with the loaded graph and everything needed to draw it.
+func (e *Engine) describe(context.Context, Request) (any, []byte, error) {
+	l, err := e.graph()
+	if err != nil {
+		return nil, nil, err
+	}
+	return describeGraph(l), nil, nil
 }

@@ -104,7 +104,7 @@ type Dist struct {
 	Prob      []float64 `json:"prob"`
 }
 
-func (e *Engine) insight(req Request) (any, []byte, error) {
+func (e *Engine) insight(_ context.Context, req Request) (any, []byte, error) {
 	if err := decode(req, &struct{}{}); err != nil {
 		return nil, nil, err
 	}
@@ -181,7 +181,7 @@ const maxFidelityM = 10
 // fidelity measures ΔAUC for M = 1..maxM exactly as
 // core/experiment.Fidelity measures ILP-GNN, on the current model's split,
 // posting a progress event after each M.
-func (e *Engine) fidelity(req Request) (any, []byte, error) {
+func (e *Engine) fidelity(_ context.Context, req Request) (any, []byte, error) {
 	start := time.Now()
 	var a struct {
 		MaxM *int `json:"maxM"`

@@ -68,6 +68,21 @@ type Info struct {
 	Protocol int         `json:"protocol"`
 	Version  string      `json:"version"`
 	Storage  StorageInfo `json:"storage"`
+	// Models are the models train accepts, in the order the page offers
+	// them (the first is the default).
+	Models []ModelSpec `json:"models"`
+}
+
+// ModelSpec describes a model the engine can train.
+type ModelSpec struct {
+	Name  string `json:"name"`
+	About string `json:"about"`
+	// Learns is false for a heuristic, which has no epochs; Saves says the
+	// model becomes the current model, kept as a checkpoint; Explanation
+	// names its own explanation ("" when it has none).
+	Learns      bool   `json:"learns"`
+	Saves       bool   `json:"saves"`
+	Explanation string `json:"explanation"`
 }
 
 // StorageInfo says whether checkpoints persist across page loads.
