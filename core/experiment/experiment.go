@@ -7,6 +7,7 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -32,10 +33,13 @@ type Options struct {
 	Seeds []uint64
 	// Log, when non-nil, gets one line per finished run.
 	Log io.Writer
-	// SelectOnPrecision keeps, on graphs with groundtruth, the weights with
-	// the best validation Precision@1 + Precision@2 instead of the best
-	// validation AUC, and stops early on it (SPEC §8).
-	SelectOnPrecision bool
+	// Select is the weight-selection rule (models.Run); "" is
+	// models.SelectAUC. Selecting on precision keeps, on graphs with
+	// groundtruth, the weights with the best validation Precision@1 +
+	// Precision@2 and stops early on it (SPEC §8).
+	Select models.Selection
+	// Given names the hyperparameters of Train the user chose (models.Run).
+	Given map[string]bool
 
 	// NoBaselines skips the explainers that need a model of their own
 	// (GAT attention, GNNExplainer over a GAE) in Precision and Fidelity.
@@ -71,13 +75,14 @@ func fit(ctx context.Context, src *dataset.Source, opt *Options, cfg train.Confi
 	if err != nil {
 		return nil, err
 	}
-	sel := models.SelectAUC
-	if opt.SelectOnPrecision && d.Truth != nil {
-		sel = models.SelectPrecision
+	sel := cmp.Or(opt.Select, models.SelectAUC)
+	if sel == models.SelectPrecision {
+		// On a graph without groundtruth there is no precision to select
+		// on: the experiments that need it say so themselves.
+		sel = models.SelectAuto
 	}
-	// The patience is the experiment's own: every flag counts as given.
 	c := &models.ILPGNNConfig{Config: cfg}
-	t, err := c.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: sel, Given: map[string]bool{"patience": true}}, nil)
+	t, err := c.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: sel, Given: opt.Given}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s seed %d: %w", src, seed, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
+	"ilpgnn/core/models"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -124,7 +125,7 @@ func TestPrecisionReport(t *testing.T) {
 	// Selecting on validation precision runs too (the refusal of a graph
 	// without groundtruth is tested on the command line); without the
 	// baselines their cells are empty.
-	opt.SelectOnPrecision, opt.NoBaselines = true, true
+	opt.Select, opt.Given, opt.NoBaselines = models.SelectPrecision, map[string]bool{"patience": true}, true
 	rep, err = Precision(context.Background(), src, opt)
 	if err != nil {
 		t.Fatal(err)

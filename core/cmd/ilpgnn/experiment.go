@@ -53,7 +53,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 	outDir := fs.String("out", "", "also write the report (markdown, JSON, and CSV/SVG for figures) into this folder")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	modelsFlag := fs.String("models", strings.Join(reg.Names(), ","), "table1: comma-separated link predictors, as train --model names them")
-	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2); precision defaults to precision")
+	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2, with patience 30 unless --patience is given); the precision experiment defaults to precision")
 	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention and GNNExplainer, which train a GAT and a GAE per seed (gnn defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
 	var sets []string
 	fs.Func("set", "table1: MODEL.FLAG=VALUE sets one hyperparameter of a baseline, as train --model MODEL --FLAG VALUE would (repeatable), e.g. conpi.lr=0.001", func(v string) error {
@@ -73,22 +73,18 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		return err
 	}
 	set := given(fs)
-	if name == "precision" {
+	if name == "precision" && !set["select"] {
 		// Explanation precision peaks early (epochs 10-60 on every preset)
 		// and then drifts down while AUC still creeps up, so this
-		// experiment selects on validation precision with a shorter
-		// patience unless told otherwise.
-		if !set["select"] {
-			*selectOn = "precision"
-		}
-		if !set["patience"] {
-			cfg.Patience = models.PrecisionPatience
-		}
+		// experiment selects on validation precision (with the shorter
+		// patience that goes with it, models.PrecisionPatience) unless
+		// told otherwise.
+		*selectOn = "precision"
 	}
 	if *selectOn != "auc" && *selectOn != "precision" {
 		return fmt.Errorf("--select: want auc or precision (got %q)", *selectOn)
 	}
-	opt := experiment.Options{Train: cfg, Seeds: seeds, SelectOnPrecision: *selectOn == "precision", NoBaselines: *noBaselines}
+	opt := experiment.Options{Train: cfg, Seeds: seeds, Select: models.Selection(*selectOn), Given: set, NoBaselines: *noBaselines}
 	if set["epochs"] {
 		// An explicit --epochs is a budget for every optimisation the
 		// experiment runs: the baselines' training and GNNExplainer's
