@@ -243,6 +243,9 @@ export interface Ops {
 				return nil, fmt.Errorf("%s args: %w", op.Name, err)
 			}
 		}
+		if op.Result == nil {
+			return nil, fmt.Errorf("%s: Ops gives no result type", op.Name)
+		}
 		result, err := g.typeOf(op.Result, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s result: %w", op.Name, err)
