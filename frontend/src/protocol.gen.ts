@@ -58,7 +58,9 @@ export type NoArgs = Record<string, never>;
 export interface ErrorInfo {
   code: ErrorCode;
   message: string;
+  /** bad_input: the file that could not be read */
   file?: string;
+  /** bad_input: 1-based, 0 = no line */
   line?: number;
 }
 
