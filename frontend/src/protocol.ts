@@ -7,7 +7,7 @@
 // touches DOM or worker globals, so both the page and the worker bootstrap
 // can import it.
 
-import type { EngineInfo, ErrorInfo, FidelityProgress, Ops, ProtocolVersion, TrainArgs, TrainProgress } from "./protocol.gen";
+import type { EngineInfo, ErrorInfo, Ops, ProtocolVersion, TrainArgs } from "./protocol.gen";
 
 export * from "./protocol.gen";
 
@@ -37,6 +37,9 @@ export type OpValue<O extends OpName> = Ops[O] extends { bytes: true }
 /** Progress event payload of operation `O` (`never` for ops without progress). */
 export type OpProgress<O extends OpName> = Ops[O] extends { progress: infer P } ? P : never;
 
+/** Progress event payload of any operation that has them. */
+export type AnyProgress = { [O in OpName]: OpProgress<O> }[OpName];
+
 /** True for operations that must carry files. */
 export type OpNeedsFiles<O extends OpName> = Ops[O] extends { files: true } ? true : false;
 
@@ -65,7 +68,7 @@ export interface ProgressMessage {
   v: ProtocolVersion;
   type: "progress";
   id: number;
-  progress: TrainProgress | FidelityProgress;
+  progress: AnyProgress;
 }
 
 /** Successful end of a request. */
