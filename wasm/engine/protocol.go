@@ -53,8 +53,8 @@ const (
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	File    string `json:"file,omitempty"` // bad_input: the file that could not be read
+	Line    int    `json:"line,omitempty"` // bad_input: 1-based, 0 = no line
 }
 
 func (e *Error) Error() string { return e.Message }

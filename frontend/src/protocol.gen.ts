@@ -1,0 +1,622 @@
+// Code generated from the Go types of wasm/engine by TestProtocolTS
+// (wasm/engine/tsgen_test.go); DO NOT EDIT. Regenerate it with
+//
+//	go test ./wasm/engine -run TestProtocolTS -update
+//
+// protocol.ts re-exports these types and adds what Go does not describe.
+
+/** The protocol version this client speaks; every message carries it as `v`. */
+export const PROTOCOL_VERSION = 1;
+
+/** Literal type of {@link PROTOCOL_VERSION}. */
+export type ProtocolVersion = typeof PROTOCOL_VERSION;
+
+/** Error codes the engine sends. */
+export type ErrorCode =
+  | "unsupported_version"
+  | "bad_request"
+  | "bad_input"
+  | "no_graph"
+  | "no_model"
+  | "busy"
+  | "mismatch"
+  | "not_found"
+  | "storage"
+  | "internal";
+
+/** Link predictors `train` knows: ILP-GNN and the paper's table 1 baselines. */
+export type ModelName =
+  | "ilpgnn"
+  | "cn"
+  | "aa"
+  | "gae"
+  | "vgae"
+  | "gat"
+  | "seal"
+  | "wp"
+  | "conpi";
+
+/** Synthetic graph presets of `generate`. */
+export type Preset =
+  | "sparse"
+  | "medium"
+  | "dense";
+
+/** Model selection of `train`, as `ilpgnn train --select`. */
+export type TrainSelect =
+  | "auto"
+  | "auc"
+  | "precision";
+
+/** Args of operations that take none. */
+export type NoArgs = Record<string, never>;
+
+/**
+ * ErrorInfo is an error reply: a code the page can act on and a message for
+ * the user, with the file and line of bad input.
+ */
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  /** bad_input: the file that could not be read */
+  file?: string;
+  /** bad_input: 1-based, 0 = no line */
+  line?: number;
+}
+
+/** StorageInfo says whether checkpoints persist across page loads. */
+export interface StorageInfo {
+  available: boolean;
+  message?: string;
+}
+
+/** EngineInfo describes the engine (the ready message and the info operation). */
+export interface EngineInfo {
+  protocol: ProtocolVersion;
+  version: string;
+  storage: StorageInfo;
+}
+
+/** DefaultsArgs are the args of defaults. */
+export interface DefaultsArgs {
+  /** whose hyperparameters (default ilpgnn) */
+  model?: ModelName;
+}
+
+/** Hyperparameter is one training setting, by its command-line name. */
+export interface Hyperparameter {
+  name: string;
+  value: string;
+  help: string;
+}
+
+/** DefaultsResult is the result of defaults. */
+export interface DefaultsResult {
+  hyperparameters: Hyperparameter[];
+}
+
+/** LoadArgs are the args of load; the graph's files travel beside them. */
+export interface LoadArgs {
+  name?: string;
+}
+
+/** GraphStats are the degree and connectivity statistics of a graph. */
+export interface GraphStats {
+  density: number;
+  minDegree: number;
+  maxDegree: number;
+  meanDegree: number;
+  medianDegree: number;
+  isolated: number;
+  components: number;
+  largestComponent: number;
+}
+
+/** Synthetic names the preset and seed of a generated graph. */
+export interface Synthetic {
+  preset: string;
+  seed: number;
+}
+
+/** GraphInfo describes the loaded graph. */
+export interface GraphInfo {
+  name: string;
+  fingerprint: string;
+  nodes: number;
+  edges: number;
+  featureDim: number;
+  stats: GraphStats;
+  hasLabels: boolean;
+  hasGroundtruth: boolean;
+  synthetic: Synthetic | null;
+  /**
+   * MissingFeatures counts the nodes the input named without a feature
+   * row (graph.Graph.MissingFeatures); MissingFeatureIDs names the first
+   * graph.MaxNamedMissing of them (never null).
+   */
+  missingFeatures: number;
+  missingFeatureIds: string[];
+}
+
+/** GenerateArgs are the args of generate. */
+export interface GenerateArgs {
+  preset: Preset;
+  seed: number;
+}
+
+/** GraphDescription is GraphInfo with everything needed to draw the graph. */
+export interface GraphDescription extends GraphInfo {
+  ids: string[];
+  degrees: number[];
+  labels: number[] | null;
+  classNames: string[] | null;
+  /** i0, j0, i1, j1, ... with i < j */
+  edgeList: number[];
+}
+
+/** TrainArgs are the args of train. */
+export interface TrainArgs {
+  /**
+   * Model is ilpgnn (the default) or a baseline, which reports metrics
+   * only and is not saved.
+   */
+  model?: ModelName;
+  /** Config overrides hyperparameters by their defaults names. */
+  config?: Record<string, string | number | boolean>;
+  seed?: number;
+  /**
+   * Select is which weights are kept: auto (the default) the best
+   * validation explanation precision where the graph has groundtruth,
+   * else the best validation AUC.
+   */
+  select?: TrainSelect;
+  /** Save stores the checkpoint when training ends (default true). */
+  save?: boolean;
+  /** SaveOnCancel stores it also when cancelled (default false). */
+  saveOnCancel?: boolean;
+}
+
+/** ModelInfo describes the current model. */
+export interface ModelInfo {
+  key: string;
+  dataset: string;
+  seed: number;
+  created: number;
+  testAUC: number;
+  valAUC: number;
+  bestEpoch: number;
+  p1?: number;
+  p2?: number;
+  config: Record<string, string>;
+  /**
+   * CancelledAtEpoch is set when the model is the best weights of a run
+   * cancelled after that many epochs.
+   */
+  cancelledAtEpoch?: number;
+}
+
+/** SaveStatus says whether a checkpoint was stored, and why not. */
+export interface SaveStatus {
+  saved: boolean;
+  key?: string;
+  message?: string;
+}
+
+/**
+ * Hits holds Hits@20, @50 and @100, the cut-offs of OGB's link-prediction
+ * leaderboards (ogbl-ddi, ogbl-collab, ogbl-ppa), reported beside AUC. It
+ * encodes as {"20": …, "50": …, "100": …}.
+ */
+export interface Hits {
+  "20": number;
+  "50": number;
+  "100": number;
+}
+
+/** TrainResult is the result of a train request. */
+export interface TrainResult extends ModelInfo {
+  /** ilpgnn, cn, aa, gae, vgae or gat */
+  model: ModelName;
+  cancelled: boolean;
+  saved: SaveStatus;
+  epochs: number;
+  trainSeconds: number;
+  /**
+   * TestHits is Hits@20, @50 and @100 of the test links against the
+   * test non-links (OGB's protocol, eval.HitsAtK); {"20":…,"50":…,"100":…}.
+   */
+  testHits?: Hits;
+  /**
+   * Warning says why the AUCs may mean little (a split with too few
+   * test links).
+   */
+  warning?: string;
+}
+
+/**
+ * PrepareProgress is how far ILP-GNN's preparation of a graph has got:
+ * Phase ("structure similarity", "features", "adjacency") has done Done of
+ * Total units (columns of S̃ for the first, 1 for the others).
+ */
+export interface PrepareProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/** TrainProgress is the progress event of one training epoch. */
+export interface TrainProgress {
+  epoch: number;
+  maxEpochs: number;
+  loss: number;
+  cls: number;
+  pos: number;
+  neg: number;
+  valAUC: number;
+  bestValAUC: number;
+  bestEpoch: number;
+  score: number;
+  bestScore: number;
+  elapsedMs: number;
+  remainingMs: number;
+  /**
+   * Patience is early stopping's, so that the page can say when the run
+   * ends if no better epoch comes.
+   */
+  patience?: number;
+  /**
+   * MemoryBytes is the memory the Go runtime holds from the system: in
+   * the browser, the WebAssembly memory it has grown (which never shrinks).
+   */
+  memoryBytes?: number;
+  /**
+   * Batch of Batches is the place within the epoch of models that step
+   * once per mini-batch of pairs (seal, wp, conpi); ValAUC and Score are
+   * set only on the report that ends an epoch (Batch == Batches).
+   */
+  batch?: number;
+  batches?: number;
+  /**
+   * Prepare, when set, makes this a report of the preparation before the
+   * first epoch (Epoch 0; ElapsedMs counts from the preparation's start):
+   * on a large graph the structure similarity alone takes minutes.
+   */
+  prepare?: PrepareProgress;
+}
+
+/** CancelArgs are the args of cancel. */
+export interface CancelArgs {
+  /** the id of a train request */
+  target: number;
+}
+
+/** CancelResult is the result of cancel: whether a run was cancelled. */
+export interface CancelResult {
+  cancelled: boolean;
+}
+
+/** Evaluation is the result of an evaluate request. */
+export interface Evaluation {
+  testAUC: number;
+  /** as TrainResult's */
+  testHits: Hits;
+  valAUC: number;
+  p1?: number;
+  p2?: number;
+}
+
+/** PairArgs are the args of explain: the pair's node indices. */
+export interface PairArgs {
+  i: number;
+  j: number;
+}
+
+/**
+ * Neighbor is one candidate neighbour c of a node i in an explanation of the
+ * pair (i, j).
+ */
+export interface Neighbor {
+  node: number;
+  id: string;
+  /** s_ST(i, c, j) */
+  structure: number;
+  /** s_NO(i, c, j) */
+  features: number;
+  /** s(i, c, j) = α s_ST + (1-α) s_NO */
+  score: number;
+  /** c is a neighbour of j too */
+  common: boolean;
+  /** c ∈ N^r(i|j) */
+  selected: boolean;
+  /** b_ic (eq 6); 0 when not selected */
+  weight: number;
+  /** 1-based rank by descending score */
+  rank: number;
+  /**
+   * Outside says the bound on candidates (Config.Candidates) left c out:
+   * the model neither scored nor could select it. Such neighbours rank
+   * after every candidate, in the bound's order (common neighbours
+   * first, then by s_ST, ties by node id); their scores are shown for
+   * information only.
+   */
+  outside?: boolean;
+}
+
+/**
+ * Side is the explanation of one end of a pair: the node's neighbours
+ * scored against the other end, best score first (those outside the bound
+ * on candidates last).
+ */
+export interface Side {
+  node: number;
+  id: string;
+  neighbors: Neighbor[];
+}
+
+/**
+ * ModelExplanation is why the model gives the pair (i, j) its probability
+ * (SPEC §6).
+ */
+export interface ModelExplanation {
+  /** neighbours of i scored against j */
+  i: Side;
+  /** neighbours of j scored against i */
+  j: Side;
+  /** Prob is p_ij (eq 8). */
+  prob: number;
+  /**
+   * Linked says (i, j) is an edge of the graph; Masked that target-edge
+   * masking removed it from both neighbourhoods for this pair.
+   */
+  linked: boolean;
+  masked: boolean;
+  /**
+   * ProbRandom is p_ij with K random spare neighbours of each side in
+   * place of the selected ones (eq 9-10); ProbRemoved is p_ij after the
+   * selected neighbours are removed and the model selects again from what
+   * remains (the fidelity deletion of sec. 5.3).
+   */
+  prob_random: number;
+  prob_removed: number;
+  /** Reading is the explanation in one sentence, in the user's node ids. */
+  reading: string;
+}
+
+/**
+ * Groundtruth is the groundtruth explanation of a link (SPEC §8): the
+ * neighbours of the pair's i end that explain it, those of its j end, and
+ * which labelled set the link belongs to.
+ */
+export interface Groundtruth {
+  i: number[];
+  j: number[];
+  /** train, validation or test */
+  role: "train" | "validation" | "test";
+}
+
+/**
+ * Explanation is the result of explain: ILP-GNN's explanation (its fields
+ * flattened into the same JSON object) and, for a link of a synthetic graph
+ * with groundtruth, the neighbours the generator drew it from.
+ */
+export interface Explanation extends ModelExplanation {
+  groundtruth?: Groundtruth;
+}
+
+/**
+ * Dist holds, for every selected neighbour of both ends of a set of pairs,
+ * its weight b, score s, structure score s_ST and feature score s_NO
+ * (parallel arrays: pair by pair, side i then side j, each side by
+ * descending score, ties by node index), and p_ij per pair.
+ */
+export interface Dist {
+  weight: number[];
+  score: number[];
+  structure: number[];
+  features: number[];
+  prob: number[];
+}
+
+/** InsightPairs counts the pairs behind each distribution. */
+export interface InsightPairs {
+  linked: number;
+  unlinked: number;
+}
+
+/**
+ * Insight is the result of insight: what the model aggregates for the
+ * linked (test positive) and unlinked (test negative) pairs of its split,
+ * the data of the paper's figure 6.
+ */
+export interface Insight {
+  /** the model's K: at most K neighbours are selected per side */
+  k: number;
+  linked: Dist;
+  unlinked: Dist;
+  pairs: InsightPairs;
+}
+
+/** FidelityArgs are the args of fidelity. */
+export interface FidelityArgs {
+  /** default 4, 1..10 */
+  maxM?: number;
+}
+
+/**
+ * FidelityPoint is the test AUC after the top-M neighbours of both ends
+ * of every test pair are removed, and its drop.
+ */
+export interface FidelityPoint {
+  m: number;
+  deltaAUC: number;
+  auc: number;
+}
+
+/**
+ * FidelityResult is the result of fidelity (the paper's figure 3 for the
+ * current model).
+ */
+export interface FidelityResult {
+  /** test AUC, nothing removed */
+  auc: number;
+  points: FidelityPoint[];
+  /** time taken */
+  ms: number;
+}
+
+/**
+ * FidelityProgress is the progress event of a foreground operation that runs in
+ * steps (fidelity: one per M).
+ */
+export interface FidelityProgress {
+  /** 1-based: steps done */
+  step: number;
+  steps: number;
+  elapsedMs: number;
+}
+
+/** SuggestArgs are the args of suggest. */
+export interface SuggestArgs {
+  node: number;
+  /** default 10 */
+  top?: number;
+}
+
+/** Suggestion is a candidate new link for a node, with its explanation. */
+export interface Suggestion {
+  node: number;
+  id: string;
+  prob: number;
+  explanation: ModelExplanation;
+}
+
+/** CompareArgs are the args of compare. */
+export interface CompareArgs {
+  i: number;
+  j: number;
+  /** default 5 */
+  top?: number;
+}
+
+/**
+ * RankedNode is one neighbour in an explainer's ranking; Weight is its
+ * GNNExplainer mask or its CONPI interaction mass (absent for attention,
+ * whose ranking is all it gives per pair).
+ */
+export interface RankedNode {
+  node: number;
+  id: string;
+  weight?: number;
+}
+
+/**
+ * BaselineExplanation is one explainer's answer for a pair: each end's
+ * neighbours, best first.
+ */
+export interface BaselineExplanation {
+  /** the trained baseline: gat, gae, vgae or conpi */
+  model: "gat" | "gae" | "vgae" | "conpi";
+  /** attention, gnnexplainer or context */
+  method: "attention" | "gnnexplainer" | "context";
+  i: RankedNode[];
+  j: RankedNode[];
+  /** time taken to explain */
+  ms: number;
+}
+
+/**
+ * Comparison is the result of compare: which neighbours other explainers
+ * name for the same pair.
+ */
+export interface Comparison {
+  explainers: BaselineExplanation[];
+  message?: string;
+}
+
+/** CheckpointRecord is what a listing shows of a stored checkpoint, without its weights. */
+export interface CheckpointRecord {
+  key: string;
+  schema: number;
+  model: string;
+  dataset: string;
+  /** hex SHA-256 of the graph */
+  fingerprint: string;
+  seed: number;
+  /** unix seconds, 0 if unknown */
+  created: number;
+  metrics: Record<string, number>;
+  /** the checkpoint's configuration (JSON) */
+  config: string;
+  /** bytes of the encoded checkpoint */
+  size: number;
+}
+
+/** CheckpointMeta is a stored checkpoint in a listing. */
+export interface CheckpointMeta extends CheckpointRecord {
+  matches: boolean;
+}
+
+/** CheckpointList is the result of checkpoints.list. */
+export interface CheckpointList {
+  available: boolean;
+  message?: string;
+  checkpoints: CheckpointMeta[];
+}
+
+/** KeyArgs name a stored checkpoint (checkpoints.load, checkpoints.delete). */
+export interface KeyArgs {
+  key: string;
+}
+
+/** DeleteResult is the result of checkpoints.delete (always true). */
+export interface DeleteResult {
+  deleted: true;
+}
+
+/** ExportArgs are the args of checkpoints.export. */
+export interface ExportArgs {
+  /** default: the current model's */
+  key?: string;
+}
+
+/**
+ * ExportResult is the result of checkpoints.export; the checkpoint file
+ * travels as the reply's bytes.
+ */
+export interface ExportResult {
+  filename: string;
+}
+
+/** ImportResult is the result of checkpoints.import. */
+export interface ImportResult {
+  meta: CheckpointMeta;
+  status: SaveStatus;
+}
+
+/**
+ * Every operation: its `args`, its `result`, and markers for the extras some
+ * of them have — `files: true` (the request must carry files), `progress`
+ * (the type of its progress events) and `bytes: true` (the result reply
+ * carries `bytes`).
+ */
+export interface Ops {
+  info: { args: NoArgs; result: EngineInfo };
+  defaults: { args: DefaultsArgs; result: DefaultsResult };
+  load: { args: LoadArgs; result: GraphInfo; files: true };
+  generate: { args: GenerateArgs; result: GraphInfo };
+  describe: { args: NoArgs; result: GraphDescription };
+  train: { args: TrainArgs; result: TrainResult; progress: TrainProgress };
+  cancel: { args: CancelArgs; result: CancelResult };
+  evaluate: { args: NoArgs; result: Evaluation };
+  explain: { args: PairArgs; result: Explanation };
+  insight: { args: NoArgs; result: Insight };
+  fidelity: { args: FidelityArgs; result: FidelityResult; progress: FidelityProgress };
+  suggest: { args: SuggestArgs; result: Suggestion[] };
+  compare: { args: CompareArgs; result: Comparison };
+  "checkpoints.list": { args: NoArgs; result: CheckpointList };
+  "checkpoints.save": { args: NoArgs; result: SaveStatus };
+  "checkpoints.load": { args: KeyArgs; result: ModelInfo };
+  "checkpoints.delete": { args: KeyArgs; result: DeleteResult };
+  "checkpoints.export": { args: ExportArgs; result: ExportResult; bytes: true };
+  "checkpoints.import": { args: NoArgs; result: ImportResult; files: true };
+}
