@@ -9,8 +9,7 @@ import (
 )
 
 // Neighbor is one candidate neighbour c of a node i in an explanation of the
-// pair (i, j). An explainer that only ranks (attention, random, cosine)
-// sets Node, ID, Rank and, where it has one, Weight.
+// pair (i, j).
 type Neighbor struct {
 	Node      int     `json:"node"`
 	ID        string  `json:"id"`
@@ -21,14 +20,17 @@ type Neighbor struct {
 	Selected  bool    `json:"selected"`  // c ∈ N^r(i|j)
 	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
 	Rank      int     `json:"rank"`      // 1-based rank by descending score
-	// Outside says the bound on candidates left c out: the model neither
-	// scored nor could select it. Such neighbours rank after every
-	// candidate; their scores are shown for information only.
+	// Outside says the bound on candidates (ILP-GNN's Config.Candidates)
+	// left c out: the model neither scored nor could select it. Such
+	// neighbours rank after every candidate, in the bound's order (common
+	// neighbours first, then by s_ST, ties by node id); their scores are
+	// shown for information only.
 	Outside bool `json:"outside,omitempty"`
 }
 
 // Side is the explanation of one end of a pair: the node's neighbours
-// scored against the other end, best first.
+// scored against the other end, best score first (those outside the bound
+// on candidates last).
 type Side struct {
 	Node      int        `json:"node"`
 	ID        string     `json:"id"`

@@ -70,11 +70,30 @@ export interface StorageInfo {
   message?: string;
 }
 
+/** ModelSpec describes a model the engine can train. */
+export interface ModelSpec {
+  name: string;
+  about: string;
+  /**
+   * Learns is false for a heuristic, which has no epochs; Saves says the
+   * model becomes the current model, kept as a checkpoint; Explanation
+   * names its own explanation ("" when it has none).
+   */
+  learns: boolean;
+  saves: boolean;
+  explanation: string;
+}
+
 /** EngineInfo describes the engine (the ready message and the info operation). */
 export interface EngineInfo {
   protocol: ProtocolVersion;
   version: string;
   storage: StorageInfo;
+  /**
+   * Models are the models train accepts, in the order the page offers
+   * them (the first is the default).
+   */
+  models: ModelSpec[];
 }
 
 /** DefaultsArgs are the args of defaults. */
@@ -333,11 +352,11 @@ export interface Neighbor {
   /** 1-based rank by descending score */
   rank: number;
   /**
-   * Outside says the bound on candidates (Config.Candidates) left c out:
-   * the model neither scored nor could select it. Such neighbours rank
-   * after every candidate, in the bound's order (common neighbours
-   * first, then by s_ST, ties by node id); their scores are shown for
-   * information only.
+   * Outside says the bound on candidates (ILP-GNN's Config.Candidates)
+   * left c out: the model neither scored nor could select it. Such
+   * neighbours rank after every candidate, in the bound's order (common
+   * neighbours first, then by s_ST, ties by node id); their scores are
+   * shown for information only.
    */
   outside?: boolean;
 }
@@ -354,8 +373,9 @@ export interface Side {
 }
 
 /**
- * ModelExplanation is why the model gives the pair (i, j) its probability
- * (SPEC §6).
+ * ModelExplanation is why a model gives the pair (i, j) its probability
+ * (SPEC §6). Build one with Finish, which checks it and writes its
+ * Reading.
  */
 export interface ModelExplanation {
   /** neighbours of i scored against j */

@@ -3,7 +3,8 @@ package engine
 import (
 	"reflect"
 
-	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/explain"
+	"ilpgnn/core/models"
 	"ilpgnn/core/synth"
 )
 
@@ -39,7 +40,7 @@ func Ops() []Op {
 		{Name: "explain", Args: reflect.TypeFor[PairArgs](), Result: reflect.TypeFor[Explanation]()},
 		{Name: "insight", Result: reflect.TypeFor[Insight]()},
 		{Name: "fidelity", Args: reflect.TypeFor[FidelityArgs](), Result: reflect.TypeFor[FidelityResult](), Progress: reflect.TypeFor[StepProgress]()},
-		{Name: "suggest", Args: reflect.TypeFor[SuggestArgs](), Result: reflect.TypeFor[[]ilpgnn.Suggestion]()},
+		{Name: "suggest", Args: reflect.TypeFor[SuggestArgs](), Result: reflect.TypeFor[[]explain.Suggestion]()},
 		{Name: "compare", Args: reflect.TypeFor[CompareArgs](), Result: reflect.TypeFor[Comparison]()},
 		{Name: "checkpoints.list", Result: reflect.TypeFor[CheckpointList]()},
 		{Name: "checkpoints.save", Result: reflect.TypeFor[SaveStatus]()},
@@ -56,11 +57,10 @@ func ErrorCodes() []string {
 		CodeBusy, CodeMismatch, CodeNotFound, CodeStorage, CodeInternal}
 }
 
-// Models returns the link predictors train knows: ILP-GNN, then the
-// baselines of the paper's table 1.
-func Models() []string {
-	return []string{"ilpgnn", "cn", "aa", "gae", "vgae", "gat", "seal", "wp", "conpi"}
-}
+// Models returns the link predictors train knows by default
+// (models.Default): ILP-GNN, then the baselines of the paper's table 1.
+// An engine with other models lists its own in the ready message.
+func Models() []string { return models.Default().Names() }
 
 // Selections returns train's model selections, as ilpgnn train --select.
 func Selections() []string { return []string{"auto", "auc", "precision"} }

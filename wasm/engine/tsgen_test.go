@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"ilpgnn/core/eval"
-	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/explain"
 	"ilpgnn/wasm/store"
 )
 
@@ -170,16 +170,16 @@ func firstDiff(want, got []byte) string {
 func generateTS() ([]byte, error) {
 	// TypeScript names where the Go name would be ambiguous or says less.
 	names := map[reflect.Type]string{
-		reflect.TypeFor[Info]():               "EngineInfo",
-		reflect.TypeFor[Progress]():           "TrainProgress",
-		reflect.TypeFor[StepProgress]():       "FidelityProgress",
-		reflect.TypeFor[Description]():        "GraphDescription",
-		reflect.TypeFor[FidelityPointAUC]():   "FidelityPoint",
-		reflect.TypeFor[CheckpointEntry]():    "CheckpointMeta",
-		reflect.TypeFor[store.Meta]():         "CheckpointRecord",
-		reflect.TypeFor[Error]():              "ErrorInfo",
-		reflect.TypeFor[eval.Hits]():          "Hits",
-		reflect.TypeFor[ilpgnn.Explanation](): "ModelExplanation",
+		reflect.TypeFor[Info]():                "EngineInfo",
+		reflect.TypeFor[Progress]():            "TrainProgress",
+		reflect.TypeFor[StepProgress]():        "FidelityProgress",
+		reflect.TypeFor[Description]():         "GraphDescription",
+		reflect.TypeFor[FidelityPointAUC]():    "FidelityPoint",
+		reflect.TypeFor[CheckpointEntry]():     "CheckpointMeta",
+		reflect.TypeFor[store.Meta]():          "CheckpointRecord",
+		reflect.TypeFor[Error]():               "ErrorInfo",
+		reflect.TypeFor[eval.Hits]():           "Hits",
+		reflect.TypeFor[explain.Explanation](): "ModelExplanation",
 	}
 	// What Go's types do not say: unions of names, and slices that may be
 	// null. Keys are "package.Type.Field"; TestProtocolTS fails on a key
@@ -199,9 +199,9 @@ func generateTS() ([]byte, error) {
 		"engine.TrainArgs.Select":           "TrainSelect",
 		"engine.GenerateArgs.Preset":        "Preset",
 		"engine.DeleteResult.Deleted":       "true",
-		"ilpgnn.Suggestion.Explanation":     "ModelExplanation", // never nil
+		"explain.Suggestion.Explanation":    "ModelExplanation", // never nil
 	}
-	docs, err := goDocs("engine", "ilpgnn/core/ilpgnn", "ilpgnn/core/eval", "ilpgnn/wasm/store")
+	docs, err := goDocs("engine", "ilpgnn/core/explain", "ilpgnn/core/eval", "ilpgnn/wasm/store")
 	if err != nil {
 		return nil, err
 	}
