@@ -245,9 +245,8 @@ func gatherSegmentDotBackward(out *Var) {
 // addScaled sets o = c + β·o elementwise (β·o rounded to float32 first). It
 // is a function of its own, not a loop in GatherSegmentSum's closure, for
 // WebAssembly, where a loop in a large function runs slowly (see f32's
-// madd2): the closure's own time, mostly this loop, was ~7.5 ms of a Cora
-// epoch under wasm and is ~3 ms with the loop out of line (node
-// --cpu-prof, 20 epochs; ~1.6 ms natively either way).
+// madd2); out of line it takes less than half the time there (measured:
+// NOTES.md).
 //
 //go:noinline
 func addScaled(o, c []float32, beta float32) {

@@ -34,43 +34,16 @@ type Config struct {
 	Fit pairfit.Config // training loop: LR, WeightDecay, Epochs, Patience, BatchSize, PairsPerEpoch, Seed
 }
 
-// DefaultConfig returns the settings chosen on Cora's validation AUC
-// (split.New(g, seed, 0.05, 0.1), seeds 0 and 1, at most 200 epochs with
-// patience 10, batches of 256 pairs; `PAIR_MODEL=conpi PAIR_DATA=.../cora
-// PAIR_SEEDS=0,1 PAIR_FLAGS=... go test ./core/models -run Measure`;
-// validation AUC, test AUC in brackets, never used to choose). The base
-// row is hidden 128, dim 128, d_q 32, predictor 64, max context 20, the
-// direct term, dropout 0.5, lr 0.001, weight decay 5e-4; each other row
-// changes one setting:
-//
-//	base                       94.31 (95.00)
-//	dim 64, hidden 64          93.68 (94.54)  half the time per epoch
-//	no direct term             93.09 (93.11)
-//	lr 0.005                   95.08 (94.76)  kept
-//	dropout 0.2                94.45 (94.71)
-//	max context 10             94.17 (94.89)
-//	row-normalised features    63.08 (57.70)  stalls at lr 0.001
-//	weight decay 0             94.82 (95.50)
-//	lr 0.005, weight decay 0   94.09 (94.41)
-//
-// The seeds differ by ~1.5 points of validation AUC, so only the direct
-// term (+1.2) and row normalisation stand out; lr 0.005 is the best row.
-//
-// The runs above shared the 2 cores with other work (load 5-11), so their
-// times are not comparable. With these defaults, Cora seeds 0-4 (native,
-// load ~4; times include the validation pass): test AUC 94.59 ± 0.48 (validation
-// 95.57 ± 0.99), best epoch 22, 1.3 s per epoch, 43 s per run; Citeseer
-// seed 0: 94.63 (19 s). The paper's CONPI has 89.69 on Cora; our
-// rendering's encoder reads the features directly and the direct term
-// h_u ⊙ h_v adds an embedding-style score beside the interactions.
-//
-// Amazon Photo (7650 nodes, 119k edges, raw count features), seed 0,
-// 3 epochs of 10000 links (-pairs-per-epoch 10000): lr 0.005 does not
-// learn (56.6 after 1-3 epochs of 20000 links, 28 s each), lr 0.001 reaches
-// validation 93.48 (test 93.29, 13 s per epoch), row-normalised features
-// 89.46 at lr 0.005 and 87.42 at lr 0.001. So on Photo use -lr 0.001
-// -pairs-per-epoch 10000 -epochs 40 (~13-17 s per epoch: about 10 minutes
-// at most per seed); a full run was not measured.
+// DefaultConfig returns the settings chosen on Cora's validation AUC:
+// hidden 128, dim 128, d_q 32, predictor 64, at most 20 context
+// neighbours, the direct term, dropout 0.5, Adam lr 0.005 with weight
+// decay 5e-4 over batches of 256 pairs, at most 200 epochs with patience
+// 10, raw features. Of the settings tried only the direct term (+1.2
+// points) and row-normalised features (far worse) moved validation AUC
+// beyond the seeds' spread.
+// On Amazon Photo lr 0.005 does not learn; use -lr 0.001 -pairs-per-epoch
+// 10000 there. The tried settings, the commands and the resulting AUCs
+// and times: core/models/PAIRS.md.
 func DefaultConfig() Config {
 	return Config{
 		Hidden:     128,

@@ -17,11 +17,10 @@ import (
 // S is the PPR vector personalised on v; every column sums to 1 and every
 // entry is ≥ 0. An isolated node's column is its unit vector.
 //
-// It costs O(N³) time and O(N²) memory (measured on two cores: 2.5 s and
-// ~180 MB for Cora's 2708 nodes, 3 min and ~1.4 GB for Amazon Photo's
-// 7650), so it is meant for small graphs and as the oracle of the push
-// path. A graph with no nodes gives an empty (zero-value)
-// matrix. ExactPPR panics if gamma is not in (0, 1).
+// It costs O(N³) time and O(N²) memory (minutes and over a gigabyte at
+// Amazon Photo's 7650 nodes: OPTIONS.md), so it is meant for small graphs
+// and as the oracle of the push path. A graph with no nodes gives an empty
+// (zero-value) matrix. ExactPPR panics if gamma is not in (0, 1).
 func ExactPPR(g *graph.Graph, gamma float64) *mat.Dense {
 	if !(gamma > 0 && gamma < 1) {
 		panic(fmt.Sprintf("diffusion: teleport %v outside (0, 1)", gamma))

@@ -23,7 +23,8 @@ var (
 	measurePhoto = flag.Bool("measure.photo", false, "with -measure: also compare against the exact S on Amazon Photo (3 min and ~2 GB the first time; S is cached in $TMPDIR, 470 MB)")
 )
 
-// TestMeasureDefaults prints the measurement table behind DefaultOptions:
+// TestMeasureDefaults prints the measurement table behind DefaultOptions
+// (recorded in OPTIONS.md):
 //
 //	go test ./core/diffusion/ -run TestMeasureDefaults -measure -v
 func TestMeasureDefaults(t *testing.T) {

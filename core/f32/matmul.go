@@ -72,10 +72,8 @@ func matMulRows(dst, a, b []float32, k, n, lo, hi int) {
 // It is kept out of line, with the j loop unrolled by 4, for WebAssembly:
 // Go compiles every jump between basic blocks of a function into a branch
 // back to one br_table dispatch loop, so a loop iteration costs more the
-// larger its function, and an unrolled loop pays that cost less often. The
-// same loop inlined in matMulRows (j not unrolled) ran at 5.4 GFLOP/s
-// under wasm, here at 8.9 (11 natively either way; MatMul
-// m=2708,k=128,n=128).
+// larger its function, and an unrolled loop pays that cost less often
+// (measured: KERNELS.md).
 //
 //go:noinline
 func madd2Go(d0, d1, x0, x1, b []float32) {

@@ -7,13 +7,10 @@ import (
 
 // minParallelWork is the number of multiply-adds below which a kernel runs on
 // the calling goroutine only; above it, each goroutine gets at least this
-// much (2^18 ≈ 30-50 µs at the 5-10 GFLOP/s these loops reach). Starting
-// and joining a goroutine costs ~3 µs and ~4 small allocations per call
-// (measured: MatMul m=8,k=n=64 forced onto 2 goroutines, 8.6 µs against
-// 5.9 µs serial), so the split costs at most ~10% where it starts.
-//
-// The threshold rests on that overhead, not on a measured crossover (see
-// KERNELS.md).
+// much, tens of microseconds of work, so that starting and joining a
+// goroutine (a few microseconds) costs at most ~10% where the split starts.
+// The threshold rests on that overhead, not on a measured crossover (the
+// measurements: KERNELS.md).
 const minParallelWork = 1 << 18
 
 // workers returns how many goroutines a kernel with the given number of

@@ -57,50 +57,16 @@ const Kernel2 = 5
 // kernel of 5 it leaves one position for the second convolution.
 const minK = 10
 
-// DefaultConfig returns the settings chosen on Cora's validation AUC
-// (seed 0, split.New(g, 0, 0.05, 0.1); `PAIR_MODEL=seal PAIR_DATA=.../cora
-// PAIR_FLAGS="..." go test ./core/models -run Measure -v`; validation AUC,
-// test AUC in brackets, never used to choose; best epoch):
-//
-//	with features (one-hot + raw Cora features)
-//	lr 1e-3, MaxPerHop 100               86.94 (86.49)  epoch 2
-//	lr 1e-3, MaxPerHop 100, wd 5e-4      87.42 at epoch 1, falling (stopped)
-//	lr 1e-3, row-normalised features     87.48 at epoch 1, falling (stopped)
-//	lr 1e-4, MaxPerHop 100               87.65 (88.11)  epoch 11
-//	lr 1e-4, MaxPerHop 0 (uncapped)      87.61 (88.18)  epoch 11
-//	lr 1e-4, symmetric norm              87.20 (87.68)  epoch 11
-//	lr 5e-4, symmetric norm              87.35 (87.61)  epoch 2
-//	structure only (DRNL one-hot)
-//	lr 1e-3, MaxPerHop 100               90.02 (88.28)  epoch 16
-//	lr 1e-3, MaxPerHop 0 (uncapped)      88.38 (87.64)  epoch 4
-//	lr 5e-4, batch 64, MaxPerHop 100     89.26 at epoch 11 (stopped)
-//
-// With features the validation AUC peaks within a few epochs and then
-// falls while the training loss keeps dropping: the 1433-wide first layer
-// learns node identities (which nodes are linked in the training graph)
-// that do not carry over to held-out links. Validation prefers the
-// structure-only input, so UseFeatures is off by default and kept as an
-// option.
-//
-// Enclosing subgraph sizes on Cora's training graph (2 hops, 2000 sampled
-// links and random pairs): median 39 nodes, 60th percentile 52 (k),
-// 90th 167, max ~400; MaxPerHop 100 caps the max at 202 with k unchanged
-// and takes an epoch from 4.1 to 3.6 s (SEAL_SIZES=.../cora logs these).
-//
-// With these defaults, Cora seeds 0, 1, 2 (PAIR_SEEDS=0,1,2, no flags):
-// test AUC 88.28, 91.78, 92.67, mean 90.91 ± 2.32 (sample std), val
-// 91.96 ± 1.69; best epochs 16-18 of 26-28; 4.0-4.3 s per epoch
-// (validation included) and ~115 s per run natively on 2 cores when run
-// alone. The paper reports 92.21 on Cora.
-//
-// Other datasets (one epoch timed, seed 0): Citeseer with the defaults
-// 1.8 s per epoch (k 22); Amazon Photo with Hops 1, MaxPerHop 50,
-// PairsPerEpoch 20000: 30 s per epoch plus ~20 s to score validation and
-// test, val AUC 97.98 after one epoch, so 15 epochs fit in ~8 minutes.
-//
-// The architecture is the reference DGCNN's: convolutions 32, 32, 32, 1
-// with DGCNN's mean propagation, k from the 60th percentile, 1-D
-// convolutions of 16 and 32 channels, dense 128, dropout 0.5, batch 32.
+// DefaultConfig returns the settings chosen on Cora's validation AUC: the
+// 2-hop enclosing subgraph with at most 100 new nodes per hop, DRNL labels
+// capped at 30 and no node features, the reference DGCNN (graph
+// convolutions 32, 32, 32, 1; k from the 60th percentile of subgraph
+// sizes; 1-D convolutions of 16 and 32 channels; dense 128, dropout 0.5),
+// Adam lr 1e-3 over batches of 32 pairs, at most 30 epochs with patience
+// 10. Features are off because with them validation AUC peaks within a
+// few epochs and then falls: the wide first layer learns node identities
+// that do not carry over to held-out links. The tried settings, the
+// commands and the resulting AUCs and times: core/models/PAIRS.md.
 func DefaultConfig() Config {
 	return Config{
 		Hops:        2,
