@@ -1,3 +1,5 @@
+// The objective and its gradient without a tape (SPEC §5): what training runs.
+
 package ilpgnn
 
 import (
