@@ -17,7 +17,7 @@ import (
 type entries struct {
 	node    []int32    // c
 	target  []int32    // the other end of the pair: s(i, c, j) compares c with j
-	st      []float32  // α·s_ST(i, c, j), a constant of the tape
+	st      []float32  // eq5.structure: α·s_ST(i, c, j), a constant of the tape
 	offsets []int32    // len = segments+1
 	centre  []int32    // the node each segment belongs to
 	halves  [2][]int32 // 0..n-1 and n..2n-1 for n = segments/2: the two ends of each pair
@@ -323,11 +323,11 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 	// binary search.
 	masked := m.Config.MaskTarget && i != j && w.tab.adjacent(int32(i))
 	cands, k := w.sc.sideGrouped(i, j, masked, &w.tab)
-	alpha := float32(m.Config.Alpha)
+	eq := newEq5(m.Config.Alpha)
 	for _, c := range cands[:k] {
 		b.sel.node[at] = c.Node
 		b.sel.target[at] = int32(j)
-		b.sel.st[at] = alpha * c.ST
+		b.sel.st[at] = eq.structure(c.ST)
 		at++
 	}
 	if q < 0 {
@@ -347,6 +347,6 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 		a.ST, c.ST = c.ST, a.ST
 		b.rnd.node[at] = a.Node
 		b.rnd.target[at] = int32(j)
-		b.rnd.st[at] = alpha * a.ST
+		b.rnd.st[at] = eq.structure(a.ST)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"ilpgnn/core/autograd"
 	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/internal/prefetch"
@@ -18,8 +19,38 @@ type Candidate struct {
 	Node   int32
 	ST     float32 // s_ST(i, c, j) = S̃[c, j], scaled as configured
 	NO     float32 // s_NO(i, c, j) = sigmoid(h^r_j · h^r_c)
-	S      float32 // the combined score
+	S      float32 // the combined score, eq5.combine(ST, NO)
 	Common bool    // c is also a neighbour of j
+}
+
+// eq5 is equation 5 of SPEC §4, S = α·s_ST + (1-α)·s_NO, with its weights
+// α and 1-α in float32: the one definition that selection, the tape's
+// losses and LossGrad share. 1-α is rounded once from float64, as the
+// losses always took it; selection used to take 1-float32(α), the same
+// float32 for every α the defaults and the documents use (0, 0.01-0.03,
+// 0.05, 0.1, 0.2, 0.3, 1) but a bit apart for some others, such as 0.9.
+// Each product is rounded on its own (an explicit conversion), as the
+// tape's separate ops round it, so that no platform fuses it into a
+// multiply-add and the three paths agree bit for bit everywhere.
+type eq5 struct{ st, no float32 }
+
+func newEq5(alpha float64) eq5 { return eq5{st: float32(alpha), no: float32(1 - alpha)} }
+
+// structure returns α·s_ST, the part of S that does not depend on the
+// embeddings (a constant on the tape).
+func (e eq5) structure(st float32) float32 { return float32(e.st * st) }
+
+// withFeatures returns S from its structure part a = structure(s_ST) and
+// s_NO.
+func (e eq5) withFeatures(a, no float32) float32 { return a + float32(e.no*no) }
+
+// combine returns S = α·s_ST + (1-α)·s_NO.
+func (e eq5) combine(st, no float32) float32 { return e.withFeatures(e.structure(st), no) }
+
+// record records withFeatures on t for the feature scores no (n x 1) and
+// the structure parts a (n of them).
+func (e eq5) record(t *autograd.Tape, no *autograd.Var, a []float32) *autograd.Var {
+	return autograd.AddConst(t, autograd.Scale(t, no, e.no), a)
 }
 
 // scorer scores and selects neighbours given fixed embeddings H^r. It owns
@@ -152,6 +183,7 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 	// (With C ≥ K, K commons anywhere means K commons within the bound.)
 	skip := sc.lazy && commons >= sc.m.Config.K
 	k := min(sc.m.Config.K, n)
+	eq := newEq5(sc.m.Config.Alpha)
 	if skip && commonAt != nil && k <= maxTop {
 		// The commons' places are known (sideGrouped): score and rank them
 		// alone. The others' scores stay unset too (S and NO as given);
@@ -164,13 +196,12 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 			}
 		}
 		sc.scoreNeeded(cands, hj, tab)
-		alpha := float32(sc.m.Config.Alpha)
 		for _, m := range commonAt {
 			c := &cands[m]
 			if tab != nil {
 				c.NO = tab.e[c.Node].no
 			}
-			c.S = alpha*c.ST + (1-alpha)*c.NO
+			c.S = eq.combine(c.ST, c.NO)
 		}
 		sc.top = selectTop(cands, k, commonAt, sc.top)
 		return k
@@ -185,17 +216,16 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 		sc.needAt = append(sc.needAt, int32(m))
 	}
 	sc.scoreNeeded(cands, hj, tab)
-	alpha := float32(sc.m.Config.Alpha)
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
-			c.S = alpha * c.ST
+			c.S = eq.structure(c.ST) // no feature score: S without it
 			continue
 		}
 		if tab != nil {
 			c.NO = tab.e[c.Node].no
 		}
-		c.S = alpha*c.ST + (1-alpha)*c.NO
+		c.S = eq.combine(c.ST, c.NO)
 	}
 	if k <= maxTop {
 		sc.top = selectTop(cands[:n], k, nil, sc.top)
