@@ -1,3 +1,5 @@
+// The objective and its gradient without a tape (SPEC §5): what training runs.
+
 package ilpgnn
 
 import (
@@ -79,13 +81,13 @@ func (m *Model) LossGrad(hr, grad []float32, b *Batch, obj Objective, n Norms) L
 // lossGrad is LossGrad's state for one batch, and its scratch, which a
 // Batch keeps from batch to batch.
 type lossGrad struct {
-	hr, grad      []float32
-	b             *Batch
-	obj           Objective
-	d             int
-	oneMinusAlpha float32 // 1-α, β and 1/τ of the model
-	beta          float32
-	invTau        float32
+	hr, grad []float32
+	b        *Batch
+	obj      Objective
+	d        int
+	eq       eq5 // α and 1-α, β and 1/τ of the model
+	beta     float32
+	invTau   float32
 	// Scales of the gradient: dL/dlogit = (σ - y)·clsScale, and those of
 	// the explanation terms (0 when λ is 0).
 	clsScale, negScale, posScale float32
@@ -108,7 +110,7 @@ func (lg *lossGrad) prepare(m *Model, hr, grad []float32, b *Batch, obj Objectiv
 	cfg := m.Config
 	*lg = lossGrad{
 		hr: hr, grad: grad, b: b, obj: obj, d: d,
-		oneMinusAlpha: float32(1 - cfg.Alpha), beta: float32(cfg.Beta), invTau: float32(1 / cfg.Tau),
+		eq: newEq5(cfg.Alpha), beta: float32(cfg.Beta), invTau: float32(1 / cfg.Tau),
 		clsScale: float32(1 / float64(max(n.Pairs, 1))),
 		h:        grow(lg.h, lossGradChunk*6*d),
 		cls:      grow(lg.cls, lossGradChunk), neg: grow(lg.neg, lossGradChunk), pos: grow(lg.pos, lossGradChunk),
@@ -162,7 +164,7 @@ func (lg *lossGrad) forward(sd *side, h []float32) {
 		x := f32.Dot(lg.row(e.node[k]), lg.row(e.target[k]))
 		no := sigmoid32(x)
 		lg.no[sd.base+int(k)] = no
-		lg.s[sd.base+int(k)] = lg.oneMinusAlpha*no + e.st[k]
+		lg.s[sd.base+int(k)] = lg.eq.withFeatures(e.st[k], no)
 	}
 	centre := lg.row(e.centre[sd.seg])
 	if lg.beta == 0 || sd.lo == sd.hi {
@@ -222,11 +224,11 @@ func (lg *lossGrad) backward(sd *side, dlogit, negCoef float32, partner, gCentre
 			sd.coefH[ke] = 0
 		}
 		if negCoef != 0 {
-			ds += negCoef * (lg.oneMinusAlpha*no[k] + e.st[ke])
+			ds += negCoef * lg.eq.withFeatures(e.st[ke], no[k])
 		}
-		dx := lg.oneMinusAlpha * ds * no[k] * (1 - no[k]) // through s = (1-α)σ(x) + α s_ST
-		sd.coefR[ke] = dx                                 // dh^r_c += dx·h^r_target
-		f32.Axpy(dx, lg.row(e.node[ke]), gTarget)         // dh^r_target += dx·h^r_c
+		dx := lg.eq.no * ds * no[k] * (1 - no[k]) // through s = (1-α)σ(x) + α s_ST
+		sd.coefR[ke] = dx                         // dh^r_c += dx·h^r_target
+		f32.Axpy(dx, lg.row(e.node[ke]), gTarget) // dh^r_target += dx·h^r_c
 	}
 }
 

@@ -1,11 +1,16 @@
+// Prediction (SPEC §4, eq 6-8): aggregation, the logit h_i · h_j and the Predictor.
+
 package ilpgnn
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sync"
 
+	"ilpgnn/core/detmath"
+	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 )
 
@@ -135,4 +140,54 @@ func topNodes(dst []int32, sc *scorer, i, j int, mask bool, m int) []int32 {
 	}
 	slices.Sort(dst)
 	return dst
+}
+
+// embed writes h_i = h^r_i + β Σ_c b_c h^r_c (eq 7) into dst, with
+// b = softmax(s/τ) over sel (eq 6). An empty sel gives h^r_i.
+func (sc *scorer) embed(dst []float32, i int, sel []Candidate) {
+	copy(dst, sc.row(int32(i)))
+	if len(sel) == 0 || sc.m.Config.Beta == 0 {
+		return
+	}
+	beta := float32(sc.m.Config.Beta)
+	sc.w = softmaxWeights(sc.w, sel, sc.m.Config.Tau)
+	for k, w := range sc.w {
+		f32.Axpy(beta*w, sc.row(sel[k].Node), dst)
+	}
+}
+
+// logit returns h_i · h_j for the selections selI ⊂ N(i) and selJ ⊂ N(j).
+func (sc *scorer) logit(i, j int, selI, selJ []Candidate) float32 {
+	sc.embed(sc.hi, i, selI)
+	sc.embed(sc.hj, j, selJ)
+	return f32.Dot(sc.hi, sc.hj)
+}
+
+// pairLogit is the model's logit for (i, j): selection on both sides, then
+// eq 6-8 (without the final sigmoid).
+func (sc *scorer) pairLogit(i, j int) float32 {
+	mask := sc.m.masked(sc.in, i, j)
+	ci, ki := sc.side(0, i, j, mask, nil, nil)
+	cj, kj := sc.side(1, j, i, mask, nil, nil)
+	return sc.logit(i, j, ci[:ki], cj[:kj])
+}
+
+// softmaxWeights returns b_c = softmax over sel of S/τ (eq 6), computed in
+// float64 for stability, in buf's storage when it is large enough.
+func softmaxWeights(buf []float32, sel []Candidate, tau float64) []float32 {
+	w := grow(buf, len(sel))
+	hi := math.Inf(-1)
+	for _, c := range sel {
+		hi = max(hi, float64(c.S)/tau)
+	}
+	var sum float64
+	for k, c := range sel {
+		e := detmath.Exp(float64(c.S)/tau - hi)
+		w[k] = float32(e)
+		sum += e
+	}
+	for k := range w {
+		w[k] = float32(float64(w[k]) / sum)
+	}
+	return w
 }

@@ -49,7 +49,7 @@ func (sc *scorer) refSide(slot int, i, j int, masked bool, removeI, removeJ []in
 			}
 		}
 	}
-	alpha := float32(sc.m.Config.Alpha)
+	eq := newEq5(sc.m.Config.Alpha)
 	hj := sc.row(int32(j))
 	nj := g.Neighbors(j)
 	cands := sc.cands[slot][:0]
@@ -84,11 +84,11 @@ func (sc *scorer) refSide(slot int, i, j int, masked bool, removeI, removeJ []in
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
-			c.S = alpha * c.ST
+			c.S = eq.structure(c.ST)
 			continue
 		}
 		c.NO = sigmoid(f32.Dot(hj, sc.row(c.Node)))
-		c.S = alpha*c.ST + (1-alpha)*c.NO
+		c.S = eq.combine(c.ST, c.NO)
 	}
 	sc.cands[slot] = cands
 	k := min(sc.m.Config.K, n)
@@ -164,7 +164,7 @@ func (m *Model) refBuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edg
 			defer wg.Done()
 			sc := m.newScorer(in, hr)
 			sc.lazy = true
-			alpha := float32(m.Config.Alpha)
+			eq := newEq5(m.Config.Alpha)
 			var spare []Candidate
 			for p := lo; p < hi; p++ {
 				i, j := int(pairs[p].U), int(pairs[p].V)
@@ -176,7 +176,7 @@ func (m *Model) refBuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edg
 					for _, c := range cands[:k] {
 						b.sel.node[at] = c.Node
 						b.sel.target[at] = int32(side[1])
-						b.sel.st[at] = alpha * c.ST
+						b.sel.st[at] = eq.structure(c.ST)
 						at++
 					}
 					q := rndSeg[p]
@@ -193,7 +193,7 @@ func (m *Model) refBuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edg
 						spare[n], spare[r] = spare[r], spare[n]
 						b.rnd.node[at] = spare[n].Node
 						b.rnd.target[at] = int32(side[1])
-						b.rnd.st[at] = alpha * spare[n].ST
+						b.rnd.st[at] = eq.structure(spare[n].ST)
 					}
 				}
 			}

@@ -1,12 +1,13 @@
+// Neighbour selection (SPEC §4, eq 5): the candidates' scores and N^r(i|j).
+
 package ilpgnn
 
 import (
-	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 	"unsafe"
 
+	"ilpgnn/core/autograd"
 	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/internal/prefetch"
@@ -18,32 +19,38 @@ type Candidate struct {
 	Node   int32
 	ST     float32 // s_ST(i, c, j) = S̃[c, j], scaled as configured
 	NO     float32 // s_NO(i, c, j) = sigmoid(h^r_j · h^r_c)
-	S      float32 // the combined score
+	S      float32 // the combined score, eq5.combine(ST, NO)
 	Common bool    // c is also a neighbour of j
 }
 
-// selectionOrder sorts candidates as N^r(i|j) is filled: common neighbours
-// first, then by descending score, ties by node id (SPEC §4).
-func selectionOrder(a, b Candidate) int {
-	if a.Common != b.Common {
-		if a.Common {
-			return -1
-		}
-		return 1
-	}
-	if c := cmp.Compare(b.S, a.S); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Node, b.Node)
-}
+// eq5 is equation 5 of SPEC §4, S = α·s_ST + (1-α)·s_NO, with its weights
+// α and 1-α in float32: the one definition that selection, the tape's
+// losses and LossGrad share. 1-α is rounded once from float64, as the
+// losses always took it; selection used to take 1-float32(α), the same
+// float32 for every α the defaults and the documents use (0, 0.01-0.03,
+// 0.05, 0.1, 0.2, 0.3, 1) but a bit apart for some others, such as 0.9.
+// Each product is rounded on its own (an explicit conversion), as the
+// tape's separate ops round it, so that no platform fuses it into a
+// multiply-add and the three paths agree bit for bit everywhere.
+type eq5 struct{ st, no float32 }
 
-// scoreOrder sorts candidates by descending score, ties by node id: the
-// ranking that Precision@k and fidelity use (SPEC §7).
-func scoreOrder(a, b Candidate) int {
-	if c := cmp.Compare(b.S, a.S); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Node, b.Node)
+func newEq5(alpha float64) eq5 { return eq5{st: float32(alpha), no: float32(1 - alpha)} }
+
+// structure returns α·s_ST, the part of S that does not depend on the
+// embeddings (a constant on the tape).
+func (e eq5) structure(st float32) float32 { return float32(e.st * st) }
+
+// withFeatures returns S from its structure part a = structure(s_ST) and
+// s_NO.
+func (e eq5) withFeatures(a, no float32) float32 { return a + float32(e.no*no) }
+
+// combine returns S = α·s_ST + (1-α)·s_NO.
+func (e eq5) combine(st, no float32) float32 { return e.withFeatures(e.structure(st), no) }
+
+// record records withFeatures on t for the feature scores no (n x 1) and
+// the structure parts a (n of them).
+func (e eq5) record(t *autograd.Tape, no *autograd.Var, a []float32) *autograd.Var {
+	return autograd.AddConst(t, autograd.Scale(t, no, e.no), a)
 }
 
 // scorer scores and selects neighbours given fixed embeddings H^r. It owns
@@ -176,6 +183,7 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 	// (With C ≥ K, K commons anywhere means K commons within the bound.)
 	skip := sc.lazy && commons >= sc.m.Config.K
 	k := min(sc.m.Config.K, n)
+	eq := newEq5(sc.m.Config.Alpha)
 	if skip && commonAt != nil && k <= maxTop {
 		// The commons' places are known (sideGrouped): score and rank them
 		// alone. The others' scores stay unset too (S and NO as given);
@@ -188,13 +196,12 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 			}
 		}
 		sc.scoreNeeded(cands, hj, tab)
-		alpha := float32(sc.m.Config.Alpha)
 		for _, m := range commonAt {
 			c := &cands[m]
 			if tab != nil {
 				c.NO = tab.e[c.Node].no
 			}
-			c.S = alpha*c.ST + (1-alpha)*c.NO
+			c.S = eq.combine(c.ST, c.NO)
 		}
 		sc.top = selectTop(cands, k, commonAt, sc.top)
 		return k
@@ -209,17 +216,16 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 		sc.needAt = append(sc.needAt, int32(m))
 	}
 	sc.scoreNeeded(cands, hj, tab)
-	alpha := float32(sc.m.Config.Alpha)
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
-			c.S = alpha * c.ST
+			c.S = eq.structure(c.ST) // no feature score: S without it
 			continue
 		}
 		if tab != nil {
 			c.NO = tab.e[c.Node].no
 		}
-		c.S = alpha*c.ST + (1-alpha)*c.NO
+		c.S = eq.combine(c.ST, c.NO)
 	}
 	if k <= maxTop {
 		sc.top = selectTop(cands[:n], k, nil, sc.top)
@@ -389,244 +395,6 @@ func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidat
 	}
 	sc.cands[0], sc.commonAt = cands, commonAt
 	return cands, sc.finish(0, cands, commons, commonAt, sc.row(int32(j)), t)
-}
-
-// boundsBefore reports whether the bound on candidates (Config.Candidates)
-// prefers a to b: common neighbours first, then by descending s_ST, ties by
-// node id. NaNs come last and equal scores (±0 included) fall back to node
-// ids, as in selectsBefore, so the order is total.
-func boundsBefore(a, b *Candidate) bool {
-	if a.Common != b.Common {
-		return a.Common
-	}
-	switch as, bs := a.ST, b.ST; {
-	case as > bs:
-		return true
-	case as < bs:
-		return false
-	case as == bs, as != as && bs != bs:
-		return a.Node < b.Node
-	default: // exactly one NaN: the number comes first
-		return bs != bs
-	}
-}
-
-// boundOrder is boundsBefore as a comparison function for sorting.
-func boundOrder(a, b Candidate) int {
-	switch {
-	case boundsBefore(&a, &b):
-		return -1
-	case boundsBefore(&b, &a):
-		return 1
-	}
-	return 0
-}
-
-// selectBound moves the c best candidates by boundsBefore to cands[:c], in
-// no specified (but deterministic) order, by quickselect with a
-// median-of-three pivot: O(len(cands)) expected, with a sort of the range
-// left as a fallback should the pivots keep falling badly. 0 < c < len.
-func selectBound(cands []Candidate, c int) {
-	lo, hi := 0, len(cands) // the c-th best lies in cands[lo:hi]
-	for budget := 2 * bits.Len(uint(len(cands))); hi-lo > 1; budget-- {
-		if budget == 0 {
-			slices.SortFunc(cands[lo:hi], boundOrder)
-			return
-		}
-		// Median of three to cands[hi-1], then a Lomuto partition.
-		mid := lo + (hi-lo)/2
-		if boundsBefore(&cands[mid], &cands[lo]) {
-			cands[mid], cands[lo] = cands[lo], cands[mid]
-		}
-		if boundsBefore(&cands[hi-1], &cands[lo]) {
-			cands[hi-1], cands[lo] = cands[lo], cands[hi-1]
-		}
-		if boundsBefore(&cands[mid], &cands[hi-1]) {
-			cands[mid], cands[hi-1] = cands[hi-1], cands[mid]
-		}
-		pivot := cands[hi-1]
-		p := lo
-		for u := lo; u < hi-1; u++ {
-			if boundsBefore(&cands[u], &pivot) {
-				cands[u], cands[p] = cands[p], cands[u]
-				p++
-			}
-		}
-		cands[p], cands[hi-1] = cands[hi-1], cands[p]
-		// cands[:p] are all better than the pivot at p, the rest worse.
-		switch {
-		case p == c || p == c-1:
-			return
-		case p > c:
-			hi = p
-		default:
-			lo = p + 1
-		}
-	}
-}
-
-// selectFirst moves the first k candidates in selection order to the front,
-// in that order; the others keep a deterministic but unspecified order. For
-// small k it costs O(k·n) instead of a sort's O(n log n): on Amazon Photo,
-// whose hubs have a thousand neighbours, sorting every candidate list took
-// a third of an epoch. A large k (every neighbour, as in the ablation
-// without selection) sorts instead.
-func selectFirst(cands []Candidate, k int) {
-	if k > 16 {
-		slices.SortFunc(cands, selectionOrder) // a total order: ties end at node ids
-		return
-	}
-	for t := 0; t < k; t++ {
-		best := t
-		for u := t + 1; u < len(cands); u++ {
-			if selectsBefore(&cands[u], &cands[best]) {
-				best = u
-			}
-		}
-		cands[t], cands[best] = cands[best], cands[t]
-	}
-}
-
-// maxTop is the largest k that selectTop takes; selectFirst sorts above it.
-const maxTop = 16
-
-// selectTop is selectFirst(cands, k) for k ≤ maxTop, leaving the whole list
-// in the same order, when the first k in selection order all lie at the
-// places at (every place when at is nil, else ascending). It finds them in
-// one pass, comparing most candidates once with the k-th best so far
-// instead of k times, then makes selectFirst's k swaps: its pass t swaps
-// cands[t] with the t-th best, wherever the earlier swaps left it. The
-// order of the rest matters: the random neighbours of L^p_dis are drawn
-// from it by place. Node ids are distinct and selectsBefore is a total
-// order, so the k best do not depend on the scan. It returns top (the
-// scratch it used).
-func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
-	top = top[:0]
-	if k == 0 {
-		return top
-	}
-	var worst *Candidate // the k-th best so far, once there are k
-	if at == nil {
-		for u := range cands {
-			c := &cands[u]
-			if worst != nil && !selectsBefore(c, worst) {
-				continue
-			}
-			top = insertTop(cands, top, k, int32(u))
-			if len(top) == k {
-				worst = &cands[top[k-1]]
-			}
-		}
-	} else {
-		for _, u := range at {
-			c := &cands[u]
-			if worst != nil && !selectsBefore(c, worst) {
-				continue
-			}
-			top = insertTop(cands, top, k, u)
-			if len(top) == k {
-				worst = &cands[top[k-1]]
-			}
-		}
-	}
-	for t := range k {
-		cur := top[t]
-		cands[t], cands[cur] = cands[cur], cands[t]
-		// What stood at t now stands at cur: follow it if it is a later best.
-		for u := t + 1; u < k; u++ {
-			if top[u] == int32(t) {
-				top[u] = cur
-			}
-		}
-	}
-	return top
-}
-
-// insertTop inserts place u into top, the places of the best candidates
-// so far in selection order (at most k, best first), dropping the k+1-th.
-func insertTop(cands []Candidate, top []int32, k int, u int32) []int32 {
-	if len(top) == k {
-		top = top[:k-1]
-	}
-	top = append(top, u)
-	c := &cands[u]
-	for x := len(top) - 1; x > 0 && selectsBefore(c, &cands[top[x-1]]); x-- {
-		top[x], top[x-1] = top[x-1], top[x]
-	}
-	return top
-}
-
-// selectsBefore reports selectionOrder(*a, *b) < 0. It is the comparison
-// of selectFirst's inner loop, taking pointers and comparing the scores
-// directly: under wasm the call to selectionOrder with two Candidates by
-// value and cmp.Compare's NaN tests made selectFirst ~12 ms of a Cora epoch,
-// ~2.5 ms with this (node --cpu-prof, 20 epochs).
-// NaN scores sort last, as with cmp.Compare, and equal scores (+0 and -0
-// included) fall back to node ids.
-func selectsBefore(a, b *Candidate) bool {
-	if a.Common != b.Common {
-		return a.Common
-	}
-	switch as, bs := a.S, b.S; {
-	case as > bs:
-		return true
-	case as < bs:
-		return false
-	case as == bs, as != as && bs != bs:
-		return a.Node < b.Node
-	default: // exactly one NaN: the number comes first
-		return bs != bs
-	}
-}
-
-// embed writes h_i = h^r_i + β Σ_c b_c h^r_c (eq 7) into dst, with
-// b = softmax(s/τ) over sel (eq 6). An empty sel gives h^r_i.
-func (sc *scorer) embed(dst []float32, i int, sel []Candidate) {
-	copy(dst, sc.row(int32(i)))
-	if len(sel) == 0 || sc.m.Config.Beta == 0 {
-		return
-	}
-	beta := float32(sc.m.Config.Beta)
-	sc.w = softmaxWeights(sc.w, sel, sc.m.Config.Tau)
-	for k, w := range sc.w {
-		f32.Axpy(beta*w, sc.row(sel[k].Node), dst)
-	}
-}
-
-// logit returns h_i · h_j for the selections selI ⊂ N(i) and selJ ⊂ N(j).
-func (sc *scorer) logit(i, j int, selI, selJ []Candidate) float32 {
-	sc.embed(sc.hi, i, selI)
-	sc.embed(sc.hj, j, selJ)
-	return f32.Dot(sc.hi, sc.hj)
-}
-
-// pairLogit is the model's logit for (i, j): selection on both sides, then
-// eq 6-8 (without the final sigmoid).
-func (sc *scorer) pairLogit(i, j int) float32 {
-	mask := sc.m.masked(sc.in, i, j)
-	ci, ki := sc.side(0, i, j, mask, nil, nil)
-	cj, kj := sc.side(1, j, i, mask, nil, nil)
-	return sc.logit(i, j, ci[:ki], cj[:kj])
-}
-
-// softmaxWeights returns b_c = softmax over sel of S/τ (eq 6), computed in
-// float64 for stability, in buf's storage when it is large enough.
-func softmaxWeights(buf []float32, sel []Candidate, tau float64) []float32 {
-	w := grow(buf, len(sel))
-	hi := math.Inf(-1)
-	for _, c := range sel {
-		hi = max(hi, float64(c.S)/tau)
-	}
-	var sum float64
-	for k, c := range sel {
-		e := detmath.Exp(float64(c.S)/tau - hi)
-		w[k] = float32(e)
-		sum += e
-	}
-	for k := range w {
-		w[k] = float32(float64(w[k]) / sum)
-	}
-	return w
 }
 
 func sigmoid(x float32) float32 { return float32(1 / (1 + detmath.Exp(-float64(x)))) }

@@ -90,3 +90,50 @@ func TestSelectTopMatchesSelectFirst(t *testing.T) {
 }
 
 func sameNode(a, b Candidate) bool { return a.Node == b.Node }
+
+// TestEq5OneDefinition checks that the three paths that compute eq 5 give
+// the same score for every selected neighbour of a batch, bit for bit: the
+// selection's (Ranked, which scores every neighbour), the tape's
+// (aggregate's s) and LossGrad's forward step. α 0.9 is one where 1-α
+// rounded from float64 and 1 - float32(α) differ in the last bit, which
+// selection and the losses once took apart; 0.02 is the default. β 0
+// leaves LossGrad's scores in its scratch after the backward step.
+func TestEq5OneDefinition(t *testing.T) {
+	if a := float32(0.9); 1-a == float32(1-0.9) {
+		t.Fatal("α 0.9 no longer tells the two roundings of 1-α apart")
+	}
+	g := testGraph(t, 60, 3, 5, 8)
+	for _, alpha := range []float64{0.9, 0.02} {
+		cfg := smallConfig()
+		cfg.Alpha, cfg.Beta = alpha, 0
+		m, in := testModel(t, g, cfg)
+		hr := m.Encode(nil, in, 0, nil)
+		obj := Objective{Lambda: 0.5, Delta: 0.5}
+		b := trainingBatch(t, m, in, hr.Value, obj)
+		_, s := m.aggregate(nil, hr, &b.sel)
+		m.LossGrad(hr.Value, make([]float32, len(hr.Value)), b, obj, m.EpochNorms(in, b.Pairs, b.Labels, obj))
+		p := PredictorFrom(m, in, hr.Value)
+		e := &b.sel
+		checked := 0
+		for seg := range len(e.centre) {
+			for k := e.offsets[seg]; k < e.offsets[seg+1]; k++ {
+				ranked := p.Ranked(int(e.centre[seg]), int(e.target[k]))
+				at := slices.IndexFunc(ranked, func(c Candidate) bool { return c.Node == e.node[k] })
+				if at < 0 {
+					t.Fatalf("α %v: entry %d (%d of %d against %d) is not a candidate", alpha, k, e.node[k], e.centre[seg], e.target[k])
+				}
+				want := math.Float32bits(ranked[at].S)
+				if got := math.Float32bits(s.Value[k]); got != want {
+					t.Fatalf("α %v entry %d: tape score %v, selection's %v", alpha, k, s.Value[k], ranked[at].S)
+				}
+				if got := math.Float32bits(b.lossGrad.s[k]); got != want {
+					t.Fatalf("α %v entry %d: LossGrad's score %v, selection's %v", alpha, k, b.lossGrad.s[k], ranked[at].S)
+				}
+				checked++
+			}
+		}
+		if checked < 100 {
+			t.Fatalf("α %v: only %d entries checked", alpha, checked)
+		}
+	}
+}

@@ -1,0 +1,221 @@
+// Orders of candidates (SPEC §4, §7) and the partial sorts that apply them.
+
+package ilpgnn
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+)
+
+// selectionOrder sorts candidates as N^r(i|j) is filled: common neighbours
+// first, then by descending score, ties by node id (SPEC §4).
+func selectionOrder(a, b Candidate) int {
+	if a.Common != b.Common {
+		if a.Common {
+			return -1
+		}
+		return 1
+	}
+	if c := cmp.Compare(b.S, a.S); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Node, b.Node)
+}
+
+// scoreOrder sorts candidates by descending score, ties by node id: the
+// ranking that Precision@k and fidelity use (SPEC §7).
+func scoreOrder(a, b Candidate) int {
+	if c := cmp.Compare(b.S, a.S); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Node, b.Node)
+}
+
+// boundsBefore reports whether the bound on candidates (Config.Candidates)
+// prefers a to b: common neighbours first, then by descending s_ST, ties by
+// node id. NaNs come last and equal scores (±0 included) fall back to node
+// ids, as in selectsBefore, so the order is total.
+func boundsBefore(a, b *Candidate) bool {
+	if a.Common != b.Common {
+		return a.Common
+	}
+	switch as, bs := a.ST, b.ST; {
+	case as > bs:
+		return true
+	case as < bs:
+		return false
+	case as == bs, as != as && bs != bs:
+		return a.Node < b.Node
+	default: // exactly one NaN: the number comes first
+		return bs != bs
+	}
+}
+
+// boundOrder is boundsBefore as a comparison function for sorting.
+func boundOrder(a, b Candidate) int {
+	switch {
+	case boundsBefore(&a, &b):
+		return -1
+	case boundsBefore(&b, &a):
+		return 1
+	}
+	return 0
+}
+
+// selectBound moves the c best candidates by boundsBefore to cands[:c], in
+// no specified (but deterministic) order, by quickselect with a
+// median-of-three pivot: O(len(cands)) expected, with a sort of the range
+// left as a fallback should the pivots keep falling badly. 0 < c < len.
+func selectBound(cands []Candidate, c int) {
+	lo, hi := 0, len(cands) // the c-th best lies in cands[lo:hi]
+	for budget := 2 * bits.Len(uint(len(cands))); hi-lo > 1; budget-- {
+		if budget == 0 {
+			slices.SortFunc(cands[lo:hi], boundOrder)
+			return
+		}
+		// Median of three to cands[hi-1], then a Lomuto partition.
+		mid := lo + (hi-lo)/2
+		if boundsBefore(&cands[mid], &cands[lo]) {
+			cands[mid], cands[lo] = cands[lo], cands[mid]
+		}
+		if boundsBefore(&cands[hi-1], &cands[lo]) {
+			cands[hi-1], cands[lo] = cands[lo], cands[hi-1]
+		}
+		if boundsBefore(&cands[mid], &cands[hi-1]) {
+			cands[mid], cands[hi-1] = cands[hi-1], cands[mid]
+		}
+		pivot := cands[hi-1]
+		p := lo
+		for u := lo; u < hi-1; u++ {
+			if boundsBefore(&cands[u], &pivot) {
+				cands[u], cands[p] = cands[p], cands[u]
+				p++
+			}
+		}
+		cands[p], cands[hi-1] = cands[hi-1], cands[p]
+		// cands[:p] are all better than the pivot at p, the rest worse.
+		switch {
+		case p == c || p == c-1:
+			return
+		case p > c:
+			hi = p
+		default:
+			lo = p + 1
+		}
+	}
+}
+
+// selectFirst moves the first k candidates in selection order to the front,
+// in that order; the others keep a deterministic but unspecified order. For
+// small k it costs O(k·n) instead of a sort's O(n log n): on Amazon Photo,
+// whose hubs have a thousand neighbours, sorting every candidate list took
+// a third of an epoch. A large k (every neighbour, as in the ablation
+// without selection) sorts instead.
+func selectFirst(cands []Candidate, k int) {
+	if k > 16 {
+		slices.SortFunc(cands, selectionOrder) // a total order: ties end at node ids
+		return
+	}
+	for t := 0; t < k; t++ {
+		best := t
+		for u := t + 1; u < len(cands); u++ {
+			if selectsBefore(&cands[u], &cands[best]) {
+				best = u
+			}
+		}
+		cands[t], cands[best] = cands[best], cands[t]
+	}
+}
+
+// maxTop is the largest k that selectTop takes; selectFirst sorts above it.
+const maxTop = 16
+
+// selectTop is selectFirst(cands, k) for k ≤ maxTop, leaving the whole list
+// in the same order, when the first k in selection order all lie at the
+// places at (every place when at is nil, else ascending). It finds them in
+// one pass, comparing most candidates once with the k-th best so far
+// instead of k times, then makes selectFirst's k swaps: its pass t swaps
+// cands[t] with the t-th best, wherever the earlier swaps left it. The
+// order of the rest matters: the random neighbours of L^p_dis are drawn
+// from it by place. Node ids are distinct and selectsBefore is a total
+// order, so the k best do not depend on the scan. It returns top (the
+// scratch it used).
+func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
+	top = top[:0]
+	if k == 0 {
+		return top
+	}
+	var worst *Candidate // the k-th best so far, once there are k
+	if at == nil {
+		for u := range cands {
+			c := &cands[u]
+			if worst != nil && !selectsBefore(c, worst) {
+				continue
+			}
+			top = insertTop(cands, top, k, int32(u))
+			if len(top) == k {
+				worst = &cands[top[k-1]]
+			}
+		}
+	} else {
+		for _, u := range at {
+			c := &cands[u]
+			if worst != nil && !selectsBefore(c, worst) {
+				continue
+			}
+			top = insertTop(cands, top, k, u)
+			if len(top) == k {
+				worst = &cands[top[k-1]]
+			}
+		}
+	}
+	for t := range k {
+		cur := top[t]
+		cands[t], cands[cur] = cands[cur], cands[t]
+		// What stood at t now stands at cur: follow it if it is a later best.
+		for u := t + 1; u < k; u++ {
+			if top[u] == int32(t) {
+				top[u] = cur
+			}
+		}
+	}
+	return top
+}
+
+// insertTop inserts place u into top, the places of the best candidates
+// so far in selection order (at most k, best first), dropping the k+1-th.
+func insertTop(cands []Candidate, top []int32, k int, u int32) []int32 {
+	if len(top) == k {
+		top = top[:k-1]
+	}
+	top = append(top, u)
+	c := &cands[u]
+	for x := len(top) - 1; x > 0 && selectsBefore(c, &cands[top[x-1]]); x-- {
+		top[x], top[x-1] = top[x-1], top[x]
+	}
+	return top
+}
+
+// selectsBefore reports selectionOrder(*a, *b) < 0. It is the comparison
+// of selectFirst's inner loop, taking pointers and comparing the scores
+// directly: under wasm the call to selectionOrder with two Candidates by
+// value and cmp.Compare's NaN tests made selectFirst ~12 ms of a Cora epoch,
+// ~2.5 ms with this (node --cpu-prof, 20 epochs).
+// NaN scores sort last, as with cmp.Compare, and equal scores (+0 and -0
+// included) fall back to node ids.
+func selectsBefore(a, b *Candidate) bool {
+	if a.Common != b.Common {
+		return a.Common
+	}
+	switch as, bs := a.S, b.S; {
+	case as > bs:
+		return true
+	case as < bs:
+		return false
+	case as == bs, as != as && bs != bs:
+		return a.Node < b.Node
+	default: // exactly one NaN: the number comes first
+		return bs != bs
+	}
+}
