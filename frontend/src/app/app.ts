@@ -7,7 +7,7 @@
 // it makes and a narrow interface of the actions it needs.
 
 import type { EngineClient } from "../client";
-import type { GraphDescription, GraphInfo, ModelInfo, Preset } from "../protocol";
+import type { EngineInfo, GraphDescription, GraphInfo, ModelInfo, Preset } from "../protocol";
 import { byId } from "./dom";
 import { errorText } from "./errors";
 import { findNodes, GraphInput, GraphView } from "./graph/index";
@@ -105,7 +105,7 @@ export class App {
   /** Starts the app: waits for the engine, then opens what the URL asks for (the synthetic demo graph by default). */
   async start(): Promise<void> {
     this.setStatus("Starting the engine…");
-    let info;
+    let info: EngineInfo;
     try {
       info = await this.engine.ready;
     } catch (e) {
@@ -120,7 +120,7 @@ export class App {
     await this.applyLink(parseHash(location.hash), true);
   }
 
-  /** Says `text` in the status line (unless the engine is gone: that stays the news). */
+  /** Says `text` in the status line. */
   setStatus(text: string): void {
     // Once the engine is gone, that stays the news: the requests it failed
     // end after it and would otherwise say "No graph loaded".
