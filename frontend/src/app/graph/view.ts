@@ -9,7 +9,7 @@
 // clicks) is GraphInput's (input.ts), which drives this view.
 import { classColor, NEUTRAL } from "../palette";
 import { buildTree, hitTest, type NodeTree } from "./hit";
-import type { FromWorker, StaticStyle, ToWorker, ViewSpec } from "./layout-protocol";
+import { frameServes, type FromWorker, type StaticStyle, type ToWorker, type ViewSpec } from "./layout-protocol";
 import { drawHoverRing, drawOverlay, neighborEdges } from "./overlay";
 import { drawStatic } from "./render-core";
 import { nodeStyle } from "./style";
@@ -301,20 +301,10 @@ export class GraphView {
   private requestRender(): void {
     if (!this.workerRender || !this.worker || !this.data) return;
     if (this.width === 0 || this.height === 0) return;
-    const dimmed = this.highlight !== null;
-    const f = this.frame?.view;
-    const t = this.t;
-    const fresh =
-      f !== undefined &&
-      f.width === this.width &&
-      f.height === this.height &&
-      f.dpr === this.dpr &&
-      f.dimmed === dimmed &&
-      // A fitted render while auto-fitting, else one at exactly this transform.
-      (this.autoFit ? f.fit : f.k === t.k && f.x === t.x && f.y === t.y);
-    if (fresh) return;
+    const want = { width: this.width, height: this.height, dpr: this.dpr, k: this.t.k, x: this.t.x, y: this.t.y, dimmed: this.highlight !== null, fit: this.autoFit };
+    if (this.frame && frameServes(this.frame.view, want)) return;
     if (this.viewInFlight) return; // re-checked when the frame arrives (invalidate -> draw)
-    const view: ViewSpec = { req: ++this.viewReq, width: this.width, height: this.height, dpr: this.dpr, k: this.t.k, x: this.t.x, y: this.t.y, dimmed, fit: this.autoFit };
+    const view: ViewSpec = { req: ++this.viewReq, ...want };
     this.viewInFlight = true;
     const msg: ToWorker = { type: "view", run: this.run, view };
     this.worker.postMessage(msg);
