@@ -9,6 +9,7 @@ import { findNodes, describeNode } from "../src/app/graph/index";
 import { createLayout, defaultMaxTicks, initialPositions } from "../src/app/graph/layout-core";
 import { litNodes, neighborEdges } from "../src/app/graph/overlay";
 import { seededRandom } from "../src/app/graph/prng";
+import { frameServes } from "../src/app/graph/layout-protocol";
 import { drawStatic, type Ctx2D } from "../src/app/graph/render-core";
 import { bounds, fitTransform, pan, toScreen, toWorld, zoomAbout, MAX_ZOOM, MIN_ZOOM, type Transform } from "../src/app/graph/transform";
 
@@ -319,4 +320,19 @@ describe("static layer drawing", () => {
     });
     assert.deepEqual(lit.sort(), [1, 2, 3, 4, 5, 6]);
   });
+});
+
+test("a worker frame serves a view with the same canvas and dimming, fitted while fitting, else at exactly its transform", () => {
+  const have = { width: 800, height: 600, dpr: 2, k: 1.5, x: 10, y: -4, dimmed: false, fit: false };
+  assert.equal(frameServes(have, { ...have }), true);
+  assert.equal(frameServes(have, { ...have, x: 11 }), false, "panned");
+  assert.equal(frameServes(have, { ...have, k: 1.6 }), false, "zoomed");
+  assert.equal(frameServes(have, { ...have, dimmed: true }), false, "a highlight dims the static layer");
+  assert.equal(frameServes(have, { ...have, dpr: 1 }), false);
+  assert.equal(frameServes(have, { ...have, width: 801 }), false);
+  // While the view fits itself, only a fitted render will do, whatever its transform.
+  assert.equal(frameServes(have, { ...have, fit: true }), false);
+  assert.equal(frameServes({ ...have, fit: true, k: 9 }, { ...have, fit: true }), true);
+  // A fitted render at the same transform serves a view that stopped fitting.
+  assert.equal(frameServes({ ...have, fit: true }, have), true);
 });

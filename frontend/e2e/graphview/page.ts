@@ -2,7 +2,7 @@
 // loads Cora (from /data/cora) or Amazon Photo (binary files the test
 // writes next to this page) into a GraphView and exposes window.gv for the
 // test to drive and for bench-app to measure.
-import { GraphView, type GraphData, type Highlight } from "../../src/app/graph/index";
+import { GraphInput, GraphView, type GraphData, type Highlight } from "../../src/app/graph/index";
 import { SIDE_I, SIDE_J } from "../../src/app/palette";
 
 const longTasks: Array<{ start: number; duration: number }> = [];
@@ -15,6 +15,7 @@ const tip = document.getElementById("tip") as HTMLElement;
 const clicks: number[] = [];
 let backgroundClicks = 0;
 let view: GraphView | null = null;
+let input: GraphInput | null = null;
 let data: GraphData | null = null;
 let layoutDone: Promise<number> = Promise.resolve(0);
 let progressEvents = 0;
@@ -74,17 +75,20 @@ async function photo(): Promise<GraphData> {
 const gv = {
   async load(kind: "cora" | "photo", options: { staticLayer?: "auto" | "page" | "worker"; seed?: number } = {}) {
     data = kind === "cora" ? await cora() : await photo();
+    input?.destroy();
     view?.destroy();
     view = new GraphView(canvas, {
       layoutWorkerUrl: "layout.js",
       tooltip: tip,
-      onNodeClick: (i) => clicks.push(i),
-      onBackgroundClick: () => backgroundClicks++,
       onLayoutProgress: (p) => {
         progressEvents++;
         if (p.done) finish(performance.now() - t0);
       },
       staticLayer: options.staticLayer ?? "auto",
+    });
+    input = new GraphInput(canvas, view, {
+      onNodeClick: (i) => clicks.push(i),
+      onBackgroundClick: () => backgroundClicks++,
     });
     let finish: (ms: number) => void = () => {};
     layoutDone = new Promise<number>((ok) => (finish = ok));

@@ -1,58 +1,33 @@
-// The app: one engine (the Go core in a Web Worker), one graph view, and
-// the panels around them. App owns the shared state — the loaded graph, the
-// current model, the selection — and the panels ask it to change it, so
-// every change updates the canvas, the panels and the URL hash together.
+// The app's composition root: one engine (the Go core in a Web Worker), one
+// graph view with its input, the panels around them, and the store they
+// share (store.ts). The App wires them and carries out the changes that
+// touch several at once — opening a graph, making a model current,
+// selecting — so the canvas, the panels and the URL hash change together.
+// Panels never import this module: each gets the store, the engine calls
+// it makes and a narrow interface of the actions it needs.
 
-import { EngineError, type EngineClient } from "../client";
+import type { EngineClient } from "../client";
 import type { EngineInfo, GraphDescription, GraphInfo, ModelInfo, Preset } from "../protocol";
-import { byId, replace, h } from "./dom";
-import { findNodes, GraphView } from "./graph/index";
+import { byId } from "./dom";
+import { errorText } from "./errors";
+import { findNodes, GraphInput, GraphView } from "./graph/index";
 import { kept, keep } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
+import { renderLegend } from "./legend";
 import { graphSummary, missingFeaturesNote, pairHighlight } from "./summary";
-import { classColor, COMMON, GROUNDTRUTH, SIDE_I, SIDE_J } from "./palette";
 import { CheckpointsPanel } from "./panels/checkpoints";
 import { DataPanel } from "./panels/data";
 import { ExplainPanel } from "./panels/explain";
 import { InsightPanel } from "./panels/insight";
 import { TrainPanel } from "./panels/train";
-
-/** Timings the browser tests and the closing report read. */
-export interface AppMetrics {
-  /** performance.now() when the first graph was drawn (ms since navigation). */
-  firstGraphMs?: number;
-  /** Engine ready (ms since navigation). */
-  engineReadyMs?: number;
-  /** Last graph load: request to first drawn frame. */
-  lastLoadMs?: number;
-  /** Last training run: Train pressed to result. */
-  lastTrainMs?: number;
-  /** Number of `train` requests sent (to show a reload did not retrain). */
-  trainRuns: number;
-}
-
-/** What the explanation view shows. */
-export type Selection = { kind: "none" } | { kind: "node"; node: number } | { kind: "pair"; i: number; j: number };
-
-/** The current ILP-GNN model: its info and the graph it belongs to. */
-export interface CurrentModel {
-  info: ModelInfo;
-  fingerprint: string;
-}
+import { AppStore, type AppMetrics, type CurrentModel, type Selection } from "./store";
 
 export class App {
+  readonly store = new AppStore();
   readonly engine: EngineClient;
   readonly view: GraphView;
-  readonly metrics: AppMetrics = { trainRuns: 0 };
-  engineInfo: EngineInfo | null = null;
-  graph: LoadedGraph | null = null;
-  /** Where the loaded graph came from, as a hash `data` value. */
-  dataKey = DEFAULT_DATA;
-  dataSeed: number | null = 0;
-  model: CurrentModel | null = null;
-  selection: Selection = { kind: "none" };
-  training = false;
+  readonly input: GraphInput;
 
   readonly data: DataPanel;
   readonly train: TrainPanel;
@@ -66,23 +41,58 @@ export class App {
   private readonly layoutStatus = byId("layout-status", HTMLElement);
   private loading: Promise<unknown> = Promise.resolve();
 
+  // Read-only views of the store, for the browser tests and the console.
+  get metrics(): AppMetrics {
+    return this.store.metrics;
+  }
+  get graph(): LoadedGraph | null {
+    return this.store.get("graph");
+  }
+  get dataKey(): string {
+    return this.store.get("dataKey");
+  }
+  get model(): CurrentModel | null {
+    return this.store.get("model");
+  }
+  get selection(): Selection {
+    return this.store.get("selection");
+  }
+  get training(): boolean {
+    return this.store.get("training");
+  }
+
   constructor(engine: EngineClient) {
     this.engine = engine;
+    const store = this.store;
     const canvas = byId("graph", HTMLCanvasElement);
     this.view = new GraphView(canvas, {
       layoutWorkerUrl: new URL("layout.js", import.meta.url),
       tooltip: byId("tooltip", HTMLElement),
-      onNodeClick: (node) => this.clickNode(node),
-      onBackgroundClick: () => this.select({ kind: "none" }),
       onLayoutProgress: (p) => {
         this.layoutStatus.textContent = p.done ? "" : "arranging…";
       },
     });
-    this.data = new DataPanel(this);
-    this.train = new TrainPanel(this);
-    this.explain = new ExplainPanel(this);
-    this.insight = new InsightPanel(this);
-    this.checkpoints = new CheckpointsPanel(this);
+    this.input = new GraphInput(canvas, this.view, {
+      onNodeClick: (node) => this.clickNode(node),
+      onBackgroundClick: () => void this.select({ kind: "none" }),
+    });
+    const setStatus = (text: string) => this.setStatus(text);
+    const setModel = (info: ModelInfo) => this.setModel(info);
+    this.data = new DataPanel(store, {
+      generate: (preset, seed) => this.generate(preset, seed),
+      openFiles: (files) => this.openFiles(files),
+      importCheckpoint: (file) => this.checkpoints.importFile(file),
+    });
+    this.train = new TrainPanel(store, engine, {
+      setModel,
+      setStatus,
+      engineStopped: () => this.engineStopped(),
+      refreshCheckpoints: () => this.checkpoints.refresh(),
+      restoreCheckpoint: (key) => this.checkpoints.restore(key),
+    });
+    this.explain = new ExplainPanel(store, engine, { select: (sel) => this.select(sel) });
+    this.insight = new InsightPanel(store, engine);
+    this.checkpoints = new CheckpointsPanel(store, engine, { setModel, setStatus, hideRestoreOffer: () => this.train.hideOffer() });
     byId("fit", HTMLButtonElement).addEventListener("click", () => this.view.fit());
     const search = byId("search", HTMLInputElement);
     byId("search-form", HTMLFormElement).addEventListener("submit", (ev) => {
@@ -95,19 +105,22 @@ export class App {
   /** Starts the app: waits for the engine, then opens what the URL asks for (the synthetic demo graph by default). */
   async start(): Promise<void> {
     this.setStatus("Starting the engine…");
+    let info: EngineInfo;
     try {
-      this.engineInfo = await this.engine.ready;
+      info = await this.engine.ready;
     } catch (e) {
       this.setStatus(`The engine could not start: ${errorText(e)}`);
       throw e;
     }
-    this.metrics.engineReadyMs = performance.now();
-    this.checkpoints.showStorage(this.engineInfo);
+    this.store.set("engineInfo", info);
+    this.store.metrics.engineReadyMs = performance.now();
+    this.checkpoints.showStorage(info);
     this.setStatus("Engine ready");
     void this.train.loadDefaults();
     await this.applyLink(parseHash(location.hash), true);
   }
 
+  /** Says `text` in the status line. */
   setStatus(text: string): void {
     // Once the engine is gone, that stays the news: the requests it failed
     // end after it and would otherwise say "No graph loaded".
@@ -125,7 +138,7 @@ export class App {
     let data = link.data ?? DEFAULT_DATA;
     const seed = link.seed ?? 0;
     const focus = { autoRestore: link.pair !== null || link.node !== null, autoTrain: link.train };
-    if (data.startsWith("file:") && data !== this.dataKey) {
+    if (data.startsWith("file:") && data !== this.store.get("dataKey")) {
       const k = await kept();
       if (k !== null && k.dataKey === data) {
         if (!(await this.openBytes(data, k.files, focus, false))) return;
@@ -144,7 +157,8 @@ export class App {
       this.data.showNote(`Unknown dataset "${data}" in the link; showing ${DEFAULT_DATA}.`);
       data = DEFAULT_DATA;
     }
-    if (this.graph === null || data !== this.dataKey || seed !== this.dataSeed) {
+    const s = this.store;
+    if (s.get("graph") === null || data !== s.get("dataKey") || seed !== s.get("dataSeed")) {
       const ok = await this.generate(presetOf(data) ?? "medium", seed, focus);
       if (!ok) return;
     }
@@ -153,7 +167,7 @@ export class App {
 
   /** Selects a link's pair or node on the loaded graph. */
   private async selectLinked(link: DeepLink): Promise<void> {
-    const g = this.graph;
+    const g = this.store.get("graph");
     if (g === null) return;
     if (link.pair) {
       const [a, b] = link.pair.map((ref) => g.resolve(ref));
@@ -204,7 +218,8 @@ export class App {
    */
   private open(dataKey: string, seed: number | null, load: () => Promise<GraphInfo>, options: LoadOptions): Promise<boolean> {
     const run = this.loading.then(async () => {
-      if (this.training) {
+      const store = this.store;
+      if (store.get("training")) {
         this.data.showError("Training is running: cancel it before opening another graph.");
         return false;
       }
@@ -215,8 +230,9 @@ export class App {
       try {
         info = await load();
       } catch (e) {
-        this.data.showError(errorText(e), this.graph?.desc.name);
-        this.setStatus(this.graph ? `Showing ${this.graph.desc.name}` : "No graph loaded");
+        const old = store.get("graph");
+        this.data.showError(errorText(e), old?.desc.name);
+        this.setStatus(old ? `Showing ${old.desc.name}` : "No graph loaded");
         this.data.setBusy(false);
         return false;
       }
@@ -235,11 +251,14 @@ export class App {
       await nextTask();
       const g = new LoadedGraph(desc);
       await nextTask();
-      this.graph = g;
-      this.dataKey = dataKey;
-      this.dataSeed = seed;
-      if (this.model && this.model.fingerprint !== info.fingerprint) this.model = null;
-      this.selection = { kind: "none" };
+      const model = store.get("model");
+      store.update({
+        graph: g,
+        dataKey,
+        dataSeed: seed,
+        model: model && model.fingerprint !== info.fingerprint ? null : model,
+        selection: { kind: "none" },
+      });
       this.data.clearError();
       const missing = missingFeaturesNote(info);
       if (missing) this.data.showNote(`${info.name}: ${missing}.`);
@@ -247,7 +266,7 @@ export class App {
       this.explain.reset(true);
       this.insight.reset();
       this.train.graphChanged();
-      this.renderLegend(g);
+      renderLegend(this.legend, g);
       this.graphInfo.textContent = graphSummary(info);
       this.setStatus(`Showing ${info.name}`);
       this.writeHash();
@@ -261,18 +280,19 @@ export class App {
         this.setStatus(`Showing ${info.name}; the graph could not be drawn: ${errorText(e)}`);
       }
       const now = performance.now();
-      this.metrics.lastLoadMs = now - t0;
-      this.metrics.firstGraphMs ??= now;
+      store.metrics.lastLoadMs = now - t0;
+      store.metrics.firstGraphMs ??= now;
       this.data.setBusy(false);
       await this.checkpoints.refresh();
       // Only a completed run is restored unasked; a cancelled one is offered.
       const last = this.checkpoints.lastMatching();
-      if (this.model === null && last?.completed) {
+      const none = store.get("model") === null;
+      if (none && last?.completed) {
         if (options.autoRestore) await this.checkpoints.restore(last.meta.key);
         else this.train.offerRestore(last.meta);
-      } else if (this.model === null && options.autoTrain) {
+      } else if (none && options.autoTrain) {
         await this.train.start();
-      } else if (this.model === null && last) {
+      } else if (none && last) {
         this.train.offerRestore(last.meta);
       }
       return true;
@@ -283,15 +303,16 @@ export class App {
 
   /** A model became current (trained or restored). */
   setModel(info: ModelInfo): void {
-    if (this.graph === null) return;
-    this.model = { info, fingerprint: this.graph.desc.fingerprint };
+    const g = this.store.get("graph");
+    if (g === null) return;
+    this.store.set("model", { info, fingerprint: g.desc.fingerprint });
     this.train.showModel(info);
     this.insight.reset();
-    void this.select(this.selection);
+    void this.select(this.store.get("selection"));
   }
 
   private clickNode(node: number): void {
-    const s = this.selection;
+    const s = this.store.get("selection");
     if (s.kind === "node" && s.node !== node) void this.select({ kind: "pair", i: s.node, j: node });
     else if (s.kind === "node" && s.node === node) void this.select({ kind: "none" });
     else void this.select({ kind: "node", node });
@@ -302,7 +323,7 @@ export class App {
    * selected; several are ringed on the canvas and listed in the panel.
    */
   search(query: string): void {
-    const g = this.graph;
+    const g = this.store.get("graph");
     if (g === null || query.trim() === "") return;
     const d = g.desc;
     const found = findNodes(query, { ids: d.ids, labels: g.labels, classNames: d.classNames }, 200);
@@ -311,7 +332,7 @@ export class App {
       void this.select({ kind: "node", node: found[0]! });
       return;
     }
-    this.selection = { kind: "none" };
+    this.store.set("selection", { kind: "none" });
     this.writeHash();
     this.view.setHighlight(found.length > 0 ? { selected: found } : null);
     if (found.length > 0) this.view.focus(found);
@@ -321,10 +342,11 @@ export class App {
 
   /** Changes the selection: canvas highlight, explanation panel and hash. */
   async select(sel: Selection): Promise<void> {
-    this.selection = sel;
+    const store = this.store;
+    store.set("selection", sel);
     this.writeHash();
     if (sel.kind !== "none") this.explain.reveal();
-    const g = this.graph;
+    const g = store.get("graph");
     if (g === null || sel.kind === "none") {
       this.view.setHighlight(null);
       this.explain.reset();
@@ -334,7 +356,7 @@ export class App {
       this.view.setHighlight({ selected: [sel.node], neighbors: g.neighbors(sel.node) });
       this.view.focus([sel.node]);
       const suggestions = await this.explain.showNode(sel.node);
-      if (this.selection !== sel) return;
+      if (store.get("selection") !== sel) return;
       if (suggestions) {
         this.view.setHighlight({
           selected: [sel.node],
@@ -347,42 +369,19 @@ export class App {
     this.view.setHighlight({ selected: [sel.i, sel.j], neighbors: [...g.neighbors(sel.i), ...g.neighbors(sel.j)] });
     this.view.focus([sel.i, sel.j]);
     const ex = await this.explain.showPair(sel.i, sel.j);
-    if (this.selection !== sel || ex === null) return;
+    if (store.get("selection") !== sel || ex === null) return;
     this.view.setHighlight(pairHighlight(ex));
   }
 
   /** Records the graph and selection in the URL hash (replacing the entry: selections are not history). */
   writeHash(): void {
-    const g = this.graph;
-    const s = this.selection;
-    const link: Partial<DeepLink> = { data: this.dataKey, seed: this.dataSeed };
+    const g = this.store.get("graph");
+    const s = this.store.get("selection");
+    const link: Partial<DeepLink> = { data: this.store.get("dataKey"), seed: this.store.get("dataSeed") };
     if (g && s.kind === "pair") link.pair = [g.id(s.i), g.id(s.j)];
     if (g && s.kind === "node") link.node = g.id(s.node);
     const hash = formatHash(link);
     if (hash !== location.hash) history.replaceState(null, "", hash === "" ? location.pathname + location.search : hash);
-  }
-
-  private renderLegend(g: LoadedGraph): void {
-    const swatch = (color: string, text: string) => {
-      const dot = h("span", { class: "swatch" });
-      dot.style.background = color;
-      return h("span", {}, dot, text);
-    };
-    const classes: HTMLElement[] = [];
-    const names = g.desc.classNames;
-    if (g.labels !== null) {
-      const count = names?.length ?? Math.max(0, ...g.labels) + 1;
-      for (let c = 0; c < Math.min(count, 12); c++) classes.push(swatch(classColor(c), names?.[c] ?? `class ${c}`));
-    }
-    // The explanation's colours reuse two class colours; the rest of the
-    // graph turns grey while a pair is shown, so they never meet.
-    const marks = [swatch(SIDE_I, "i's side"), swatch(SIDE_J, "j's side"), swatch(COMMON, "common neighbour")];
-    if (g.desc.hasGroundtruth) marks.push(swatch(GROUNDTRUTH, "groundtruth"));
-    replace(
-      this.legend,
-      classes.length > 0 ? h("span", { class: "group" }, h("span", { class: "group-label" }, "Classes:"), ...classes) : null,
-      h("span", { class: "group" }, h("span", { class: "group-label" }, "Explanations:"), ...marks),
-    );
   }
 }
 
@@ -397,15 +396,4 @@ export interface LoadOptions {
 /** Resolves in a later task, letting the browser handle input and paint in between. */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/** A readable message of any error; engine errors keep their file and line. */
-export function errorText(e: unknown): string {
-  if (e instanceof EngineError) {
-    if (e.code === "bad_input" && e.file && !e.message.includes(e.file)) {
-      return `${e.file}${e.line ? `, line ${e.line}` : ""}: ${e.message}`;
-    }
-    return e.message;
-  }
-  return e instanceof Error ? e.message : String(e);
 }

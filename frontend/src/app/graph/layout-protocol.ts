@@ -27,6 +27,16 @@ export interface ViewSpec {
   fit: boolean;
 }
 
+/**
+ * Whether a static layer rendered for `have` can be shown for the view
+ * `want`: same canvas and dimming, and a fitted render while the view fits
+ * itself to the layout, else one at exactly want's transform.
+ */
+export function frameServes(have: Omit<ViewSpec, "req">, want: Omit<ViewSpec, "req">): boolean {
+  if (have.width !== want.width || have.height !== want.height || have.dpr !== want.dpr || have.dimmed !== want.dimmed) return false;
+  return want.fit ? have.fit : have.k === want.k && have.x === want.x && have.y === want.y;
+}
+
 export type ToWorker =
   | {
       type: "start";

@@ -212,3 +212,13 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
 
 /** Palette index of unlabelled nodes (after the eight class colours). */
 export const NEUTRAL_INDEX = OKABE_ITO.length;
+
+/** A light ring around a hovered node drawn at screen point p (CSS px) with screen radius r. */
+export function drawHoverRing(ctx: CanvasRenderingContext2D, p: readonly [number, number], r: number, dpr: number): void {
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.strokeStyle = "#000000";
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  ctx.arc(p[0], p[1], r + 2.5, 0, 2 * Math.PI);
+  ctx.stroke();
+}

@@ -5,32 +5,22 @@
 // edges and nodes) rendered by the worker into an ImageBitmap, which this
 // side blits under the current transform (~1 ms at any size) and asks the
 // worker to re-render whenever the view changed (one request in flight).
-// The highlight overlay is always drawn here.
-import { classColor, DIMMED, EDGE, NEUTRAL, OKABE_ITO } from "../palette";
+// The highlight overlay is always drawn here. Input (pan, zoom, hover,
+// clicks) is GraphInput's (input.ts), which drives this view.
+import { classColor, NEUTRAL } from "../palette";
 import { buildTree, hitTest, type NodeTree } from "./hit";
-import type { FromWorker, StaticStyle, ToWorker, ViewSpec } from "./layout-protocol";
-import { drawOverlay, litNodes, neighborEdges, NEUTRAL_INDEX } from "./overlay";
+import { frameServes, type FromWorker, type StaticStyle, type ToWorker, type ViewSpec } from "./layout-protocol";
+import { drawHoverRing, drawOverlay, neighborEdges } from "./overlay";
 import { drawStatic } from "./render-core";
-import { describeNode } from "./search";
-import {
-  bounds,
-  clampZoom,
-  degreeRadius,
-  fitTransform,
-  IDENTITY,
-  pan,
-  screenRadius,
-  toWorld,
-  zoomAbout,
-  type Transform,
-} from "./transform";
+import { nodeStyle } from "./style";
+import { Tooltip } from "./tooltip";
+import { bounds, clampZoom, fitTransform, IDENTITY, screenRadius, toWorld, type Transform } from "./transform";
 import type { FrameStats, GraphData, Highlight } from "./types";
 
 export interface GraphViewOptions {
   layoutWorkerUrl: string | URL;
+  /** The element the hovered node's tooltip is shown in. */
   tooltip?: HTMLElement;
-  onNodeClick?: (node: number, ev: MouseEvent | KeyboardEvent) => void;
-  onBackgroundClick?: () => void;
   onLayoutProgress?: (p: { tick: number; alpha: number; done: boolean }) => void;
   /**
    * Who draws the static layer: "page" every frame, "worker" as a bitmap;
@@ -46,21 +36,8 @@ export interface GraphViewOptions {
  * a frame, Photo (37,420) 55-130 ms; blitting the worker's bitmap ~1 ms.
  */
 export const WORKER_RENDER_COST = 1_500;
-/** Pointer travel (CSS px) after which a press is a drag, not a click. */
-const DRAG_THRESHOLD = 4;
 /** Extra hit-test reach around a node's disc (CSS px). */
 const HIT_TOLERANCE = 4;
-const KEY_PAN = 60;
-const KEY_ZOOM = 1.25;
-
-interface Drag {
-  id: number;
-  x0: number;
-  y0: number;
-  x: number;
-  y: number;
-  moved: boolean;
-}
 
 export class GraphView {
   private readonly canvas: HTMLCanvasElement;
@@ -86,12 +63,11 @@ export class GraphView {
   private viewInFlight = false;
   private raf = 0;
   private hover = -1;
-  private drag: Drag | null = null;
+  private readonly tooltip: Tooltip | null;
   private done = false;
   private pending: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private stats = { frames: 0, sum: 0, max: 0 };
   private readonly observer: ResizeObserver | null;
-  private readonly listeners: Array<[string, EventListener, AddEventListenerOptions | undefined]> = [];
   private destroyed = false;
 
   constructor(canvas: HTMLCanvasElement, options: GraphViewOptions) {
@@ -100,18 +76,7 @@ export class GraphView {
     const ctx = canvas.getContext("2d");
     if (!ctx) throw new Error("GraphView: no 2D canvas context");
     this.ctx = ctx;
-    this.listen("pointerdown", (e) => this.onPointerDown(e as PointerEvent));
-    this.listen("pointermove", (e) => this.onPointerMove(e as PointerEvent));
-    this.listen("pointerup", (e) => this.onPointerUp(e as PointerEvent));
-    this.listen("pointercancel", () => this.endDrag());
-    this.listen("pointerleave", () => this.setHover(-1, null));
-    this.listen("wheel", (e) => this.onWheel(e as WheelEvent), { passive: false });
-    this.listen("keydown", (e) => this.onKey(e as KeyboardEvent));
-    if (options.tooltip) {
-      options.tooltip.hidden = true;
-      options.tooltip.style.position = "fixed";
-      options.tooltip.style.pointerEvents = "none";
-    }
+    this.tooltip = options.tooltip ? new Tooltip(options.tooltip) : null;
     this.observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => this.resize()) : null;
     this.observer?.observe(canvas);
     canvas.setAttribute("aria-label", "Graph view: no graph loaded");
@@ -138,19 +103,8 @@ export class GraphView {
     this.viewInFlight = false;
     const n = data.n;
     const m = data.edges.length >> 1;
-    // Style: colour index per node, world radius from degree.
-    const colorIndex = new Uint8Array(n);
-    const radius = new Float32Array(n);
-    let maxRadius = 1;
-    const meanDegree = n > 0 ? (2 * m) / n : 0;
-    for (let i = 0; i < n; i++) {
-      const c = data.labels?.[i] ?? -1;
-      colorIndex[i] = c >= 0 ? c % OKABE_ITO.length : NEUTRAL_INDEX;
-      radius[i] = degreeRadius(data.degrees[i] ?? 0, meanDegree);
-      if (radius[i]! > maxRadius) maxRadius = radius[i]!;
-    }
-    const palette = [...OKABE_ITO.map((_, c) => classColor(c)), NEUTRAL];
-    this.style = { palette, colorIndex, radius, edgeColor: EDGE, dimColor: DIMMED };
+    const { style, maxRadius } = nodeStyle(data);
+    this.style = style;
     this.maxRadius = maxRadius;
     const mode = this.opts.staticLayer ?? "auto";
     this.workerRender = mode === "worker" || (mode === "auto" && n + m / 4 > WORKER_RENDER_COST);
@@ -161,12 +115,12 @@ export class GraphView {
       edges: data.edges.slice(),
       seed: options.seed ?? 0,
       ...(options.positions ? { positions: options.positions.slice() } : {}),
-      ...(this.workerRender ? { style: { ...this.style, colorIndex: colorIndex.slice(), radius: radius.slice() } } : {}),
+      ...(this.workerRender ? { style: { ...style, colorIndex: style.colorIndex.slice(), radius: style.radius.slice() } } : {}),
     };
     worker.postMessage(msg, [msg.edges.buffer]);
     this.requestRender();
     this.updateLabel();
-    this.hideTooltip();
+    this.tooltip?.hide();
     return new Promise<void>((resolve, reject) => {
       this.pending = { resolve, reject };
     });
@@ -194,6 +148,16 @@ export class GraphView {
   fit(): void {
     this.autoFit = !this.done;
     this.applyFit();
+  }
+
+  /** Stops fitting the view to the layout as it moves (the user panned or zoomed). */
+  holdView(): void {
+    this.autoFit = false;
+  }
+
+  /** The canvas size in CSS pixels. */
+  size(): { width: number; height: number } {
+    return { width: this.width, height: this.height };
   }
 
   positions(): Float32Array | null {
@@ -231,11 +195,10 @@ export class GraphView {
     this.worker?.terminate();
     this.worker = null;
     this.observer?.disconnect();
-    for (const [type, fn, o] of this.listeners) this.canvas.removeEventListener(type, fn, o);
     if (this.raf) cancelAnimationFrame(this.raf);
     this.raf = 0;
     this.setFrame(null);
-    this.hideTooltip();
+    this.tooltip?.hide();
     this.pending?.resolve();
     this.pending = null;
   }
@@ -338,20 +301,10 @@ export class GraphView {
   private requestRender(): void {
     if (!this.workerRender || !this.worker || !this.data) return;
     if (this.width === 0 || this.height === 0) return;
-    const dimmed = this.highlight !== null;
-    const f = this.frame?.view;
-    const t = this.t;
-    const fresh =
-      f !== undefined &&
-      f.width === this.width &&
-      f.height === this.height &&
-      f.dpr === this.dpr &&
-      f.dimmed === dimmed &&
-      // A fitted render while auto-fitting, else one at exactly this transform.
-      (this.autoFit ? f.fit : f.k === t.k && f.x === t.x && f.y === t.y);
-    if (fresh) return;
+    const want = { width: this.width, height: this.height, dpr: this.dpr, k: this.t.k, x: this.t.x, y: this.t.y, dimmed: this.highlight !== null, fit: this.autoFit };
+    if (this.frame && frameServes(this.frame.view, want)) return;
     if (this.viewInFlight) return; // re-checked when the frame arrives (invalidate -> draw)
-    const view: ViewSpec = { req: ++this.viewReq, width: this.width, height: this.height, dpr: this.dpr, k: this.t.k, x: this.t.x, y: this.t.y, dimmed, fit: this.autoFit };
+    const view: ViewSpec = { req: ++this.viewReq, ...want };
     this.viewInFlight = true;
     const msg: ToWorker = { type: "view", run: this.run, view };
     this.worker.postMessage(msg);
@@ -398,7 +351,8 @@ export class GraphView {
       const { labels } = data;
       drawOverlay(ctx, this.highlight, { pos, neighborEdges: this.emphasised, radius: style.radius, ids: data.ids, colorOf: (i) => colorOfLabel(labels?.[i] ?? -1) }, this.t, dpr);
     } else if (this.hover >= 0) {
-      this.drawHoverRing(this.hover); // a light ring under the pointer
+      const p = this.screenOf(this.hover); // a light ring under the pointer
+      if (p) drawHoverRing(ctx, p, screenRadius(style.radius[this.hover]!, this.t.k), dpr);
     }
     const ms = performance.now() - t0;
     this.stats.frames++;
@@ -408,18 +362,6 @@ export class GraphView {
       this.pending.resolve();
       this.pending = null;
     }
-  }
-
-  private drawHoverRing(i: number): void {
-    const p = this.screenOf(i);
-    if (!p || !this.style) return;
-    const { ctx } = this;
-    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    ctx.strokeStyle = "#000000";
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    ctx.arc(p[0], p[1], screenRadius(this.style.radius[i]!, this.t.k) + 2.5, 0, 2 * Math.PI);
-    ctx.stroke();
   }
 
   private applyFit(): void {
@@ -439,167 +381,19 @@ export class GraphView {
     this.canvas.setAttribute("aria-label", `Graph of ${d.n.toLocaleString("en")} nodes and ${m.toLocaleString("en")} edges${state}`);
   }
 
-  // ---- interaction ----
+  // ---- hover ----
 
-  private listen(type: string, fn: EventListener, o?: AddEventListenerOptions): void {
-    this.canvas.addEventListener(type, fn, o);
-    this.listeners.push([type, fn, o]);
-  }
-
-  private local(e: MouseEvent): [number, number] {
-    const r = this.canvas.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top];
-  }
-
-  private onPointerDown(e: PointerEvent): void {
-    if (e.button !== 0) return;
-    const [x, y] = this.local(e);
-    this.drag = { id: e.pointerId, x0: x, y0: y, x, y, moved: false };
-    try {
-      this.canvas.setPointerCapture(e.pointerId);
-    } catch {
-      // synthetic pointers cannot be captured; dragging still works inside the canvas
-    }
-  }
-
-  private onPointerMove(e: PointerEvent): void {
-    const [x, y] = this.local(e);
-    const d = this.drag;
-    if (d && d.id === e.pointerId) {
-      if (!d.moved && Math.hypot(x - d.x0, y - d.y0) > DRAG_THRESHOLD) {
-        d.moved = true;
-        this.autoFit = false;
-        this.setHover(-1, null);
-        this.canvas.style.cursor = "grabbing";
-      }
-      if (d.moved) {
-        this.setTransform(pan(this.t, x - d.x, y - d.y));
-        d.x = x;
-        d.y = y;
-      }
-      return;
-    }
-    this.setHover(this.nodeAt(x, y), e);
-  }
-
-  private onPointerUp(e: PointerEvent): void {
-    const d = this.drag;
-    if (!d || d.id !== e.pointerId) return;
-    this.endDrag();
-    if (d.moved) return; // the end of a drag is not a click
-    const [x, y] = this.local(e);
-    const i = this.nodeAt(x, y);
-    if (i >= 0) this.opts.onNodeClick?.(i, e);
-    else this.opts.onBackgroundClick?.();
-  }
-
-  private endDrag(): void {
-    if (this.drag) {
-      try {
-        this.canvas.releasePointerCapture(this.drag.id);
-      } catch {
-        // not captured
-      }
-    }
-    this.drag = null;
-    this.canvas.style.cursor = this.hover >= 0 ? "pointer" : "";
-  }
-
-  private onWheel(e: WheelEvent): void {
-    e.preventDefault();
-    const [x, y] = this.local(e);
-    const unit = e.deltaMode === 1 ? 0.05 : e.deltaMode === 2 ? 1 : 0.002;
-    const factor = Math.exp(-e.deltaY * unit);
-    this.autoFit = false;
-    this.setTransform(zoomAbout(this.t, x, y, factor));
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const step = e.shiftKey ? 4 * KEY_PAN : KEY_PAN;
-    let t: Transform | null = null;
-    switch (e.key) {
-      case "ArrowLeft":
-        t = pan(this.t, step, 0);
-        break;
-      case "ArrowRight":
-        t = pan(this.t, -step, 0);
-        break;
-      case "ArrowUp":
-        t = pan(this.t, 0, step);
-        break;
-      case "ArrowDown":
-        t = pan(this.t, 0, -step);
-        break;
-      case "+":
-      case "=":
-        t = zoomAbout(this.t, this.width / 2, this.height / 2, KEY_ZOOM);
-        break;
-      case "-":
-      case "_":
-        t = zoomAbout(this.t, this.width / 2, this.height / 2, 1 / KEY_ZOOM);
-        break;
-      case "0":
-        e.preventDefault();
-        this.fit();
-        return;
-      default:
-        return;
-    }
-    e.preventDefault();
-    this.autoFit = false;
-    this.setTransform(t);
-  }
-
-  private setHover(i: number, e: MouseEvent | null): void {
+  /** Hovers node i (-1: none): a ring when nothing is highlighted, and the tooltip placed at `at` (null hides it). */
+  setHover(i: number, at: { clientX: number; clientY: number } | null): void {
     if (i !== this.hover) {
       this.hover = i;
-      if (!this.drag?.moved) this.canvas.style.cursor = i >= 0 ? "pointer" : "";
       if (!this.highlight) this.invalidate();
     }
-    if (i < 0 || !e) {
-      this.hideTooltip();
-      return;
-    }
-    this.showTooltip(i, e);
-  }
-
-  private showTooltip(i: number, e: MouseEvent): void {
-    const tip = this.opts.tooltip;
-    if (!tip || !this.data) return;
-    if (tip.dataset["node"] !== String(i)) {
-      const { id, lines } = describeNode(i, this.data);
-      const head = document.createElement("strong");
-      head.textContent = id;
-      const rows = lines.map((line) => {
-        const div = document.createElement("div");
-        div.textContent = line;
-        return div;
-      });
-      tip.replaceChildren(head, ...rows);
-      tip.dataset["node"] = String(i);
-    }
-    tip.hidden = false;
-    const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
-    const w = tip.offsetWidth, h = tip.offsetHeight;
-    let x = e.clientX + 14, y = e.clientY + 14;
-    if (x + w > vw - 4) x = Math.max(4, e.clientX - 14 - w);
-    if (y + h > vh - 4) y = Math.max(4, e.clientY - 14 - h);
-    tip.style.left = `${x}px`;
-    tip.style.top = `${y}px`;
-  }
-
-  private hideTooltip(): void {
-    const tip = this.opts.tooltip;
-    if (!tip) return;
-    tip.hidden = true;
-    delete tip.dataset["node"];
+    if (i < 0 || !at || !this.data) this.tooltip?.hide();
+    else this.tooltip?.show(i, this.data, at.clientX, at.clientY);
   }
 }
 
 function colorOfLabel(c: number): string {
   return c >= 0 ? classColor(c) : NEUTRAL;
 }
-
-/** Nodes a highlight draws undimmed (for the app's own summaries). */
-export { litNodes };

@@ -1,21 +1,39 @@
 // Checkpoints: every trained ILP-GNN is saved in this browser (IndexedDB,
 // through the engine); the list restores, exports, deletes and imports them.
 
-import type { CheckpointMeta, EngineInfo } from "../../protocol";
-import { errorText, type App } from "../app";
+import type { EngineClient } from "../../client";
+import type { CheckpointMeta, EngineInfo, ModelInfo } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
+import { errorText } from "../errors";
 import { bytes, dateTime, percent } from "../format";
 import { cancelledAt, chooseRestore, describeModel, runState, type RestoreChoice } from "../restore";
+import type { AppStore } from "../store";
+
+/** The engine requests the checkpoint list makes. */
+export type CheckpointEngine = Pick<EngineClient, "listCheckpoints" | "loadCheckpoint" | "exportCheckpoint" | "deleteCheckpoint" | "importCheckpoint">;
+
+/** What the checkpoint list asks of the rest of the app. */
+export interface CheckpointActions {
+  /** Makes a restored model the current one. */
+  setModel(info: ModelInfo): void;
+  /** Withdraws the training panel's "restore it?" offer. */
+  hideRestoreOffer(): void;
+  setStatus(text: string): void;
+}
 
 export class CheckpointsPanel {
-  private readonly app: App;
+  private readonly store: AppStore;
+  private readonly engine: CheckpointEngine;
+  private readonly actions: CheckpointActions;
   private readonly list = byId("checkpoint-list", HTMLElement);
   private readonly storage = byId("storage-status", HTMLElement);
   private readonly input = byId("checkpoint-input", HTMLInputElement);
   private entries: CheckpointMeta[] = [];
 
-  constructor(app: App) {
-    this.app = app;
+  constructor(store: AppStore, engine: CheckpointEngine, actions: CheckpointActions) {
+    this.store = store;
+    this.engine = engine;
+    this.actions = actions;
     byId("import-checkpoint", HTMLButtonElement).addEventListener("click", () => this.input.click());
     this.input.addEventListener("change", () => {
       const f = this.input.files?.[0];
@@ -37,7 +55,7 @@ export class CheckpointsPanel {
 
   async refresh(): Promise<void> {
     try {
-      const r = await this.app.engine.listCheckpoints();
+      const r = await this.engine.listCheckpoints();
       this.entries = r.checkpoints;
       this.render();
     } catch (e) {
@@ -50,7 +68,7 @@ export class CheckpointsPanel {
       replace(this.list, h("p", { class: "muted small" }, "None yet: a checkpoint is saved each time training ends."));
       return;
     }
-    const cur = this.app.model?.info;
+    const cur = this.store.get("model")?.info;
     const rows = this.entries.map((c) => {
       // A key can hold another run than the current model's (a cancelled
       // rerun is not stored over a completed run): the time tells them apart.
@@ -78,10 +96,10 @@ export class CheckpointsPanel {
   /** Makes a stored checkpoint the current model. */
   async restore(key: string): Promise<boolean> {
     try {
-      const info = await this.app.engine.loadCheckpoint(key);
-      this.app.train.hideOffer();
-      this.app.setModel(info);
-      this.app.setStatus(`Restored ${describeModel(info)}`);
+      const info = await this.engine.loadCheckpoint(key);
+      this.actions.hideRestoreOffer();
+      this.actions.setModel(info);
+      this.actions.setStatus(`Restored ${describeModel(info)}`);
       this.render();
       return true;
     } catch (e) {
@@ -93,19 +111,19 @@ export class CheckpointsPanel {
 
   private async export(key: string): Promise<void> {
     try {
-      const r = await this.app.engine.exportCheckpoint(key);
+      const r = await this.engine.exportCheckpoint(key);
       download(r.filename, r.bytes);
     } catch (e) {
-      this.app.setStatus(`Export failed: ${errorText(e)}`);
+      this.actions.setStatus(`Export failed: ${errorText(e)}`);
     }
   }
 
   private async remove(c: CheckpointMeta): Promise<void> {
     if (!confirm(`Delete the checkpoint of ${c.dataset} trained ${dateTime(c.created)}? Export it first to keep a copy.`)) return;
     try {
-      await this.app.engine.deleteCheckpoint(c.key);
+      await this.engine.deleteCheckpoint(c.key);
     } catch (e) {
-      this.app.setStatus(`Delete failed: ${errorText(e)}`);
+      this.actions.setStatus(`Delete failed: ${errorText(e)}`);
     }
     await this.refresh();
   }
@@ -113,15 +131,15 @@ export class CheckpointsPanel {
   /** Imports a checkpoint file; restores it when it fits the loaded graph. */
   async importFile(file: File): Promise<void> {
     try {
-      const r = await this.app.engine.importCheckpoint(file.name, new Uint8Array(await file.arrayBuffer()));
-      this.app.setStatus(r.status.saved ? `Imported ${file.name}` : `Imported ${file.name} (${r.status.message ?? "not saved"})`);
+      const r = await this.engine.importCheckpoint(file.name, new Uint8Array(await file.arrayBuffer()));
+      this.actions.setStatus(r.status.saved ? `Imported ${file.name}` : `Imported ${file.name} (${r.status.message ?? "not saved"})`);
       await this.refresh();
       if (r.meta.matches) await this.restore(r.meta.key);
-      else this.app.setStatus(`Imported ${file.name}: trained on ${r.meta.dataset}; open that graph to use it.`);
+      else this.actions.setStatus(`Imported ${file.name}: trained on ${r.meta.dataset}; open that graph to use it.`);
     } catch (e) {
       // The engine's messages name the file already; say it once.
       const msg = errorText(e);
-      this.app.setStatus(`Import failed: ${msg}`);
+      this.actions.setStatus(`Import failed: ${msg}`);
       replace(this.list, h("p", { class: "error" }, msg.startsWith(`${file.name}:`) ? msg : `${file.name}: ${msg}`));
       await this.refreshLater();
     }

@@ -3,13 +3,24 @@
 // read in the page and parsed in the worker; a bad file's message (file,
 // line, problem) appears next to the picker while the old graph stays.
 
-import type { App } from "../app";
+import type { Preset } from "../../protocol";
 import { byId, h, replace } from "../dom";
 import { forget } from "../filestore";
 import { presetOf } from "../hash";
+import type { AppStore } from "../store";
+
+/** What the graph picker asks of the rest of the app. */
+export interface DataActions {
+  /** Generates a synthetic graph and shows it; false if it could not. */
+  generate(preset: Preset, seed: number): Promise<boolean>;
+  /** Opens the user's graph files; false if they could not be opened. */
+  openFiles(files: File[]): Promise<boolean>;
+  /** Imports a checkpoint file (dropped or picked with the graph files). */
+  importCheckpoint(file: File): Promise<void>;
+}
 
 export class DataPanel {
-  private readonly app: App;
+  private readonly actions: DataActions;
   private readonly form = byId("data-form", HTMLFormElement);
   private readonly preset = byId("preset", HTMLSelectElement);
   private readonly seed = byId("data-seed", HTMLInputElement);
@@ -20,8 +31,8 @@ export class DataPanel {
   private readonly keptNote = byId("kept-note", HTMLElement);
   private readonly keptText = byId("kept-text", HTMLElement);
 
-  constructor(app: App) {
-    this.app = app;
+  constructor(store: AppStore, actions: DataActions) {
+    this.actions = actions;
     this.fileOption = this.preset.querySelector<HTMLOptionElement>('option[value="file"]')!;
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -32,7 +43,7 @@ export class DataPanel {
         this.showError(`seed must be a whole number ≥ 0 (got "${this.seed.value}")`);
         return;
       }
-      void app.generate(p, seed);
+      void actions.generate(p, seed);
     });
     this.preset.addEventListener("change", () => {
       if (presetOf(this.preset.value)) this.form.requestSubmit();
@@ -44,6 +55,8 @@ export class DataPanel {
       if (files.length > 0) void this.openFiles(files);
     });
     this.installDrop();
+    // No other graph while a model trains.
+    store.subscribe("training", (on) => this.setBusy(on));
     byId("forget-files", HTMLButtonElement).addEventListener("click", () => {
       void forget().then(() => {
         this.keptText.textContent = "Forgotten: a reload will not reopen these files.";
@@ -55,10 +68,10 @@ export class DataPanel {
   private async openFiles(files: File[]): Promise<void> {
     const checkpoints = files.filter((f) => f.name.endsWith(".ckpt"));
     if (checkpoints.length > 0 && checkpoints.length === files.length) {
-      for (const f of checkpoints) await this.app.checkpoints.importFile(f);
+      for (const f of checkpoints) await this.actions.importCheckpoint(f);
       return;
     }
-    await this.app.openFiles(files.filter((f) => !f.name.endsWith(".ckpt")));
+    await this.actions.openFiles(files.filter((f) => !f.name.endsWith(".ckpt")));
   }
 
   /** Drag and drop anywhere on the page: files, or a folder (one level, e.g. a LINQS folder or an `ilpgnn synth` folder). */

@@ -4,13 +4,33 @@
 // feature scores as bars, weights, common-neighbour and groundtruth marks.
 // "Compare explainers" sets GAT attention and GNNExplainer beside it.
 
+import type { EngineClient } from "../../client";
 import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
-import { errorText, type App } from "../app";
 import { byId, h, replace } from "../dom";
+import { errorText } from "../errors";
 import { fixed, percent } from "../format";
+import type { AppStore, Selection } from "../store";
+
+/** The engine requests the explanation view makes. */
+export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare">;
+
+/** What the explanation view asks of the rest of the app. */
+export interface ExplainActions {
+  /** Changes the selection (canvas, this view and the URL follow). */
+  select(sel: Selection): Promise<void>;
+}
+
+/** How node buttons name a node and select it. */
+export interface NodeLinks {
+  id(v: number): string;
+  selectNode(v: number): void;
+}
 
 export class ExplainPanel {
-  private readonly app: App;
+  private readonly store: AppStore;
+  private readonly engine: ExplainEngine;
+  private readonly actions: ExplainActions;
+  private readonly links: NodeLinks;
   private readonly body = byId("explain-body", HTMLElement);
   private readonly pairI = byId("pair-i", HTMLInputElement);
   private readonly pairJ = byId("pair-j", HTMLInputElement);
@@ -24,11 +44,17 @@ export class ExplainPanel {
    */
   private views = 0;
 
-  constructor(app: App) {
-    this.app = app;
+  constructor(store: AppStore, engine: ExplainEngine, actions: ExplainActions) {
+    this.store = store;
+    this.engine = engine;
+    this.actions = actions;
+    this.links = {
+      id: (v) => store.get("graph")!.id(v),
+      selectNode: (v) => void actions.select({ kind: "node", node: v }),
+    };
     byId("pair-form", HTMLFormElement).addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const g = app.graph;
+      const g = store.get("graph");
       if (g === null) return;
       const i = g.resolve(this.pairI.value);
       const j = g.resolve(this.pairJ.value);
@@ -41,7 +67,7 @@ export class ExplainPanel {
         replace(this.body, h("p", { class: "error" }, "Pick two different nodes."));
         return;
       }
-      void app.select({ kind: "pair", i: i!, j: j! });
+      void actions.select({ kind: "pair", i: i!, j: j! });
     });
     this.compareToggle.addEventListener("change", () => void this.updateCompare());
   }
@@ -83,17 +109,17 @@ export class ExplainPanel {
     }
     replace(
       this.body,
-      h("p", { class: "small", id: "search-result" }, `${nodes.length === 200 ? "The first 200" : nodes.length} nodes match “${query}”, ringed in the graph: `, ...joinNodes(this.app, nodes.slice(0, 60)), nodes.length > 60 ? ` and ${nodes.length - 60} more` : ""),
+      h("p", { class: "small", id: "search-result" }, `${nodes.length === 200 ? "The first 200" : nodes.length} nodes match “${query}”, ringed in the graph: `, ...joinNodes(this.links, nodes.slice(0, 60)), nodes.length > 60 ? ` and ${nodes.length - 60} more` : ""),
     );
   }
 
   private noModelNote(): HTMLElement {
-    return h("p", { class: "note" }, this.app.training ? "Training is running; explanations follow when it ends." : "Train a model (or restore a checkpoint) to see suggestions and explanations.");
+    return h("p", { class: "note" }, this.store.get("training") ? "Training is running; explanations follow when it ends." : "Train a model (or restore a checkpoint) to see suggestions and explanations.");
   }
 
   /** One node selected: its neighbours and, with a model, its suggested links. Returns the suggestions. */
   async showNode(node: number): Promise<Suggestion[] | null> {
-    const g = this.app.graph!;
+    const g = this.store.get("graph")!;
     const view = ++this.views;
     this.current = null;
     this.pairI.value = g.id(node);
@@ -104,16 +130,16 @@ export class ExplainPanel {
       "div",
       {},
       h("h3", {}, `Node ${g.id(node)}`),
-      h("p", { class: "small" }, `${nbrs.length} neighbour${nbrs.length === 1 ? "" : "s"}${cls ? ` · ${cls}` : ""}: `, ...joinNodes(this.app, nbrs.slice(0, 30)), nbrs.length > 30 ? ` and ${nbrs.length - 30} more` : ""),
+      h("p", { class: "small" }, `${nbrs.length} neighbour${nbrs.length === 1 ? "" : "s"}${cls ? ` · ${cls}` : ""}: `, ...joinNodes(this.links, nbrs.slice(0, 30)), nbrs.length > 30 ? ` and ${nbrs.length - 30} more` : ""),
     );
-    if (this.app.model === null || this.app.training) {
+    if (this.store.get("model") === null || this.store.get("training")) {
       replace(this.body, head, this.noModelNote());
       return null;
     }
     replace(this.body, head, h("p", { class: "muted" }, "Finding the most probable new links…"));
     let list: Suggestion[];
     try {
-      list = await this.app.engine.suggest(node, 10);
+      list = await this.engine.suggest(node, 10);
     } catch (e) {
       if (view === this.views) replace(this.body, head, h("p", { class: "error" }, errorText(e)));
       return null;
@@ -121,7 +147,7 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     const items = list.map((s) => {
       const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${percent(s.prob)}`);
-      b.addEventListener("click", () => void this.app.select({ kind: "pair", i: node, j: s.node }));
+      b.addEventListener("click", () => void this.actions.select({ kind: "pair", i: node, j: s.node }));
       return h("li", {}, b);
     });
     replace(
@@ -136,12 +162,12 @@ export class ExplainPanel {
 
   /** A pair selected: the full explanation. */
   async showPair(i: number, j: number): Promise<Explanation | null> {
-    const g = this.app.graph!;
+    const g = this.store.get("graph")!;
     this.pairI.value = g.id(i);
     this.pairJ.value = g.id(j);
     const view = ++this.views;
     this.current = null;
-    if (this.app.model === null || this.app.training) {
+    if (this.store.get("model") === null || this.store.get("training")) {
       const linked = g.linked(i, j);
       replace(this.body, h("h3", {}, `${g.id(i)} and ${g.id(j)}`), h("p", {}, linked ? "They are linked." : "They are not linked."), this.noModelNote());
       return null;
@@ -149,7 +175,7 @@ export class ExplainPanel {
     replace(this.body, h("p", { class: "muted" }, `Explaining ${g.id(i)} – ${g.id(j)}…`));
     let ex: Explanation;
     try {
-      ex = await this.app.engine.explain(i, j);
+      ex = await this.engine.explain(i, j);
     } catch (e) {
       if (view === this.views) replace(this.body, h("p", { class: "error" }, errorText(e)));
       return null;
@@ -157,7 +183,7 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     this.current = ex;
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
-    replace(this.body, ...renderExplanation(this.app, ex), this.compareBox);
+    replace(this.body, ...renderExplanation(this.links, ex), this.compareBox);
     void this.updateCompare();
     return ex;
   }
@@ -173,7 +199,7 @@ export class ExplainPanel {
     replace(box, h("p", { class: "muted" }, "Asking the baselines…"));
     let c: Comparison;
     try {
-      c = await this.app.engine.compare(ex.i.node, ex.j.node, 5);
+      c = await this.engine.compare(ex.i.node, ex.j.node, 5);
     } catch (e) {
       replace(box, h("p", { class: "error" }, errorText(e)));
       return;
@@ -184,18 +210,18 @@ export class ExplainPanel {
 }
 
 /** Node ids as small buttons that select the node. */
-function joinNodes(app: App, nodes: number[]): Node[] {
+function joinNodes(links: NodeLinks, nodes: number[]): Node[] {
   const out: Node[] = [];
   nodes.forEach((v, k) => {
     if (k > 0) out.push(document.createTextNode(", "));
-    out.push(nodeButton(app, v));
+    out.push(nodeButton(links, v));
   });
   return out;
 }
 
-function nodeButton(app: App, v: number, label?: string): HTMLButtonElement {
-  const b = h("button", { type: "button", class: "node link", "data-node": v }, label ?? app.graph!.id(v));
-  b.addEventListener("click", () => void app.select({ kind: "node", node: v }));
+function nodeButton(links: NodeLinks, v: number, label?: string): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "node link", "data-node": v }, label ?? links.id(v));
+  b.addEventListener("click", () => links.selectNode(v));
   return b;
 }
 
@@ -206,7 +232,7 @@ function bar(kind: string, v: number, label: string): HTMLElement {
 }
 
 /** The explanation's elements: probability, reading, counterfactuals, both sides. */
-export function renderExplanation(app: App, ex: Explanation): Array<HTMLElement | null> {
+export function renderExplanation(links: NodeLinks, ex: Explanation): Array<HTMLElement | null> {
   const truth = ex.groundtruth;
   const verdict = ex.prob >= 0.5 ? "predicts a link" : "predicts no link";
   const linkNote = ex.linked ? (ex.masked ? "They are linked; the link itself was hidden from the model, as in training." : "They are linked.") : "They are not linked in the graph.";
@@ -221,11 +247,11 @@ export function renderExplanation(app: App, ex: Explanation): Array<HTMLElement 
       h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
     ),
     truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : null,
-    h("div", { class: "sides" }, renderSide(app, ex.i, "i", truth?.i ?? []), renderSide(app, ex.j, "j", truth?.j ?? [])),
+    h("div", { class: "sides" }, renderSide(links, ex.i, "i", truth?.i ?? []), renderSide(links, ex.j, "j", truth?.j ?? [])),
   ];
 }
 
-function renderSide(app: App, s: Side, which: "i" | "j", truth: number[]): HTMLElement {
+function renderSide(links: NodeLinks, s: Side, which: "i" | "j", truth: number[]): HTMLElement {
   const truthSet = new Set(truth);
   const selected = s.neighbors.filter((n) => n.selected).sort((a, b) => a.rank - b.rank);
   const others = s.neighbors.filter((n) => !n.selected).sort((a, b) => b.score - a.score);
@@ -233,7 +259,7 @@ function renderSide(app: App, s: Side, which: "i" | "j", truth: number[]): HTMLE
     h(
       "tr",
       { class: n.selected ? "selected" : "unselected" },
-      h("td", {}, nodeButton(app, n.node, n.id), n.common ? h("span", { class: "tag common", title: "common neighbour of i and j" }, "common") : null, truthSet.has(n.node) ? h("span", { class: "tag truth", title: "groundtruth explanation" }, "truth") : null),
+      h("td", {}, nodeButton(links, n.node, n.id), n.common ? h("span", { class: "tag common", title: "common neighbour of i and j" }, "common") : null, truthSet.has(n.node) ? h("span", { class: "tag truth", title: "groundtruth explanation" }, "truth") : null),
       h("td", {}, bar("structure", n.structure, "structure")),
       h("td", {}, bar("features", n.features, "features")),
       h("td", { class: "num" }, n.selected ? fixed(n.weight, 2) : "–"),

@@ -3,14 +3,20 @@
 // and on request the fidelity curve, ΔAUC when the top-M neighbours are
 // removed (figure 3).
 
-import { errorText, type App } from "../app";
+import type { EngineClient } from "../../client";
 import { Histogram, LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
+import { errorText } from "../errors";
 import { duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
+import type { AppStore } from "../store";
+
+/** The engine requests the insight plots make. */
+export type InsightEngine = Pick<EngineClient, "insight" | "fidelity">;
 
 export class InsightPanel {
-  private readonly app: App;
+  private readonly store: AppStore;
+  private readonly engine: InsightEngine;
   private readonly body = byId("insight-body", HTMLElement);
   private readonly progress = byId("insight-progress", HTMLProgressElement);
   private readonly weightsCanvas = byId("weights-chart", HTMLCanvasElement);
@@ -22,8 +28,9 @@ export class InsightPanel {
   private readonly weightsButton = byId("insight-weights", HTMLButtonElement);
   private readonly fidelityButton = byId("insight-fidelity", HTMLButtonElement);
 
-  constructor(app: App) {
-    this.app = app;
+  constructor(store: AppStore, engine: InsightEngine) {
+    this.store = store;
+    this.engine = engine;
     this.weights = new Histogram(this.weightsCanvas, { title: "Weights b of the selected neighbours (test pairs)", xLabel: "weight b", bins: 24, density: true });
     this.scores = new Histogram(this.scoresCanvas, { title: "Scores s of the selected neighbours (test pairs)", xLabel: "score s", bins: 24, density: true });
     this.fidelity = new LineChart(this.fidelityCanvas, { title: "Fidelity: ΔAUC, top-M neighbours removed", xLabel: "M", yLabel: "ΔAUC", markers: true, legend: true });
@@ -32,14 +39,14 @@ export class InsightPanel {
   }
 
   reset(): void {
-    replace(this.body, this.app.model ? null : h("p", { class: "muted small" }, "Needs a trained model."));
+    replace(this.body, this.store.get("model") ? null : h("p", { class: "muted small" }, "Needs a trained model."));
     for (const c of [this.weightsCanvas, this.scoresCanvas, this.fidelityCanvas]) c.hidden = true;
     this.progress.hidden = true;
   }
 
   private ready(): boolean {
-    if (this.app.model === null || this.app.training) {
-      replace(this.body, h("p", { class: "note" }, this.app.training ? "Training is running; try again when it ends." : "Train a model (or restore a checkpoint) first."));
+    if (this.store.get("model") === null || this.store.get("training")) {
+      replace(this.body, h("p", { class: "note" }, this.store.get("training") ? "Training is running; try again when it ends." : "Train a model (or restore a checkpoint) first."));
       return false;
     }
     return true;
@@ -50,7 +57,7 @@ export class InsightPanel {
     this.weightsButton.disabled = true;
     replace(this.body, h("p", { class: "muted" }, "Explaining every test pair…"));
     try {
-      const r = await this.app.engine.insight();
+      const r = await this.engine.insight();
       const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
       this.weightsCanvas.hidden = false;
       this.scoresCanvas.hidden = false;
@@ -88,7 +95,7 @@ export class InsightPanel {
     this.progress.value = 0;
     replace(this.body, h("p", { class: "muted" }, "Removing neighbours and predicting again, M = 1 to 4…"));
     try {
-      const r = await this.app.engine.fidelity(4, { onProgress: (p) => (this.progress.value = p.step / p.steps) });
+      const r = await this.engine.fidelity(4, { onProgress: (p) => (this.progress.value = p.step / p.steps) });
       this.fidelityCanvas.hidden = false;
       this.fidelity.resize();
       this.fidelity.setSeries([{ name: "ILP-GNN", color: SERIES.valAUC, points: r.points.map((p) => [p.m, p.deltaAUC] as [number, number]) }]);

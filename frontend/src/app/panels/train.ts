@@ -4,14 +4,31 @@
 // live charts of the loss parts and validation AUC, and the final metrics.
 
 import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, PrepareProgress, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
-import { EngineError } from "../../client";
-import { errorText, type App } from "../app";
+import { EngineError, type EngineClient } from "../../client";
 import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
+import { errorText } from "../errors";
 import { EpochClock, describeEstimate, roughly } from "../estimate";
 import { bytes, dateTime, duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
+import type { AppStore } from "../store";
+
+/** The engine requests the training panel makes, and whether the engine is gone. */
+export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "error">;
+
+/** What the training panel asks of the rest of the app. */
+export interface TrainActions {
+  /** Makes a trained ILP-GNN the current model. */
+  setModel(info: ModelInfo): void;
+  /** Reloads the checkpoint list (a run just saved one). */
+  refreshCheckpoints(): Promise<void>;
+  /** Restores a stored checkpoint (the "restore it?" offer). */
+  restoreCheckpoint(key: string): Promise<boolean>;
+  setStatus(text: string): void;
+  /** Says in the status line that the engine is gone. */
+  engineStopped(): void;
+}
 
 const MODEL_HELP: Record<ModelName, string> = {
   ilpgnn: "Predicts links and names the neighbours of each end that make it so (the paper's method).",
@@ -29,7 +46,9 @@ const MODEL_HELP: Record<ModelName, string> = {
 const PAIR_MODELS: ReadonlySet<ModelName> = new Set<ModelName>(["seal", "wp", "conpi"]);
 
 export class TrainPanel {
-  private readonly app: App;
+  private readonly store: AppStore;
+  private readonly engine: TrainEngine;
+  private readonly actions: TrainActions;
   private readonly form = byId("train-form", HTMLFormElement);
   private readonly model = byId("model", HTMLSelectElement);
   private readonly seed = byId("train-seed", HTMLInputElement);
@@ -55,8 +74,10 @@ export class TrainPanel {
   /** Timings of the last run (bench-app reads them): setup before the first epoch, every epoch-end report's elapsed ms, the engine's peak memory. */
   runStats: { setupMs?: number; epochEndsMs: number[]; peakMemoryBytes: number } = { epochEndsMs: [], peakMemoryBytes: 0 };
 
-  constructor(app: App) {
-    this.app = app;
+  constructor(store: AppStore, engine: TrainEngine, actions: TrainActions) {
+    this.store = store;
+    this.engine = engine;
+    this.actions = actions;
     this.lossChart = new LineChart(byId("loss-chart", HTMLCanvasElement), { title: "Training loss", xLabel: "epoch", yLabel: "loss", legend: true });
     this.aucChart = new LineChart(byId("auc-chart", HTMLCanvasElement), { title: "Validation AUC", xLabel: "epoch", yLabel: "AUC", legend: true });
     this.form.addEventListener("submit", (ev) => {
@@ -77,7 +98,7 @@ export class TrainPanel {
     const name = this.modelName;
     this.modelHelp.textContent = MODEL_HELP[name];
     try {
-      const list = await this.app.engine.defaults(name);
+      const list = await this.engine.defaults(name);
       if (name !== this.modelName) return;
       this.defaults = new Map(list.map((p) => [p.name, p]));
       this.renderFields();
@@ -116,8 +137,8 @@ export class TrainPanel {
 
   /** Trains the chosen model with progress; resolves when it ends (or fails). */
   async start(): Promise<void> {
-    const app = this.app;
-    if (app.training || app.graph === null) return;
+    const store = this.store;
+    if (store.get("training") || store.get("graph") === null) return;
     const seed = Number(this.seed.value);
     if (!Number.isInteger(seed) || seed < 0) {
       replace(this.result, h("p", { class: "error" }, `seed must be a whole number ≥ 0 (got "${this.seed.value}")`));
@@ -149,9 +170,9 @@ export class TrainPanel {
     this.startedAt = t0;
     this.clock = new EpochClock();
     this.runStats = { epochEndsMs: [], peakMemoryBytes: 0 };
-    app.metrics.trainRuns++;
+    store.metrics.trainRuns++;
     try {
-      const res = await app.engine.train(this.config(), {
+      const res = await this.engine.train(this.config(), {
         model,
         seed,
         // A cancelled run keeps its best weights so far: nothing is lost.
@@ -159,10 +180,10 @@ export class TrainPanel {
         signal: this.abort.signal,
         onProgress: (p) => this.onProgress(p),
       });
-      app.metrics.lastTrainMs = performance.now() - t0;
+      store.metrics.lastTrainMs = performance.now() - t0;
       this.showResult(res);
-      if (model === "ilpgnn") app.setModel(res);
-      await app.checkpoints.refresh();
+      if (model === "ilpgnn") this.actions.setModel(res);
+      await this.actions.refreshCheckpoints();
     } catch (e) {
       this.progressEta.hidden = true;
       if (e instanceof EngineError && e.code === "fatal") {
@@ -187,13 +208,14 @@ export class TrainPanel {
   }
 
   private setTraining(on: boolean): void {
-    this.app.training = on;
     this.trainButton.disabled = on;
     this.cancelButton.disabled = !on;
     this.model.disabled = on;
-    this.app.data.setBusy(on);
-    if (this.app.engine.error !== undefined) this.app.engineStopped();
-    else this.app.setStatus(on ? "Training…" : this.app.graph ? `Showing ${this.app.graph.desc.name}` : "");
+    // The graph picker follows (it subscribes to "training").
+    this.store.set("training", on);
+    const g = this.store.get("graph");
+    if (this.engine.error !== undefined) this.actions.engineStopped();
+    else this.actions.setStatus(on ? "Training…" : g ? `Showing ${g.desc.name}` : "");
   }
 
   private onProgress(p: TrainProgress): void {
@@ -267,7 +289,7 @@ export class TrainPanel {
 
   /** Shows the current model (after a restore) in the result area. */
   showModel(info: ModelInfo): void {
-    if (this.app.training) return;
+    if (this.store.get("training")) return;
     const rows: Array<[string, string]> = [
       ["test AUC", percent(info.testAUC, 2)],
       ["validation AUC", percent(info.valAUC, 2)],
@@ -281,7 +303,7 @@ export class TrainPanel {
   offerRestore(meta: CheckpointMeta): void {
     const restore = h("button", { type: "button", class: "primary", id: "restore-last" }, "Restore it");
     const dismiss = h("button", { type: "button" }, "Not now");
-    restore.addEventListener("click", () => void this.app.checkpoints.restore(meta.key));
+    restore.addEventListener("click", () => void this.actions.restoreCheckpoint(meta.key));
     dismiss.addEventListener("click", () => (this.offer.hidden = true));
     const stopped = cancelledAt(meta) === undefined ? "" : " Its training was cancelled part way; no completed run of this graph is stored.";
     replace(
@@ -305,7 +327,7 @@ export class TrainPanel {
     this.lossChart.setSeries([]);
     this.aucChart.setSeries([]);
     this.aucChart.setMarker(null);
-    replace(this.result, this.app.model ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
+    replace(this.result, this.store.get("model") ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
   }
 }
 
