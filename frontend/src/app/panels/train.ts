@@ -3,7 +3,7 @@
 // with the command line), Train / Cancel, a progress bar with time left,
 // live charts of the loss parts and validation AUC, and the final metrics.
 
-import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, PrepareProgress, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
+import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, ModelSpec, PrepareProgress, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
 import { EngineError, type EngineClient } from "../../client";
 import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
@@ -30,7 +30,26 @@ export interface TrainActions {
   engineStopped(): void;
 }
 
-const MODEL_HELP: Record<ModelName, string> = {
+/** The selector's names of the models the engine lists, where a short name reads better than "name (about)". */
+const MODEL_LABEL: Partial<Record<string, string>> = {
+  ilpgnn: "ILP-GNN (self-explaining)",
+  gae: "GAE (GCN autoencoder)",
+  vgae: "VGAE (variational)",
+  gat: "GAT (attention)",
+  conpi: "CONPI (context interaction)",
+  cn: "Common neighbours",
+  aa: "Adamic-Adar",
+};
+
+/**
+ * Models the tab does not offer: every pair costs a subgraph forward pass
+ * of its own, about 40 s and 90 s an epoch on the demo graph (the note
+ * under the selector says to use the command line).
+ */
+const COMMAND_LINE_ONLY: ReadonlySet<string> = new Set(["seal", "wp"]);
+
+/** A model's one-line help; models the page has no text for get the engine's own description. */
+const MODEL_HELP: Partial<Record<string, string>> = {
   ilpgnn: "Predicts links and names the neighbours of each end that make it so (the paper's method).",
   gae: "Graph autoencoder with two GCN layers: a strong predictor without explanations; GNNExplainer explains it post hoc.",
   vgae: "Variational GAE; explained post hoc by GNNExplainer.",
@@ -43,7 +62,12 @@ const MODEL_HELP: Record<ModelName, string> = {
 };
 
 /** Models whose epochs are passes over mini-batches of pairs. */
-const PAIR_MODELS: ReadonlySet<ModelName> = new Set<ModelName>(["seal", "wp", "conpi"]);
+const PAIR_MODELS: ReadonlySet<string> = new Set(["seal", "wp", "conpi"]);
+
+/** The model selector's options for the engine's models, in the engine's order. */
+export function modelOptions(models: readonly ModelSpec[]): Array<{ value: string; label: string }> {
+  return models.filter((m) => !COMMAND_LINE_ONLY.has(m.name)).map((m) => ({ value: m.name, label: MODEL_LABEL[m.name] ?? `${m.name} (${m.about})` }));
+}
 
 export class TrainPanel {
   private readonly store: AppStore;
@@ -64,6 +88,8 @@ export class TrainPanel {
   private readonly lossChart: LineChart;
   private readonly aucChart: LineChart;
   private defaults = new Map<string, Hyperparameter>();
+  /** The engine's models, by name. */
+  private specs = new Map<string, ModelSpec>();
   private abort: AbortController | null = null;
   /** Progress events received during the last run (the browser tests read it). */
   progressEvents = 0;
@@ -87,6 +113,17 @@ export class TrainPanel {
     this.cancelButton.addEventListener("click", () => this.abort?.abort());
     this.model.addEventListener("change", () => void this.loadDefaults());
     byId("hyper-reset", HTMLButtonElement).addEventListener("click", () => this.renderFields());
+    store.subscribe("engineInfo", (info) => {
+      if (info) this.setModels(info.models);
+    });
+  }
+
+  /** Offers the engine's models in the selector, keeping the choice when it is still offered. */
+  private setModels(models: readonly ModelSpec[]): void {
+    const chosen = this.model.value;
+    this.specs = new Map(models.map((m) => [m.name, m]));
+    replace(this.model, ...modelOptions(models).map((o) => h("option", { value: o.value }, o.label)));
+    if (this.specs.has(chosen) && !COMMAND_LINE_ONLY.has(chosen)) this.model.value = chosen;
   }
 
   private get modelName(): ModelName {
@@ -96,7 +133,7 @@ export class TrainPanel {
   /** Fetches the chosen model's hyperparameters and renders their fields. */
   async loadDefaults(): Promise<void> {
     const name = this.modelName;
-    this.modelHelp.textContent = MODEL_HELP[name];
+    this.modelHelp.textContent = MODEL_HELP[name] ?? this.specs.get(name)?.about ?? "";
     try {
       const list = await this.engine.defaults(name);
       if (name !== this.modelName) return;
@@ -272,14 +309,15 @@ export class TrainPanel {
     rows.push(["validation AUC", percent(r.valAUC, 2)]);
     if (r.p1 !== undefined && r.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(r.p1)} / ${percent(r.p2)}`]);
     rows.push(["kept epoch", String(r.bestEpoch)], ["model · seed", `${r.model} · ${r.seed}`]);
-    const saved = r.model === "ilpgnn" ? (r.saved.saved ? "saved in this browser" : (r.saved.message ?? "not saved")) : null;
+    const saves = this.specs.get(r.model)?.saves ?? r.model === "ilpgnn";
+    const saved = saves ? (r.saved.saved ? "saved in this browser" : (r.saved.message ?? "not saved")) : null;
     replace(
       this.result,
-      h("h3", {}, r.model === "ilpgnn" ? "Trained ILP-GNN" : `Trained baseline: ${r.model.toUpperCase()}`),
+      h("h3", {}, saves ? "Trained ILP-GNN" : `Trained baseline: ${r.model.toUpperCase()}`),
       metricsList(rows),
       r.warning ? h("p", { class: "warning", id: "train-warning" }, `Warning: ${r.warning}.`) : null,
       saved ? h("p", { class: "note" }, `Checkpoint: ${saved}.`) : null,
-      r.model !== "ilpgnn"
+      !saves
         ? h("p", { class: "note" }, PAIR_MODELS.has(r.model) && r.model !== "conpi"
           ? "Baselines do not replace the ILP-GNN model; SEAL and WalkPooling give no explanations to compare."
           : "Baselines do not replace the ILP-GNN model; GAT, GAE, VGAE and CONPI now appear under “compare explainers”.")
