@@ -86,18 +86,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 	}
 	opt := experiment.Options{Train: cfg, Seeds: seeds, Select: models.Selection(*selectOn), Given: set, NoBaselines: *noBaselines}
 	if set["epochs"] {
-		// An explicit --epochs is a budget for every optimisation the
-		// experiment runs: the baselines' training and GNNExplainer's
-		// steps per pair are capped by it too (quick runs stay quick).
-		budget := cfg.Epochs
-		opt.Baselines = func(k gnn.Kind) gnn.Config {
-			c := gnn.DefaultConfig(k)
-			c.Epochs = min(c.Epochs, budget)
-			return c
-		}
-		ex := gnnexplainer.DefaultConfig()
-		ex.Epochs = min(ex.Epochs, budget)
-		opt.Explainer = &ex
+		capEpochs(&opt, cfg.Epochs)
 	}
 	if !*quiet {
 		opt.Log = stderr
@@ -105,52 +94,17 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 	specs := *data
 	switch name {
 	case "precision":
-		if specs == "" {
-			var all []string
-			for _, p := range synth.Presets() {
-				all = append(all, "synth:"+p)
-			}
-			specs = strings.Join(all, ",")
-		}
-		sources, err := parseSources(specs)
-		if err != nil {
-			return err
-		}
-		var reps []*experiment.PrecisionReport
-		for _, src := range sources {
-			rep, err := experiment.Precision(ctx, src, opt)
-			if err != nil {
-				return err
-			}
-			reps = append(reps, rep)
-		}
-		var report any = reps
-		if len(reps) == 1 {
-			report = reps[0]
-		}
-		return emit(stdout, *outDir, name, *asJSON, report, func(w io.Writer) error {
-			return experiment.WritePrecisionTable(w, reps)
-		})
+		return runPrecision(ctx, specs, opt, stdout, *outDir, *asJSON)
 	case "table1":
 		if specs == "" {
 			fmt.Fprintf(stderr, "ilpgnn experiment %s: --data is required\n", name)
 			return errUsage
 		}
-		sources, err := parseSources(specs)
-		if err != nil {
-			return err
-		}
 		preds, err := predictors(reg, *modelsFlag, cfg, sets)
 		if err != nil {
 			return err
 		}
-		rep, err := experiment.Table1(ctx, sources, preds, seeds, opt.Log)
-		if err != nil {
-			return err
-		}
-		return emit(stdout, *outDir, name, *asJSON, rep, func(w io.Writer) error {
-			return experiment.WriteTable1(w, rep)
-		})
+		return runTable1(ctx, specs, preds, seeds, opt.Log, stdout, *outDir, *asJSON)
 	case "fidelity", "ablation", "sensitivity":
 		if specs == "" {
 			fmt.Fprintf(stderr, "ilpgnn experiment %s: --data is required\n", name)
@@ -161,6 +115,66 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		fmt.Fprintf(stderr, "ilpgnn experiment: unknown experiment %q\n\nusage: ilpgnn experiment %s\n", name, experimentUsage)
 		return errUsage
 	}
+}
+
+// capEpochs makes an explicit --epochs a budget for every optimisation
+// the experiment runs: the baselines' training and GNNExplainer's steps
+// per pair are capped by it too (quick runs stay quick).
+func capEpochs(opt *experiment.Options, budget int) {
+	opt.Baselines = func(k gnn.Kind) gnn.Config {
+		c := gnn.DefaultConfig(k)
+		c.Epochs = min(c.Epochs, budget)
+		return c
+	}
+	ex := gnnexplainer.DefaultConfig()
+	ex.Epochs = min(ex.Epochs, budget)
+	opt.Explainer = &ex
+}
+
+// runPrecision runs the precision experiment on each dataset, every
+// synthetic preset by default.
+func runPrecision(ctx context.Context, specs string, opt experiment.Options, stdout io.Writer, dir string, asJSON bool) error {
+	if specs == "" {
+		var all []string
+		for _, p := range synth.Presets() {
+			all = append(all, "synth:"+p)
+		}
+		specs = strings.Join(all, ",")
+	}
+	sources, err := parseSources(specs)
+	if err != nil {
+		return err
+	}
+	var reps []*experiment.PrecisionReport
+	for _, src := range sources {
+		rep, err := experiment.Precision(ctx, src, opt)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	var report any = reps
+	if len(reps) == 1 {
+		report = reps[0]
+	}
+	return emit(stdout, dir, "precision", asJSON, report, func(w io.Writer) error {
+		return experiment.WritePrecisionTable(w, reps)
+	})
+}
+
+// runTable1 fits every predictor on the same splits of each dataset.
+func runTable1(ctx context.Context, specs string, preds []experiment.Predictor, seeds []uint64, log io.Writer, stdout io.Writer, dir string, asJSON bool) error {
+	sources, err := parseSources(specs)
+	if err != nil {
+		return err
+	}
+	rep, err := experiment.Table1(ctx, sources, preds, seeds, log)
+	if err != nil {
+		return err
+	}
+	return emit(stdout, dir, "table1", asJSON, rep, func(w io.Writer) error {
+		return experiment.WriteTable1(w, rep)
+	})
 }
 
 // runFigureExperiment runs an experiment that the paper draws as a figure
