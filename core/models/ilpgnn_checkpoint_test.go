@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -379,5 +380,64 @@ func TestBatchedRunDeterministic(t *testing.T) {
 	}
 	if bytes.Contains(zero, []byte("BatchSize")) {
 		t.Errorf("batch size 0 is written into the checkpoint's config: %s", zero)
+	}
+}
+
+// TestOpenPredictor: the predictor opened from a run's checkpoint is the
+// run's model prepared on the whole graph, with the run's seed: its logits
+// and its explanations (whose counterfactuals draw from the seed) are
+// bit-identical to those of a predictor built from the trained model
+// directly. A lying checkpoint and one of another graph are refused with
+// the checkpoint's errors, not ErrPreparing.
+func TestOpenPredictor(t *testing.T) {
+	g := plantedGraph(t, 120, 2)
+	c := quickConfig(5)
+	c.Epochs = 6
+	_, res := trainedCheckpoint(t, g, c)
+	ck, err := models.ILPGNNCheckpoint(res, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, cfg, err := models.OpenPredictor(resum(t, ck), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg != res.Config || p.Seed != 5 {
+		t.Fatalf("config %+v, seed %d; want %+v, 5", cfg, p.Seed, res.Config)
+	}
+	in, err := ilpgnn.Prepare(g, res.Config.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ilpgnn.NewPredictor(res.Model, in)
+	want.Seed = res.Config.Seed
+	pairs := []graph.Edge{{U: 0, V: 1}, {U: 3, V: 40}, {U: 7, V: 100}, {U: 59, V: 60}}
+	got, exp := p.Logits(pairs), want.Logits(pairs)
+	for k := range pairs {
+		if math.Float32bits(got[k]) != math.Float32bits(exp[k]) {
+			t.Errorf("%v: logit %v, the trained model's %v", pairs[k], got[k], exp[k])
+		}
+		a, err := p.Explain(int(pairs[k].U), int(pairs[k].V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := want.Explain(int(pairs[k].U), int(pairs[k].V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%v: explanation %+v, the trained model's %+v", pairs[k], a, b)
+		}
+	}
+
+	bad := resum(t, ck)
+	tensor(t, bad, "W1").Data[0] = float32(math.NaN())
+	bad = resum(t, bad)
+	if _, _, err := models.OpenPredictor(bad, g); err == nil || errors.Is(err, models.ErrPreparing) ||
+		!strings.Contains(err.Error(), "checkpoint: tensor W1 has a non-finite weight") {
+		t.Errorf("a NaN weight: %v", err)
+	}
+	if _, _, err := models.OpenPredictor(ck, plantedGraph(t, 120, 9)); !errors.Is(err, checkpoint.ErrForeignGraph) || errors.Is(err, models.ErrPreparing) {
+		t.Errorf("another graph: %v, want ErrForeignGraph", err)
 	}
 }
