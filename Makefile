@@ -60,7 +60,7 @@ unit:
 WASM_EXEC = $(GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" ./core/detmath
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/train
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/models
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestSampledDeterministic ./core/synth
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
@@ -107,7 +107,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFiles$$' -fuzztime=$(FUZZTIME) ./core/synth
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz='^FuzzHeader$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
-	$(GO) test -run='^$$' -fuzz='^FuzzLoadModel$$' -fuzztime=$(FUZZTIME) ./core/train
+	$(GO) test -run='^$$' -fuzz='^FuzzOpenILPGNN$$' -fuzztime=$(FUZZTIME) ./core/models
 	$(GO) test -run='^$$' -fuzz='^FuzzParseSplit$$' -fuzztime=$(FUZZTIME) ./core/train
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./core/dataset
 	$(GO) test -run='^$$' -fuzz='^FuzzPair$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn

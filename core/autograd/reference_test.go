@@ -12,7 +12,7 @@ import (
 
 // The reference implementations below are the backward passes as they were
 // before they were made faster. The current ones must match them bit for
-// bit: the recorded checkpoints (core/train/testdata) depend on every
+// bit: the recorded checkpoints (core/models/testdata) depend on every
 // rounding.
 
 func gatherSegmentSumBackwardRef(out *Var) {

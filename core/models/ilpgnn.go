@@ -116,9 +116,9 @@ func (t *ILPGNN) Explainer(g *graph.Graph) (explain.Explainer, error) {
 	return SelectionExplainer(p), nil
 }
 
-// Checkpoint packs the run for g.
+// Checkpoint packs the run for g (ILPGNNCheckpoint).
 func (t *ILPGNN) Checkpoint(g *graph.Graph) (*checkpoint.Checkpoint, error) {
-	return t.Run.Checkpoint(g)
+	return ILPGNNCheckpoint(t.Run, g)
 }
 
 // SelectionExplainer is the explainer of an ILP-GNN predictor: each end's

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
-	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
-	"ilpgnn/core/train"
 	"ilpgnn/wasm/store"
 )
 
@@ -27,17 +25,14 @@ func (e *Engine) open(data []byte, l *loaded) (*model, error) {
 	if err != nil {
 		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
 	}
-	m, cfg, err := train.LoadModel(ck, l.d.Graph)
+	pred, cfg, err := models.OpenPredictor(ck, l.d.Graph)
+	if errors.Is(err, models.ErrPreparing) {
+		return nil, errorf(CodeInternal, "%v", err) // not the checkpoint's fault
+	}
 	if err != nil {
 		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
 	}
-	in, err := ilpgnn.Prepare(l.d.Graph, cfg.Model)
-	if err != nil {
-		return nil, errorf(CodeInternal, "preparing the graph: %v", err)
-	}
-	pred := ilpgnn.NewPredictor(m, in)
-	pred.Seed = cfg.Seed
-	mo := &model{meta: meta, ck: ck, data: data, cfg: cfg, m: m, pred: pred}
+	mo := &model{meta: meta, ck: ck, data: data, cfg: cfg, m: pred.Model, pred: pred}
 	e.mu.Lock()
 	e.model = mo
 	e.mu.Unlock()
@@ -197,7 +192,7 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 		}
 		ck, err := checkpoint.Unmarshal(data)
 		if err == nil {
-			_, _, err = train.Verify(ck, g)
+			_, _, err = models.VerifyILPGNN(ck, g)
 		}
 		if err != nil {
 			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("%s: not a usable checkpoint: %v", name, err), File: name}

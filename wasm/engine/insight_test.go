@@ -17,6 +17,7 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/models"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -82,7 +83,7 @@ func heldOutPredictor(t *testing.T, p *page, d *synth.Dataset) (train.Config, *i
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, cfg, err := train.LoadModel(ck, d.Graph)
+	m, cfg, err := models.OpenILPGNN(ck, d.Graph)
 	if err != nil {
 		t.Fatal(err)
 	}

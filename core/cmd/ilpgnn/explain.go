@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,7 +11,7 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
-	"ilpgnn/core/train"
+	"ilpgnn/core/models"
 )
 
 // openModel loads the dataset and the checkpoint trained on it, and prepares
@@ -34,16 +35,13 @@ func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Grap
 	if err := check(g); err != nil {
 		return nil, nil, err
 	}
-	m, cfg, err := train.LoadModel(ck, g)
+	p, _, err := models.OpenPredictor(ck, g)
+	if errors.Is(err, models.ErrPreparing) {
+		return nil, nil, err // not the checkpoint's fault
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ckPath, err)
 	}
-	in, err := ilpgnn.Prepare(g, cfg.Model)
-	if err != nil {
-		return nil, nil, err
-	}
-	p := ilpgnn.NewPredictor(m, in)
-	p.Seed = cfg.Seed
 	return g, p, nil
 }
 

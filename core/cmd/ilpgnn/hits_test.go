@@ -15,8 +15,8 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/models"
 	"ilpgnn/core/split"
-	"ilpgnn/core/train"
 )
 
 // hitsSplit holds out 40% of small's 180 edges for testing, so that the
@@ -85,7 +85,7 @@ func TestTrainHitsILPGNN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, cfg, err := train.LoadModel(c, d.Graph)
+		m, cfg, err := models.OpenILPGNN(c, d.Graph)
 		if err != nil {
 			t.Fatal(err)
 		}

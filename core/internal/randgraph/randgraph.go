@@ -1,5 +1,6 @@
-// Package randgraph generates large random graphs for the scale
-// measurements of the setup phases (issue 16: an ogbn-arxiv-sized graph).
+// Package randgraph generates random graphs: large ones for the scale
+// measurements of the setup phases (issue 16: an ogbn-arxiv-sized graph),
+// and small planted partitions that tests train models on.
 package randgraph
 
 import (

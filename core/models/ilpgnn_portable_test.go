@@ -1,4 +1,4 @@
-package train
+package models_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/internal/golden"
+	"ilpgnn/core/models"
+	"ilpgnn/core/train"
 )
 
 var updatePortable = flag.Bool("update-portable", false, "rewrite testdata/portable.sha256 after a deliberate change to the training arithmetic")
@@ -36,7 +38,7 @@ func portableRun(t *testing.T, batchSize int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultConfig()
+	cfg := train.DefaultConfig()
 	cfg.Seed = 3
 	cfg.Epochs = 6
 	cfg.Dropout = 0.1 // exercise the dropout stream too
@@ -47,11 +49,11 @@ func portableRun(t *testing.T, batchSize int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunSplit(context.Background(), sp, cfg, nil)
+	res, err := train.RunSplit(context.Background(), sp, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := res.Checkpoint(d.Graph)
+	ck, err := models.ILPGNNCheckpoint(res, d.Graph)
 	if err != nil {
 		t.Fatal(err)
 	}

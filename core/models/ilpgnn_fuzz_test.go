@@ -1,4 +1,4 @@
-package train
+package models_test
 
 import (
 	"bytes"
@@ -11,24 +11,25 @@ import (
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/models"
 )
 
-// FuzzLoadModel decodes bytes into a checkpoint and the checkpoint into a
-// model on a small graph. Each input is tried as it is and with its three
+// FuzzOpenILPGNN decodes bytes into a checkpoint and the checkpoint into
+// a model on a small graph (OpenILPGNN). Each input is tried as it is and with its three
 // checksums recomputed (where its preamble says they are), so that the
-// fuzzer explores what an edited and re-summed file can say to LoadModel
+// fuzzer explores what an edited and re-summed file can say to OpenILPGNN
 // rather than the checksums that stop random bytes. No input may panic or
-// allocate beyond its own size; whatever LoadModel accepts must be a model
+// allocate beyond its own size; whatever OpenILPGNN accepts must be a model
 // of the graph's feature dimension holding exactly the file's finite
 // weights, and it must predict without panicking.
-func FuzzLoadModel(f *testing.F) {
+func FuzzOpenILPGNN(f *testing.F) {
 	g := tinyGraph(f)
 	// A hand-written config with only the settings that validation needs
 	// and a one-unit model keep the seeds under 400 bytes: the fuzzer
 	// minimises every input that finds new code in time quadratic in its
 	// length, and at the 1 kB of a full config that takes it a minute.
 	good := &checkpoint.Checkpoint{
-		Model: ModelName, Dataset: g.Name, Fingerprint: g.Fingerprint(),
+		Model: "ilpgnn", Dataset: g.Name, Fingerprint: g.Fingerprint(),
 		Config: []byte(`{"config":{"Model":{"Hidden":1,"K":1,"Tau":1,"Diffusion":{"Gamma":0.5,"Epsilon":0.5}},` +
 			`"LR":1,"Epochs":1,"Patience":1,"ValFrac":0.1,"TestFrac":0.1},"feature_dim":2}`),
 	}
@@ -39,7 +40,7 @@ func FuzzLoadModel(f *testing.F) {
 		}
 		good.Tensors = append(good.Tensors, checkpoint.Tensor{Name: ilpgnn.ParamNames()[k], Rows: shape[0], Cols: shape[1], Data: data})
 	}
-	base, _, err := Verify(good, g)
+	base, _, err := models.VerifyILPGNN(good, g)
 	if err != nil {
 		f.Fatalf("the seed checkpoint: %v", err)
 	}
@@ -74,7 +75,7 @@ func FuzzLoadModel(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			m, cfg, err := LoadModel(c, g)
+			m, cfg, err := models.OpenILPGNN(c, g)
 			if err != nil {
 				if err.Error() == "" {
 					t.Fatal("empty error")

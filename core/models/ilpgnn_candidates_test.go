@@ -1,4 +1,4 @@
-package train
+package models_test
 
 import (
 	"context"
@@ -8,10 +8,12 @@ import (
 
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/models"
+	"ilpgnn/core/train"
 )
 
 // TestCandidatesCheckpoint: a model trained with a bound on candidates
-// writes the bound into its checkpoint, Verify accepts it, and the reloaded
+// writes the bound into its checkpoint, VerifyILPGNN accepts it, and the reloaded
 // model predicts bit-identically to the trained one; a model without the
 // bound writes no Candidates field at all (the bytes of checkpoints from
 // before the field existed); a negative bound edited in is refused.
@@ -20,11 +22,11 @@ func TestCandidatesCheckpoint(t *testing.T) {
 	cfg := quickConfig(3)
 	cfg.Epochs, cfg.Patience = 4, 4
 	cfg.Model.Candidates = cfg.Model.K
-	res, err := Run(context.Background(), g, cfg, nil)
+	res, err := train.Run(context.Background(), g, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := res.Checkpoint(g)
+	ck, err := models.ILPGNNCheckpoint(res, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,14 +34,14 @@ func TestCandidatesCheckpoint(t *testing.T) {
 		t.Fatalf("config %s does not record the bound", ck.Config)
 	}
 	back := resum(t, ck)
-	got, _, err := Verify(back, g)
+	got, _, err := models.VerifyILPGNN(back, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Model.Candidates != cfg.Model.K {
-		t.Fatalf("Verify read candidates %d, want %d", got.Model.Candidates, cfg.Model.K)
+		t.Fatalf("VerifyILPGNN read candidates %d, want %d", got.Model.Candidates, cfg.Model.K)
 	}
-	m, _, err := LoadModel(back, g)
+	m, _, err := models.OpenILPGNN(back, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,7 @@ func TestCandidatesCheckpoint(t *testing.T) {
 	bad := resum(t, ck)
 	editConfig(t, bad, func(v map[string]any) { modelConfig(v)["Candidates"] = -2 })
 	bad = resum(t, bad)
-	if _, _, err := Verify(bad, g); err == nil || !strings.Contains(err.Error(), "candidates") || !strings.Contains(err.Error(), "-2") {
+	if _, _, err := models.VerifyILPGNN(bad, g); err == nil || !strings.Contains(err.Error(), "candidates") || !strings.Contains(err.Error(), "-2") {
 		t.Fatalf("a negative bound: error %v", err)
 	}
 }

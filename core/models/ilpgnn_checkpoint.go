@@ -1,0 +1,171 @@
+package models
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/train"
+)
+
+// ilpgnnCheckpointModel is the Model field of ILP-GNN checkpoints. It is
+// part of the file format, so it stays even if the registry's name moves.
+const ilpgnnCheckpointModel = "ilpgnn"
+
+// ErrPreparing wraps the errors of OpenPredictor that come after the
+// checkpoint was accepted, from preparing the graph for its model: the
+// checkpoint is not at fault.
+var ErrPreparing = errors.New("preparing the graph")
+
+// savedConfig is the JSON written in a checkpoint's Config section.
+type savedConfig struct {
+	Config     train.Config `json:"config"`
+	FeatureDim int          `json:"feature_dim"`
+}
+
+// ILPGNNCheckpoint packs a finished run for g, the graph it was trained on
+// (the whole graph, before the split). It carries no timings or dates, so
+// the same seed gives byte-identical checkpoints.
+func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, error) {
+	cfg, err := json.Marshal(savedConfig{Config: r.Config, FeatureDim: r.Model.FeatureDim})
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: encoding config: %w", err)
+	}
+	c := &checkpoint.Checkpoint{
+		Model:       ilpgnnCheckpointModel,
+		Dataset:     g.Name,
+		Fingerprint: g.Fingerprint(),
+		Seed:        r.Config.Seed,
+		Config:      cfg,
+		Metrics: []checkpoint.Metric{
+			{Name: "test_auc", Value: r.TestAUC},
+			{Name: "val_auc", Value: r.ValAUC},
+			{Name: "epochs", Value: float64(r.Epochs)},
+			{Name: "best_epoch", Value: float64(r.BestEpoch)},
+		},
+	}
+	for k, p := range r.Model.Params() {
+		c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: ilpgnn.ParamNames()[k], Rows: p.Rows, Cols: p.Cols,
+			Data: append([]float32(nil), p.Value...)})
+	}
+	return c, nil
+}
+
+// OpenILPGNN rebuilds the model and training configuration stored in c,
+// after checking that c was trained on g and, with VerifyILPGNN, that every
+// size and weight in it is one the model can use. The checksums of a
+// checkpoint guard against accidents only, so c may have been edited and
+// re-summed: nothing of the size its configuration claims is allocated
+// until that configuration agrees with g and with the tensors c actually
+// holds. The model's weights are copies of c's.
+func OpenILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Model, train.Config, error) {
+	cfg, featureDim, err := VerifyILPGNN(c, g)
+	if err != nil {
+		return nil, train.Config{}, err
+	}
+	m, err := ilpgnn.New(cfg.Model, featureDim, rand.New(rand.NewPCG(0, 0)))
+	if err != nil {
+		return nil, train.Config{}, fmt.Errorf("checkpoint: building the model: %w", err)
+	}
+	for k, p := range m.Params() {
+		t, err := c.Tensor(ilpgnn.ParamNames()[k])
+		if err != nil {
+			return nil, train.Config{}, err
+		}
+		copy(p.Value, t.Data) // VerifyILPGNN checked the shape
+	}
+	return m, cfg, nil
+}
+
+// OpenPredictor is what explaining with a saved model takes: it opens c's
+// model on g (OpenILPGNN), prepares g for it, and returns a predictor on
+// the whole graph whose counterfactuals draw from the run's seed, with the
+// run's configuration. Errors about c are OpenILPGNN's; an error after c
+// was accepted wraps ErrPreparing.
+func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor, train.Config, error) {
+	m, cfg, err := OpenILPGNN(c, g)
+	if err != nil {
+		return nil, train.Config{}, err
+	}
+	in, err := ilpgnn.Prepare(g, cfg.Model)
+	if err != nil {
+		return nil, train.Config{}, fmt.Errorf("%w: %w", ErrPreparing, err)
+	}
+	p := ilpgnn.NewPredictor(m, in)
+	p.Seed = cfg.Seed
+	return p, cfg, nil
+}
+
+// VerifyILPGNN checks, without building the model, that c holds an
+// ILP-GNN model that OpenILPGNN can rebuild, and returns its training
+// configuration and feature dimension. It checks in order: the model name;
+// when g is not nil, that c was trained on g (checkpoint.ErrForeignGraph);
+// that the configuration decodes and is valid; when g is not nil, that its
+// feature dimension is g's; that c holds exactly the model's tensors, each
+// of the shape the configuration gives it; and that every weight is
+// finite. Errors start with "checkpoint: " and name the field or tensor,
+// with what was expected and what was found.
+//
+// Only the tensors' shapes, bounded by the checkpoint's own length, are
+// ever compared with the configuration's sizes, so a configuration that
+// claims a huge model is refused without allocating anything.
+func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, error) {
+	fail := func(format string, a ...any) (train.Config, int, error) {
+		return train.Config{}, 0, fmt.Errorf("checkpoint: "+format, a...)
+	}
+	if c.Model != ilpgnnCheckpointModel {
+		return fail("holds a %q model, not %q", c.Model, ilpgnnCheckpointModel)
+	}
+	if g != nil {
+		if err := c.CheckGraph(g.Fingerprint()); err != nil {
+			return train.Config{}, 0, err
+		}
+	}
+	var sc savedConfig
+	if err := json.Unmarshal(c.Config, &sc); err != nil {
+		return fail("config: %w", err)
+	}
+	if err := sc.Config.Validate(); err != nil {
+		return fail("config: %w", err)
+	}
+	if sc.FeatureDim < 0 {
+		return fail("config: feature_dim is %d, it cannot be negative", sc.FeatureDim)
+	}
+	if g != nil && sc.FeatureDim != g.FeatureDim() {
+		return fail("config: feature_dim is %d, but graph %q has %d features per node", sc.FeatureDim, g.Name, g.FeatureDim())
+	}
+	names := ilpgnn.ParamNames()
+	for k, shape := range sc.Config.Model.ParamShapes(sc.FeatureDim) {
+		t, err := c.Tensor(names[k])
+		if err != nil {
+			return train.Config{}, 0, err // it says "checkpoint: no tensor"
+		}
+		if t.Rows != shape[0] || t.Cols != shape[1] {
+			return fail("tensor %s is %dx%d, but its config (hidden %d, feature_dim %d) needs %dx%d",
+				t.Name, t.Rows, t.Cols, sc.Config.Model.Hidden, sc.FeatureDim, shape[0], shape[1])
+		}
+		if len(t.Data) != t.Rows*t.Cols {
+			return fail("tensor %s is %dx%d but holds %d values", t.Name, t.Rows, t.Cols, len(t.Data))
+		}
+		for i, v := range t.Data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fail("tensor %s has a non-finite weight, %v, at index %d (row %d, col %d)", t.Name, v, i, i/t.Cols, i%t.Cols)
+			}
+		}
+	}
+	if len(c.Tensors) != len(names) {
+		for _, t := range c.Tensors {
+			if !slices.Contains(names, t.Name) {
+				return fail("tensor %q is not a weight of an ILP-GNN model (%s)", t.Name, strings.Join(names, ", "))
+			}
+		}
+	}
+	return sc.Config, sc.FeatureDim, nil
+}

@@ -1,0 +1,443 @@
+package models_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/internal/randgraph"
+	"ilpgnn/core/models"
+	"ilpgnn/core/train"
+)
+
+// untrainedCheckpoint packs a freshly initialised model for g: OpenILPGNN
+// does not care whether the weights were trained.
+func untrainedCheckpoint(t testing.TB, g *graph.Graph, hidden int) *checkpoint.Checkpoint {
+	t.Helper()
+	c := quickConfig(7)
+	c.Model.Hidden = hidden
+	m, err := ilpgnn.New(c.Model, g.FeatureDim(), rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := models.ILPGNNCheckpoint(&train.Result{Model: m, Config: c}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck
+}
+
+// resum re-marshals c, which recomputes every checksum, and decodes it
+// again: a checkpoint edited by someone who knows the format.
+func resum(t testing.TB, c *checkpoint.Checkpoint) *checkpoint.Checkpoint {
+	t.Helper()
+	b, err := c.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := checkpoint.Unmarshal(b)
+	if err != nil {
+		t.Fatalf("an edited and re-summed checkpoint must pass the format's checks: %v", err)
+	}
+	return back
+}
+
+// editConfig rewrites the checkpoint's config JSON: edit gets the decoded
+// object ({"config": {...}, "feature_dim": n}).
+func editConfig(t testing.TB, c *checkpoint.Checkpoint, edit func(map[string]any)) {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(c.Config, &v); err != nil {
+		t.Fatal(err)
+	}
+	edit(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Config = b
+}
+
+func modelConfig(v map[string]any) map[string]any {
+	return v["config"].(map[string]any)["Model"].(map[string]any)
+}
+
+func tensor(t testing.TB, c *checkpoint.Checkpoint, name string) *checkpoint.Tensor {
+	t.Helper()
+	x, err := c.Tensor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// cutRows keeps the first rows rows of tensor name.
+func cutRows(t testing.TB, c *checkpoint.Checkpoint, name string, rows int) {
+	x := tensor(t, c, name)
+	x.Rows, x.Data = rows, x.Data[:rows*x.Cols]
+}
+
+// hostileCase is a checkpoint edited to lie while passing every checksum,
+// and what OpenILPGNN must say about it.
+type hostileCase struct {
+	name string
+	edit func(testing.TB, *checkpoint.Checkpoint)
+	want []string // substrings of the error
+	// graphOnly: the file is consistent in itself, only the graph shows
+	// the lie, so VerifyILPGNN without a graph accepts it.
+	graphOnly bool
+}
+
+// hostileCases edit a checkpoint of a hidden-8 model on a graph with 16
+// features.
+func hostileCases() []hostileCase {
+	return []hostileCase{
+		{name: "feature_dim 10, tensors cut to match", graphOnly: true,
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { v["feature_dim"] = 10 })
+				cutRows(t, c, "W1", 10)
+				cutRows(t, c, "Wx", 10)
+			},
+			want: []string{"feature_dim is 10", `graph "planted" has 16 features per node`}},
+		{name: "hidden 200000000",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Hidden"] = 200_000_000 })
+			},
+			want: []string{"tensor W1 is 16x8", "hidden 200000000", "needs 16x200000000"}},
+		{name: "feature_dim 1<<40",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { v["feature_dim"] = 1 << 40 })
+			},
+			want: []string{"feature_dim is 1099511627776"}},
+		{name: "negative feature_dim",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { v["feature_dim"] = -3 })
+			},
+			want: []string{"feature_dim is -3"}},
+		{name: "hidden 0",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Hidden"] = 0 })
+			},
+			want: []string{"checkpoint: config: ", "hidden must be at least 1 (got 0)"}},
+		{name: "W1 transposed",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				x := tensor(t, c, "W1")
+				x.Rows, x.Cols = x.Cols, x.Rows
+			},
+			want: []string{"tensor W1 is 8x16", "needs 16x8"}},
+		{name: "b2 longer",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				x := tensor(t, c, "b2")
+				x.Cols, x.Data = 9, append(x.Data, 1)
+			},
+			want: []string{"tensor b2 is 1x9", "needs 1x8"}},
+		{name: "NaN weights",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				for i := range c.Tensors {
+					for j := range c.Tensors[i].Data {
+						c.Tensors[i].Data[j] = float32(math.NaN())
+					}
+				}
+			},
+			want: []string{"tensor W1 has a non-finite weight, NaN, at index 0 (row 0, col 0)"}},
+		{name: "one +Inf",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				tensor(t, c, "W2").Data[13] = float32(math.Inf(1))
+			},
+			want: []string{"tensor W2 has a non-finite weight, +Inf, at index 13 (row 1, col 5)"}},
+		{name: "one -Inf in the last bias",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				tensor(t, c, "b2").Data[7] = float32(math.Inf(-1))
+			},
+			want: []string{"tensor b2 has a non-finite weight, -Inf, at index 7 (row 0, col 7)"}},
+		{name: "missing tensor",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Tensors = c.Tensors[:5]
+			},
+			want: []string{`no tensor "Wx"`}},
+		{name: "extra tensor",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: "W3", Rows: 1, Cols: 1, Data: []float32{1}})
+			},
+			want: []string{`tensor "W3" is not a weight`}},
+		{name: "other model",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) { c.Model = "seal" },
+			want: []string{`holds a "seal" model`}},
+		{name: "config not JSON",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) { c.Config = []byte("hidden=8") },
+			want: []string{"checkpoint: config: invalid character"}},
+		{name: "NaN alpha",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Alpha"] = "NaN" })
+			},
+			want: []string{"checkpoint: config: "}},
+	}
+}
+
+// TestOpenILPGNNHostile: every checkpoint edited to lie and re-summed is
+// refused by OpenILPGNN with an error naming the field or tensor and the
+// sizes, without allocating what the lie claims; VerifyILPGNN without a graph
+// refuses the same ones except the lie only the graph can show; and the
+// unedited checkpoint loads with its exact weights.
+func TestOpenILPGNNHostile(t *testing.T) {
+	g := plantedGraph(t, 40, 1)
+	good := untrainedCheckpoint(t, g, 8)
+	for _, tc := range hostileCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			c := resum(t, good) // a deep copy
+			tc.edit(t, c)
+			c = resum(t, c)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			m, _, err := models.OpenILPGNN(c, g)
+			runtime.ReadMemStats(&after)
+			if err == nil {
+				t.Fatalf("OpenILPGNN accepted it (a model of %d features)", m.FeatureDim)
+			}
+			t.Log(err)
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			// The good model is 2·16·8 + 2·8·8 + 2·8 weights; refusing
+			// a lie must not allocate anything near what it claims.
+			if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+				t.Errorf("refusing it allocated %d bytes", n)
+			}
+			_, _, verr := models.VerifyILPGNN(c, nil)
+			if tc.graphOnly != (verr == nil) {
+				t.Errorf("VerifyILPGNN without the graph: %v", verr)
+			}
+		})
+	}
+	m, _, err := models.OpenILPGNN(resum(t, good), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range m.Params() {
+		if !slices.Equal(p.Value, good.Tensors[k].Data) {
+			t.Errorf("tensor %s differs after loading", good.Tensors[k].Name)
+		}
+	}
+	if _, _, err := models.VerifyILPGNN(good, nil); err != nil {
+		t.Errorf("VerifyILPGNN(good, nil): %v", err)
+	}
+	if _, _, err := models.OpenILPGNN(good, plantedGraph(t, 40, 2)); !errors.Is(err, checkpoint.ErrForeignGraph) {
+		t.Errorf("another graph: %v, want ErrForeignGraph", err)
+	}
+}
+
+// plantedGraph is randgraph.Planted(n, seed): 4 groups, 16 features per
+// node, a same-group AUC of about 0.86.
+func plantedGraph(t testing.TB, n int, seed uint64) *graph.Graph {
+	t.Helper()
+	g, err := randgraph.Planted(n, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// quickConfig is a small model trained for at most 40 epochs.
+func quickConfig(seed uint64) train.Config {
+	c := train.DefaultConfig()
+	c.Model.Hidden = 16
+	c.Epochs = 40
+	c.Patience = 40
+	c.LR = 0.01
+	c.Seed = seed
+	return c
+}
+
+// TestDeterministicCheckpoint: the same seed twice gives byte-identical
+// checkpoints; another seed does not; a checkpoint round-trips into a
+// model with the same test AUC.
+func TestDeterministicCheckpoint(t *testing.T) {
+	g := plantedGraph(t, 120, 2)
+	ckBytes := func(seed uint64) ([]byte, *train.Result) {
+		c := quickConfig(seed)
+		c.Epochs = 8
+		return trainedCheckpoint(t, g, c)
+	}
+	a, res := ckBytes(3)
+	b, _ := ckBytes(3)
+	c, _ := ckBytes(4)
+	if !bytes.Equal(a, b) {
+		t.Error("same seed, different checkpoint bytes")
+	}
+	if bytes.Equal(a, c) {
+		t.Error("different seeds, identical checkpoints")
+	}
+	ck, err := checkpoint.Unmarshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, cfg, err := models.OpenILPGNN(ck, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg != res.Config {
+		t.Errorf("config round trip: %+v, want %+v", cfg, res.Config)
+	}
+	for k, p := range m.Params() {
+		if !slices.Equal(p.Value, res.Model.Params()[k].Value) {
+			t.Errorf("weight %d differs after round trip", k)
+		}
+	}
+	other := plantedGraph(t, 120, 9)
+	if _, _, err := models.OpenILPGNN(ck, other); !errors.Is(err, checkpoint.ErrForeignGraph) {
+		t.Errorf("loading on another graph: %v, want ErrForeignGraph", err)
+	}
+}
+
+// TestDeterministicAcrossCPUs: training on a graph large enough for every
+// kernel, the selection and the scatter ops to split their work gives the
+// same checkpoint bytes with 1 and 2 goroutines.
+func TestDeterministicAcrossCPUs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains twice on 2000 nodes")
+	}
+	g := plantedGraph(t, 2000, 5)
+	ck := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		c := quickConfig(1)
+		c.Model.Hidden = 64
+		c.Epochs = 3
+		b, _ := trainedCheckpoint(t, g, c)
+		return b
+	}
+	if !bytes.Equal(ck(1), ck(2)) {
+		t.Error("checkpoints differ between GOMAXPROCS 1 and 2")
+	}
+}
+
+// trainedCheckpoint trains on g with c and returns the run's checkpoint
+// bytes.
+func trainedCheckpoint(t *testing.T, g *graph.Graph, c train.Config) ([]byte, *train.Result) {
+	t.Helper()
+	res, err := train.Run(context.Background(), g, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck, err := models.ILPGNNCheckpoint(res, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ck.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, res
+}
+
+// TestBatchedRunDeterministic: with a batch size, the same seed gives the
+// same checkpoint bytes with one thread and two, on a graph large enough
+// for the kernels and the selection to split their work; the checkpoint
+// records the batch size, and a batch size of 0 is not written at all
+// (which keeps older checkpoints' bytes).
+func TestBatchedRunDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains four times on 2000 nodes")
+	}
+	g := plantedGraph(t, 2000, 5)
+	run := func(bs, procs int) []byte { // the same seed each time
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		c := quickConfig(1)
+		c.Model.Hidden = 64
+		c.Epochs = 3
+		c.Dropout = 0.1
+		c.BatchSize = bs
+		b, res := trainedCheckpoint(t, g, c)
+		ck, err := models.ILPGNNCheckpoint(res, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(ck.Config, []byte(`"BatchSize":1000`)) {
+			t.Errorf("the checkpoint does not record batch size %d: %s", bs, ck.Config)
+		}
+		return b
+	}
+	if !bytes.Equal(run(1000, 2), run(1000, 1)) {
+		t.Error("batch size 1000: checkpoints differ between GOMAXPROCS 2 and 1")
+	}
+	c0 := quickConfig(1)
+	c0.BatchSize = 0
+	zero, err := json.Marshal(c0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(zero, []byte("BatchSize")) {
+		t.Errorf("batch size 0 is written into the checkpoint's config: %s", zero)
+	}
+}
+
+// TestOpenPredictor: the predictor opened from a run's checkpoint is the
+// run's model prepared on the whole graph, with the run's seed: its logits
+// and its explanations (whose counterfactuals draw from the seed) are
+// bit-identical to those of a predictor built from the trained model
+// directly. A lying checkpoint and one of another graph are refused with
+// the checkpoint's errors, not ErrPreparing.
+func TestOpenPredictor(t *testing.T) {
+	g := plantedGraph(t, 120, 2)
+	c := quickConfig(5)
+	c.Epochs = 6
+	_, res := trainedCheckpoint(t, g, c)
+	ck, err := models.ILPGNNCheckpoint(res, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, cfg, err := models.OpenPredictor(resum(t, ck), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg != res.Config || p.Seed != 5 {
+		t.Fatalf("config %+v, seed %d; want %+v, 5", cfg, p.Seed, res.Config)
+	}
+	in, err := ilpgnn.Prepare(g, res.Config.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ilpgnn.NewPredictor(res.Model, in)
+	want.Seed = res.Config.Seed
+	pairs := []graph.Edge{{U: 0, V: 1}, {U: 3, V: 40}, {U: 7, V: 100}, {U: 59, V: 60}}
+	got, exp := p.Logits(pairs), want.Logits(pairs)
+	for k := range pairs {
+		if math.Float32bits(got[k]) != math.Float32bits(exp[k]) {
+			t.Errorf("%v: logit %v, the trained model's %v", pairs[k], got[k], exp[k])
+		}
+		a, err := p.Explain(int(pairs[k].U), int(pairs[k].V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := want.Explain(int(pairs[k].U), int(pairs[k].V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%v: explanation %+v, the trained model's %+v", pairs[k], a, b)
+		}
+	}
+
+	bad := resum(t, ck)
+	tensor(t, bad, "W1").Data[0] = float32(math.NaN())
+	bad = resum(t, bad)
+	if _, _, err := models.OpenPredictor(bad, g); err == nil || errors.Is(err, models.ErrPreparing) ||
+		!strings.Contains(err.Error(), "checkpoint: tensor W1 has a non-finite weight") {
+		t.Errorf("a NaN weight: %v", err)
+	}
+	if _, _, err := models.OpenPredictor(ck, plantedGraph(t, 120, 9)); !errors.Is(err, checkpoint.ErrForeignGraph) || errors.Is(err, models.ErrPreparing) {
+		t.Errorf("another graph: %v, want ErrForeignGraph", err)
+	}
+}
