@@ -45,7 +45,7 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	}
 	l, runCtx, err := e.claim(ctx, req.ID, func(l *loaded) error {
 		if err := job.selection.Check(l.d); err != nil {
-			return errorf(CodeBadRequest, "train: select precision needs groundtruth explanations, which only synthetic graphs have")
+			return errorf(CodeBadRequest, "train: %v", err)
 		}
 		return affordable(job, l.d.Graph.NumEdges())
 	})
