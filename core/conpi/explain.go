@@ -12,16 +12,16 @@ import (
 // pair's interaction weight its context pairs carry (Σ over the other
 // side's contexts of α).
 type NodeMass struct {
-	Node int32   `json:"node"`
-	Mass float64 `json:"mass"`
+	Node int32
+	Mass float64
 }
 
 // PairWeight is one interacting context pair: A from the first end's
 // context set, B from the second's, and its weight α_AB.
 type PairWeight struct {
-	A     int32   `json:"a"`
-	B     int32   `json:"b"`
-	Alpha float64 `json:"alpha"`
+	A     int32
+	B     int32
+	Alpha float64
 }
 
 // ContextWeights is CONPI's account of one pair (I, J): the evaluation-mode
@@ -29,12 +29,12 @@ type PairWeight struct {
 // node; each side sums to 1, the end itself included, since it is part of
 // its own context), and the most strongly interacting context pairs.
 type ContextWeights struct {
-	I        int          `json:"i"`
-	J        int          `json:"j"`
-	Logit    float32      `json:"logit"`
-	ContextI []NodeMass   `json:"context_i"`
-	ContextJ []NodeMass   `json:"context_j"`
-	TopPairs []PairWeight `json:"top_pairs"` // at most TopPairs, highest α first, ties by (A, B)
+	I        int
+	J        int
+	Logit    float32
+	ContextI []NodeMass
+	ContextJ []NodeMass
+	TopPairs []PairWeight // at most TopPairs, highest α first, ties by (A, B)
 }
 
 // TopPairs is the number of interacting pairs Explain lists.
