@@ -3,8 +3,8 @@ package gnn
 import (
 	"flag"
 	"fmt"
-	"math"
 
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -131,20 +131,21 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gnn: hidden width %d is not a multiple of the %d heads", c.Hidden, c.Heads)
 	case c.Kind == GAT && c.OutHeads < 1:
 		return fmt.Errorf("gnn: GAT needs at least one output head (got %d)", c.OutHeads)
-	case !(c.LR > 0) || math.IsInf(c.LR, 1):
-		return fmt.Errorf("gnn: learning rate must be positive and finite (got %g)", c.LR)
-	case !(c.WeightDecay >= 0):
-		return fmt.Errorf("gnn: weight decay must be non-negative (got %g)", c.WeightDecay)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
 		return fmt.Errorf("gnn: dropout must be in [0, 1) (got %g)", c.Dropout)
-	case c.Epochs < 1:
-		return fmt.Errorf("gnn: epochs must be at least 1 (got %d)", c.Epochs)
-	case c.Patience < 1:
-		return fmt.Errorf("gnn: patience must be at least 1 (got %d)", c.Patience)
-	case !(c.ValFrac > 0 && c.TestFrac > 0 && c.ValFrac+c.TestFrac < 1):
-		return fmt.Errorf("gnn: validation and test shares must be positive and sum below 1 (got %g and %g)", c.ValFrac, c.TestFrac)
+	}
+	if err := c.loop().Validate(); err != nil {
+		return fmt.Errorf("gnn: %w", err)
+	}
+	if err := loop.ValidateShares(c.ValFrac, c.TestFrac); err != nil {
+		return fmt.Errorf("gnn: %w", err)
 	}
 	return nil
+}
+
+// loop points at the settings every training loop shares.
+func (c *Config) loop() loop.Settings {
+	return loop.Settings{Epochs: &c.Epochs, Patience: &c.Patience, LR: &c.LR, WeightDecay: &c.WeightDecay}
 }
 
 // RegisterFlags binds c's hyperparameters to flags of fs, named as the
@@ -154,16 +155,12 @@ func (c Config) Validate() error {
 // are not bound: the command line picks the model with --model and has its
 // own --seed.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
-	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation AUC")
-	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
-	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
+	c.loop().Register(fs, "validation AUC")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the hidden layer (and on GAT's attention coefficients)")
 	fs.IntVar(&c.Hidden, "hidden", c.Hidden, "width of the first layer's output")
 	fs.IntVar(&c.Out, "out", c.Out, "embedding dimension")
 	fs.IntVar(&c.Heads, "heads", c.Heads, "GAT: attention heads of the first layer (concatenated)")
 	fs.IntVar(&c.OutHeads, "out-heads", c.OutHeads, "GAT: attention heads of the second layer (averaged)")
 	fs.BoolVar(&c.NormalizeFeatures, "normalize-features", c.NormalizeFeatures, "L2-normalise each feature row")
-	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
-	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
+	loop.RegisterShares(fs, &c.ValFrac, &c.TestFrac)
 }

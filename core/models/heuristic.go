@@ -9,6 +9,7 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/heuristic"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -30,9 +31,11 @@ func newHeuristic(m heuristic.Method) *heuristicConfig {
 	return &heuristicConfig{method: m, valFrac: split.DefaultValFrac, testFrac: split.DefaultTestFrac}
 }
 
-func (c *heuristicConfig) RegisterFlags(fs *flag.FlagSet) { registerFracs(fs, &c.valFrac, &c.testFrac) }
-func (c *heuristicConfig) Validate() error                { return nil }
-func (c *heuristicConfig) Loop() Loop                     { return Loop{ValFrac: c.valFrac, TestFrac: c.testFrac} }
+func (c *heuristicConfig) RegisterFlags(fs *flag.FlagSet) {
+	loop.RegisterShares(fs, &c.valFrac, &c.testFrac)
+}
+func (c *heuristicConfig) Validate() error { return loop.ValidateShares(c.valFrac, c.testFrac) }
+func (c *heuristicConfig) Loop() Loop      { return Loop{ValFrac: c.valFrac, TestFrac: c.testFrac} }
 
 // Train scores the split's validation and test pairs on its training graph.
 func (c *heuristicConfig) Train(_ context.Context, run Run, _ func(Progress)) (Trained, error) {
@@ -43,13 +46,6 @@ func (c *heuristicConfig) Train(_ context.Context, run Run, _ func(Progress)) (T
 	r.TestHits = heuristic.SplitHits(run.Split, c.method)
 	r.TrainSeconds = time.Since(start).Seconds()
 	return scored{r}, nil
-}
-
-// registerFracs binds val-frac and test-frac for the models whose own
-// configuration has no held-out shares.
-func registerFracs(fs *flag.FlagSet, valFrac, testFrac *float64) {
-	fs.Float64Var(valFrac, "val-frac", *valFrac, "share of edges held out for validation")
-	fs.Float64Var(testFrac, "test-frac", *testFrac, "share of edges held out for testing")
 }
 
 // scored is a model with measurements only: no explanation, no weights.

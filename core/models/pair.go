@@ -8,6 +8,7 @@ import (
 	"ilpgnn/core/conpi"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/pairfit"
 	"ilpgnn/core/seal"
 	"ilpgnn/core/split"
@@ -53,11 +54,16 @@ func (c *PairConfig) PerPairSubgraph() bool { return c.subgraphs }
 // RegisterFlags binds the model's hyperparameters and the split's shares.
 func (c *PairConfig) RegisterFlags(fs *flag.FlagSet) {
 	c.model.registerFlags(fs)
-	registerFracs(fs, &c.valFrac, &c.testFrac)
+	loop.RegisterShares(fs, &c.valFrac, &c.testFrac)
 }
 
 // Validate reports the first setting out of range.
-func (c *PairConfig) Validate() error { return c.model.validate() }
+func (c *PairConfig) Validate() error {
+	if err := c.model.validate(); err != nil {
+		return err
+	}
+	return loop.ValidateShares(c.valFrac, c.testFrac)
+}
 
 // Loop returns the shared loop settings.
 func (c *PairConfig) Loop() Loop {

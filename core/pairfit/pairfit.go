@@ -14,13 +14,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
@@ -54,15 +54,10 @@ type Config struct {
 
 // Validate reports the first setting out of range.
 func (c Config) Validate() error {
+	if err := c.loop().Validate(); err != nil {
+		return err
+	}
 	switch {
-	case !(c.LR > 0) || math.IsInf(c.LR, 1):
-		return fmt.Errorf("learning rate must be positive and finite (got %g)", c.LR)
-	case !(c.WeightDecay >= 0):
-		return fmt.Errorf("weight decay must be non-negative (got %g)", c.WeightDecay)
-	case c.Epochs < 1:
-		return fmt.Errorf("epochs must be at least 1 (got %d)", c.Epochs)
-	case c.Patience < 1:
-		return fmt.Errorf("patience must be at least 1 (got %d)", c.Patience)
 	case c.BatchSize < 1:
 		return fmt.Errorf("batch size must be at least 1 (got %d)", c.BatchSize)
 	case c.PairsPerEpoch < 0:
@@ -71,14 +66,16 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// RegisterFlags binds c to flags of fs named as the other models' are
-// (epochs, patience, lr, weight-decay), plus batch-size and
-// pairs-per-epoch. The seed is the command line's own.
+// loop points at the settings every training loop shares.
+func (c *Config) loop() loop.Settings {
+	return loop.Settings{Epochs: &c.Epochs, Patience: &c.Patience, LR: &c.LR, WeightDecay: &c.WeightDecay}
+}
+
+// RegisterFlags binds c to flags of fs: the ones every model shares
+// (package loop), plus batch-size and pairs-per-epoch. The seed is the
+// command line's own.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
-	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation AUC")
-	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
-	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
+	c.loop().Register(fs, "validation AUC")
 	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs per optimiser step")
 	fs.IntVar(&c.PairsPerEpoch, "pairs-per-epoch", c.PairsPerEpoch, "training links per epoch, drawn afresh each epoch (0: all)")
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"ilpgnn/core/diffusion"
+	"ilpgnn/core/loop"
 )
 
 // RegisterFlags binds every hyperparameter of c to a flag of fs, named as
@@ -15,11 +16,8 @@ import (
 // defaults and a one-line help each.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	m := &c.Model
-	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "maximum training epochs")
-	fs.IntVar(&c.Patience, "patience", c.Patience, "stop after this many epochs without a better validation score (AUC, or precision when selecting on it)")
-	fs.Float64Var(&c.LR, "lr", c.LR, "Adam learning rate")
+	c.loop().Register(fs, "validation score (AUC, or precision when selecting on it)")
 	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
-	fs.Float64Var(&c.WeightDecay, "weight-decay", c.WeightDecay, "L2 weight decay")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
 	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs recorded per batch, bounding the memory of an epoch (same gradient, one update per epoch); 0: the whole epoch at once")
 	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
@@ -52,8 +50,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Objective.Delta, "delta", c.Objective.Delta, "margin of the positive explanation loss (eq 10)")
 	fs.BoolVar(&c.Objective.Relaxed, "relaxed", c.Objective.Relaxed, "draw min(K, spare) random neighbours in eq 10 instead of skipping")
 	fs.BoolVar(&c.Objective.NegMean, "neg-mean", c.Objective.NegMean, "take the negative explanation loss (eq 12) as a mean over selected neighbours, not a sum")
-	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
-	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
+	loop.RegisterShares(fs, &c.ValFrac, &c.TestFrac)
 }
 
 // splitTolerance is how far, as a share of the scale (1 or 100), the three

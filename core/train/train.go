@@ -15,6 +15,7 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
@@ -79,24 +80,22 @@ func (c Config) Validate() error {
 		return fmt.Errorf("lambda must be non-negative (got %g)", c.Objective.Lambda)
 	case !(c.Objective.Delta >= 0):
 		return fmt.Errorf("delta must be non-negative (got %g)", c.Objective.Delta)
-	case !(c.LR > 0) || math.IsInf(c.LR, 1):
-		return fmt.Errorf("learning rate must be positive and finite (got %g)", c.LR)
-	case !(c.WeightDecay >= 0):
-		return fmt.Errorf("weight decay must be non-negative (got %g)", c.WeightDecay)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
 		return fmt.Errorf("dropout must be in [0, 1) (got %g)", c.Dropout)
 	case c.Warmup < 0:
 		return fmt.Errorf("warmup must be non-negative (got %d)", c.Warmup)
-	case c.Epochs < 1:
-		return fmt.Errorf("epochs must be at least 1 (got %d)", c.Epochs)
 	case c.BatchSize < 0:
 		return fmt.Errorf("batch size must be non-negative (got %d)", c.BatchSize)
-	case c.Patience < 1:
-		return fmt.Errorf("patience must be at least 1 (got %d)", c.Patience)
-	case !(c.ValFrac > 0 && c.TestFrac > 0 && c.ValFrac+c.TestFrac < 1):
-		return fmt.Errorf("validation and test shares must be positive and sum below 1 (got %g and %g)", c.ValFrac, c.TestFrac)
 	}
-	return nil
+	if err := c.loop().Validate(); err != nil {
+		return err
+	}
+	return loop.ValidateShares(c.ValFrac, c.TestFrac)
+}
+
+// loop points at the settings every training loop shares.
+func (c *Config) loop() loop.Settings {
+	return loop.Settings{Epochs: &c.Epochs, Patience: &c.Patience, LR: &c.LR, WeightDecay: &c.WeightDecay}
 }
 
 // Phases is where an epoch's time goes.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"slices"
@@ -122,10 +123,20 @@ func wantSet(models, set string) bool {
 	}
 	if model != "gae" && model != "vgae" && model != "gat" {
 		// The pair models' configurations hold no split; the registry
-		// gives them the shares' flags.
-		var v, t float64
-		fs.Float64Var(&v, "val-frac", 0.05, "")
-		fs.Float64Var(&t, "test-frac", 0.1, "")
+		// gives them the shares' flags, which must leave edges to train on.
+		v, t := new(float64), new(float64)
+		fs.Float64Var(v, "val-frac", 0.05, "")
+		fs.Float64Var(t, "test-frac", 0.1, "")
+		model := validate
+		validate = func() error {
+			if err := model(); err != nil {
+				return err
+			}
+			if !(*v > 0 && *t > 0 && *v+*t < 1) {
+				return errors.New("shares")
+			}
+			return nil
+		}
 	}
 	return fs.Lookup(name) != nil && fs.Set(name, val) == nil && validate() == nil
 }

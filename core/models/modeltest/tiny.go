@@ -14,6 +14,7 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 )
@@ -37,16 +38,16 @@ type Config struct {
 // RegisterFlags binds weight, val-frac and test-frac.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Weight, "weight", c.Weight, "multiplies every score")
-	fs.Float64Var(&c.ValFrac, "val-frac", c.ValFrac, "share of edges held out for validation")
-	fs.Float64Var(&c.TestFrac, "test-frac", c.TestFrac, "share of edges held out for testing")
+	loop.RegisterShares(fs, &c.ValFrac, &c.TestFrac)
 }
 
-// Validate refuses a weight that is not positive.
+// Validate refuses a weight that is not positive, and shares that leave
+// nothing to train on.
 func (c *Config) Validate() error {
 	if !(c.Weight > 0) {
 		return fmt.Errorf("weight must be positive (got %g)", c.Weight)
 	}
-	return nil
+	return loop.ValidateShares(c.ValFrac, c.TestFrac)
 }
 
 // Loop has one epoch, reported once.
