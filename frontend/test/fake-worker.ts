@@ -55,7 +55,7 @@ export class FakeWorker implements WorkerLike {
   }
 
   ready(): void {
-    this.emit({ v: 1, type: "ready", engine: { protocol: 1, version: "test", storage: { available: true } } });
+    this.emit({ v: 1, type: "ready", engine: { protocol: 1, version: "test", storage: { available: true }, models: [{ name: "ilpgnn", about: "self-explaining, SPEC", learns: true, saves: true, explanation: "neighbour selection" }] } });
   }
 
   result(id: number, result: unknown, bytes?: Uint8Array): void {

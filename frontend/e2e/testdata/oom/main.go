@@ -20,7 +20,8 @@ func main() {
 		return nil
 	}))
 	js.Global().Call("postMessage", map[string]any{"v": 1, "type": "ready",
-		"engine": map[string]any{"protocol": 1, "version": "oom-test", "storage": map[string]any{"available": false}}})
+		"engine": map[string]any{"protocol": 1, "version": "oom-test", "storage": map[string]any{"available": false},
+			"models": []any{map[string]any{"name": "ilpgnn", "about": "self-explaining, SPEC", "learns": true, "saves": true, "explanation": "neighbour selection"}}}})
 	js.Global().Call("ilpgnnReady")
 	<-start
 	var held [][]byte
