@@ -20,7 +20,13 @@ var (
 
 func gnnSpec(kind gnn.Kind, about string) Spec {
 	s := Spec{Name: kind.String(), About: about, Learns: true,
-		New: func() Config { return &GNNConfig{Config: gnn.DefaultConfig(kind)} }}
+		New: func() Config { return &GNNConfig{Config: gnn.DefaultConfig(kind)} },
+		Space: []Dim{
+			{"lr", []string{"0.001", "0.005", "0.01"}},
+			{"dropout", []string{"0", "0.5"}},
+			{"weight-decay", []string{"0", "0.0005"}},
+			{"normalize-features", []string{"false", "true"}},
+		}}
 	if kind == gnn.GAT {
 		s.Explanation = "attention"
 	}

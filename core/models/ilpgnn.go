@@ -15,6 +15,13 @@ import (
 var ilpgnnSpec = Spec{
 	Name: "ilpgnn", About: "self-explaining, SPEC", Learns: true, Saves: true, Explanation: "neighbour selection",
 	New: func() Config { return &ILPGNNConfig{Config: train.DefaultConfig()} },
+	Space: []Dim{
+		{"lr", []string{"0.001", "0.005", "0.01"}},
+		{"alpha", []string{"0.02", "0.1", "0.3"}},
+		{"lambda", []string{"0.1", "0.5"}},
+		{"weight-decay", []string{"0", "0.0005"}},
+		{"dropout", []string{"0", "0.2"}},
+	},
 }
 
 // ILPGNNConfig is ILP-GNN's configuration (package train's).

@@ -41,6 +41,17 @@ type Spec struct {
 	Explanation string
 	// New returns the model's default configuration.
 	New func() Config
+	// Space is what a tuner searches (package tune): hyperparameters by
+	// flag name with the values worth trying, the default among them.
+	// Empty for a model with nothing to tune.
+	Space []Dim
+}
+
+// Dim is one hyperparameter a tuner searches: a flag of the model's
+// configuration and the values it tries.
+type Dim struct {
+	Flag   string
+	Values []string
 }
 
 // Config is one model's hyperparameters, ready to train.

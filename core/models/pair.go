@@ -18,12 +18,18 @@ import (
 // The pair models score each pair from a computation of its own and train
 // with package pairfit, one Adam step per mini-batch of pairs.
 var (
+	pairSpace = []Dim{
+		{"lr", []string{"0.0005", "0.001", "0.005"}},
+		{"dropout", []string{"0", "0.5"}},
+		{"weight-decay", []string{"0", "0.0005"}},
+	}
+
 	sealSpec = Spec{Name: "seal", About: "enclosing subgraphs, DGCNN", Learns: true,
-		New: func() Config { return newPair(&sealModel{seal.DefaultConfig()}, true) }}
+		New: func() Config { return newPair(&sealModel{seal.DefaultConfig()}, true) }, Space: pairSpace}
 	wpSpec = Spec{Name: "wp", About: "WalkPooling", Learns: true,
-		New: func() Config { return newPair(&wpModel{walkpool.DefaultConfig()}, true) }}
+		New: func() Config { return newPair(&wpModel{walkpool.DefaultConfig()}, true) }, Space: pairSpace}
 	conpiSpec = Spec{Name: "conpi", About: "context pair interaction", Learns: true, Explanation: "context interaction",
-		New: func() Config { return newPair(&conpiModel{conpi.DefaultConfig()}, false) }}
+		New: func() Config { return newPair(&conpiModel{conpi.DefaultConfig()}, false) }, Space: pairSpace}
 )
 
 // pairModel is one pair model's configuration.

@@ -6,6 +6,7 @@
 //	ilpgnn suggest --checkpoint FILE --data PATH --node A [--top 10] [--json]
 //	ilpgnn inspect --data PATH [--json]
 //	ilpgnn synth   [--preset NAME] [--nodes N --edges E --dim D] [--method exact|sampled] [--seed S] --out DIR
+//	ilpgnn tune    --data PATH [--model NAME] [--seeds 0] [--candidates 9] [--eta 3] [--min-epochs 20] [--settings FILE]
 //	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
 //	ilpgnn serve   [--addr 127.0.0.1:8080] [--dir DIR] [--open=false]
 //
@@ -54,6 +55,7 @@ commands:
   suggest     suggest new links for a node, with explanations
   inspect     describe a graph
   synth       generate a synthetic graph with groundtruth explanations
+  tune        choose a model's hyperparameters on validation AUC
   experiment  reproduce the paper's explanation experiments
   serve       serve the web app (ILP-GNN Explorer) on a local address
 
@@ -86,6 +88,8 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 		err = cmdInspect(args[1:], stdout, stderr)
 	case "experiment":
 		err = cmdExperiment(ctx, reg, args[1:], stdout, stderr)
+	case "tune":
+		err = cmdTune(ctx, reg, args[1:], stdout, stderr)
 	case "synth":
 		err = cmdSynth(args[1:], stdout, stderr)
 	case "serve":

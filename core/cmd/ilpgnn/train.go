@@ -170,6 +170,7 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 	model := fs.String("model", "ilpgnn", modelHelp(reg))
 	fs.StringVar(&tr.split, "split", "", "TRAIN/VAL/TEST shares of the edges, percentages or fractions (60/10/30 is ogbn-arxiv's); instead of --val-frac and --test-frac")
 	fs.StringVar(&tr.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
+	config := fs.String("config", "", "read hyperparameters from this settings file (as tune --settings writes it); flags given here win")
 	// An unknown --model still gets ILP-GNN's flags, so that the error
 	// names the model rather than a flag.
 	spec, lookupErr := reg.Lookup(modelFlag(args))
@@ -193,6 +194,11 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 		return nil, fmt.Errorf("--model: %w", err)
 	}
 	tr.spec = spec
+	if *config != "" {
+		if err := applySettings(fs, tr.given, *config, spec.Name); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case !spec.Learns && tr.save != "":
 		return nil, fmt.Errorf("--save: %s learns nothing, so there is no checkpoint to save", spec.Name)

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/models"
+	"ilpgnn/core/split"
+	"ilpgnn/core/tune"
+)
+
+// settingsFile is what tune --settings writes and train --config reads.
+type settingsFile struct {
+	Model string `json:"model"`
+	// Settings are hyperparameters by their flag names.
+	Settings map[string]string `json:"settings"`
+	// How they were chosen: on which data and tuning seeds, with what
+	// mean validation AUC.
+	Data   string   `json:"data,omitempty"`
+	Seeds  []uint64 `json:"seeds,omitempty"`
+	ValAUC float64  `json:"val_auc,omitempty"`
+}
+
+// readSettings reads a settings file, naming it in every error.
+func readSettings(path string) (*settingsFile, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--config: %w", err)
+	}
+	var s settingsFile
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("--config: %s: not a settings file (as tune --settings writes): %w", path, err)
+	}
+	if s.Model == "" {
+		return nil, fmt.Errorf("--config: %s: names no model", path)
+	}
+	return &s, nil
+}
+
+// applySettings sets, on fs, every setting of the file at path that the
+// command line did not give (given), after checking the file is for model.
+func applySettings(fs *flag.FlagSet, given map[string]bool, path, model string) error {
+	s, err := readSettings(path)
+	if err != nil {
+		return err
+	}
+	if s.Model != model {
+		return fmt.Errorf("--config: %s holds settings of %s, not %s (add --model %s)", path, s.Model, model, s.Model)
+	}
+	names := make([]string, 0, len(s.Settings))
+	for name := range s.Settings {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if given[name] {
+			continue // the command line wins
+		}
+		if fs.Lookup(name) == nil || name == "config" || name == "model" {
+			return fmt.Errorf("--config: %s: %s has no hyperparameter %q", path, model, name)
+		}
+		if err := fs.Set(name, s.Settings[name]); err != nil {
+			return fmt.Errorf("--config: %s: %s=%s: %w", path, name, s.Settings[name], err)
+		}
+	}
+	return nil
+}
+
+// cmdTune chooses a model's hyperparameters on validation AUC.
+func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("tune", "--data PATH [--model NAME] [--seeds 0] [--candidates 9] [--eta 3] [--min-epochs 20] [--settings FILE] [--json] [hyperparameters to keep fixed]", stderr)
+	data := fs.String("data", "", dataHelp)
+	seedsFlag := fs.String("seeds", "0", "comma-separated tuning seeds: a candidate's score is its mean validation AUC over one run per seed; report test results on other seeds")
+	model := fs.String("model", "ilpgnn", modelHelp(reg))
+	opt := tune.DefaultOptions()
+	fs.IntVar(&opt.Candidates, "candidates", opt.Candidates, "settings drawn from the model's search space")
+	fs.IntVar(&opt.Eta, "eta", opt.Eta, "each round keeps 1/eta of the candidates and trains them eta times longer")
+	fs.IntVar(&opt.MinEpochs, "min-epochs", opt.MinEpochs, "epochs of the first round")
+	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "draws the candidates")
+	out := fs.String("settings", "", "write the chosen settings to this file, for train --config")
+	asJSON := fs.Bool("json", false, "print the search as one JSON object on stdout")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	spec, lookupErr := reg.Lookup(modelFlag(args))
+	if lookupErr != nil {
+		spec = reg[0]
+	}
+	spec.New().RegisterFlags(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := required(fs, "data"); err != nil {
+		return err
+	}
+	spec, err := reg.Lookup(*model)
+	if err != nil {
+		return fmt.Errorf("--model: %w", err)
+	}
+	if opt.Seeds, err = parseSeeds(*seedsFlag); err != nil {
+		return err
+	}
+	opt.Fixed = fixedSettings(fs)
+	src, err := dataset.Parse(*data)
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		opt.Progress = func(t tune.Trial) {
+			fmt.Fprintf(stderr, "round %d  candidate %2d  %4d epochs  val AUC %.4f  %5.1fs  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, t.Seconds, settingsText(t.Settings))
+		}
+	}
+	res, err := tune.Search(ctx, spec, tuningData(src), opt)
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		f := settingsFile{Model: spec.Name, Settings: res.Best, Data: *data, Seeds: opt.Seeds, ValAUC: res.ValAUC}
+		if err := writeFile(*out, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	printSearch(stdout, res, *out)
+	return nil
+}
+
+// tuningData loads a tuning seed's dataset and its split with the default
+// shares.
+func tuningData(src *dataset.Source) tune.Data {
+	return func(seed uint64) (*dataset.Dataset, *split.Split, error) {
+		d, err := src.Load(seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		sp, err := d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
+		if err != nil {
+			return nil, nil, fmt.Errorf("seed %d: %w", seed, err)
+		}
+		return d, sp, nil
+	}
+}
+
+// fixedSettings are the model's hyperparameters given on the command line.
+func fixedSettings(fs *flag.FlagSet) map[string]string {
+	own := map[string]bool{"data": true, "seeds": true, "model": true, "candidates": true, "eta": true, "min-epochs": true, "seed": true, "settings": true, "json": true, "quiet": true}
+	out := map[string]string{}
+	fs.Visit(func(f *flag.Flag) {
+		if !own[f.Name] {
+			out[f.Name] = f.Value.String()
+		}
+	})
+	return out
+}
+
+// settingsText writes settings as --flag value pairs in name order.
+func settingsText(s map[string]string) string {
+	names := make([]string, 0, len(s))
+	for n := range s {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	parts := make([]string, len(names))
+	for k, n := range names {
+		parts[k] = "--" + n + " " + s[n]
+	}
+	return strings.Join(parts, " ")
+}
+
+// printSearch writes the trials in the order they ran, and the choice.
+func printSearch(w io.Writer, res *tune.Result, out string) {
+	fmt.Fprintf(w, "%5s  %9s  %6s  %8s  %s\n", "round", "candidate", "epochs", "val AUC", "settings")
+	for _, t := range res.Trials {
+		fmt.Fprintf(w, "%5d  %9d  %6d  %8.4f  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, settingsText(t.Settings))
+	}
+	fmt.Fprintf(w, "chosen for %s (validation AUC %.4f): %s\n", res.Model, res.ValAUC, settingsText(res.Best))
+	if out != "" {
+		fmt.Fprintf(w, "written to %s: ilpgnn train --model %s --config %s\n", out, res.Model, out)
+	}
+}

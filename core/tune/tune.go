@@ -1,0 +1,234 @@
+// Package tune chooses a model's hyperparameters on validation AUC alone,
+// by successive halving: it draws candidate settings from the model's
+// search space (models.Spec.Space), trains every candidate for a few
+// epochs, keeps the best 1/Eta of them and trains those for Eta times
+// more epochs, until one is left. Every choice comes from the options'
+// seeds, so the same call gives the same answer.
+package tune
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/models"
+	"ilpgnn/core/split"
+)
+
+// Options configure a search.
+type Options struct {
+	// Candidates is how many settings are drawn from the search space's
+	// grid (every point of it when the grid is smaller).
+	Candidates int
+	// Eta is the factor of each round: 1/Eta of the candidates go on, for
+	// Eta times the epochs.
+	Eta int
+	// MinEpochs are the epochs of the first round; no round trains longer
+	// than the model's own maximum.
+	MinEpochs int
+	// Seeds are the tuning seeds: a candidate's score is its mean
+	// validation AUC over one run per seed (each seed its own split).
+	Seeds []uint64
+	// Seed draws the candidates from the grid.
+	Seed uint64
+	// Fixed are settings by flag name that every candidate keeps (the
+	// user's own), left out of the search.
+	Fixed map[string]string
+	// Progress, when not nil, is called after every trial.
+	Progress func(Trial)
+}
+
+// DefaultOptions are 9 candidates, thirds kept, 20 epochs to start.
+func DefaultOptions() Options {
+	return Options{Candidates: 9, Eta: 3, MinEpochs: 20, Seeds: []uint64{0}}
+}
+
+// Trial is one candidate trained in one round.
+type Trial struct {
+	Round     int               // 1-based
+	Candidate int               // index among the drawn candidates
+	Settings  map[string]string // by flag name, the searched ones
+	Epochs    int               // at most this many in this round
+	ValAUC    float64           // mean over the seeds
+	Seconds   float64
+}
+
+// Result is a finished search.
+type Result struct {
+	Model string
+	// Best are the chosen settings by flag name (the searched ones and
+	// the fixed ones), ValAUC their score in the last round.
+	Best   map[string]string
+	ValAUC float64
+	Trials []Trial
+}
+
+// Data loads the dataset and split of a tuning seed.
+type Data func(seed uint64) (*dataset.Dataset, *split.Split, error)
+
+// ErrNothingToTune is returned for a model without a search space.
+var ErrNothingToTune = errors.New("tune: the model has no hyperparameters to search")
+
+// Search runs successive halving for spec on data.
+func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Result, error) {
+	if len(spec.Space) == 0 {
+		return nil, ErrNothingToTune
+	}
+	if opt.Candidates < 1 || opt.Eta < 2 || opt.MinEpochs < 1 || len(opt.Seeds) == 0 {
+		return nil, fmt.Errorf("tune: want at least 1 candidate, eta at least 2, 1 epoch and 1 seed (got %d, %d, %d, %d)",
+			opt.Candidates, opt.Eta, opt.MinEpochs, len(opt.Seeds))
+	}
+	base, err := Configure(spec, opt.Fixed)
+	if err != nil {
+		return nil, fmt.Errorf("tune: %w", err)
+	}
+	// The user's own maximum (or the model's) caps every round.
+	maxEpochs := base.Loop().Epochs
+	cands := Draw(free(spec.Space, opt.Fixed), opt.Candidates, opt.Seed)
+	alive := make([]int, len(cands))
+	for k := range alive {
+		alive[k] = k
+	}
+	res := &Result{Model: spec.Name}
+	epochs := opt.MinEpochs
+	for round := 1; ; round++ {
+		epochs = min(epochs, max(maxEpochs, 1))
+		scores := make(map[int]float64, len(alive))
+		for _, c := range alive {
+			tr, err := trial(ctx, spec, data, opt, cands[c], epochs)
+			if err != nil {
+				return nil, fmt.Errorf("tune: %s candidate %d (%v): %w", spec.Name, c, cands[c], err)
+			}
+			tr.Round, tr.Candidate = round, c
+			scores[c] = tr.ValAUC
+			res.Trials = append(res.Trials, tr)
+			if opt.Progress != nil {
+				opt.Progress(tr)
+			}
+		}
+		// Best first; ties go to the earlier candidate, so the order is
+		// total and the same on every machine.
+		slices.SortStableFunc(alive, func(a, b int) int {
+			if c := cmp.Compare(scores[b], scores[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		alive = alive[:max(1, len(alive)/opt.Eta)]
+		if len(alive) == 1 || epochs >= maxEpochs {
+			best := alive[0]
+			res.Best, res.ValAUC = merge(cands[best], opt.Fixed), scores[best]
+			return res, nil
+		}
+		epochs *= opt.Eta
+	}
+}
+
+// trial trains one candidate with epochs on every seed and returns its
+// mean validation AUC.
+func trial(ctx context.Context, spec models.Spec, data Data, opt Options, settings map[string]string, epochs int) (Trial, error) {
+	start := time.Now()
+	out := Trial{Settings: settings, Epochs: epochs}
+	for _, seed := range opt.Seeds {
+		cfg, err := Configure(spec, merge(settings, opt.Fixed))
+		if err != nil {
+			return out, err
+		}
+		fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
+		cfg.RegisterFlags(fs)
+		if fs.Lookup("epochs") != nil {
+			if err := fs.Set("epochs", fmt.Sprint(epochs)); err != nil {
+				return out, err
+			}
+		}
+		d, sp, err := data(seed)
+		if err != nil {
+			return out, err
+		}
+		t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, nil)
+		if err != nil {
+			return out, err
+		}
+		out.ValAUC += t.Result().ValAUC / float64(len(opt.Seeds))
+	}
+	out.Seconds = time.Since(start).Seconds()
+	return out, nil
+}
+
+// Configure returns spec's configuration with settings applied by flag
+// name, checked.
+func Configure(spec models.Spec, settings map[string]string) (models.Config, error) {
+	cfg := spec.New()
+	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg.RegisterFlags(fs)
+	names := make([]string, 0, len(settings))
+	for name := range settings {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if fs.Lookup(name) == nil {
+			return nil, fmt.Errorf("%s has no hyperparameter %q", spec.Name, name)
+		}
+		if err := fs.Set(name, settings[name]); err != nil {
+			return nil, fmt.Errorf("%s: %s=%s: %w", spec.Name, name, settings[name], err)
+		}
+	}
+	return cfg, cfg.Validate()
+}
+
+// Draw returns n points of the grid of space (every point when the grid
+// has at most n), drawn without replacement by seed, in the order drawn.
+func Draw(space []models.Dim, n int, seed uint64) []map[string]string {
+	size := 1
+	for _, d := range space {
+		size *= len(d.Values)
+	}
+	order := make([]int, size)
+	for k := range order {
+		order[k] = k
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x74756e65)) // "tune"
+	rng.Shuffle(size, func(a, b int) { order[a], order[b] = order[b], order[a] })
+	out := make([]map[string]string, 0, min(n, size))
+	for _, point := range order[:min(n, size)] {
+		m := make(map[string]string, len(space))
+		for _, d := range space {
+			m[d.Flag] = d.Values[point%len(d.Values)]
+			point /= len(d.Values)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// free is space without the dimensions fixed names.
+func free(space []models.Dim, fixed map[string]string) []models.Dim {
+	var out []models.Dim
+	for _, d := range space {
+		if _, ok := fixed[d.Flag]; !ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// merge returns a's settings with b's over them.
+func merge(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}

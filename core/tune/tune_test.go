@@ -1,0 +1,196 @@
+package tune
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+
+	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/explain"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/models"
+	"ilpgnn/core/split"
+)
+
+func TestDraw(t *testing.T) {
+	space := []models.Dim{{Flag: "a", Values: []string{"1", "2", "3"}}, {Flag: "b", Values: []string{"x", "y"}}}
+	all := Draw(space, 10, 7)
+	if len(all) != 6 {
+		t.Fatalf("%d points of a 3x2 grid", len(all))
+	}
+	seen := map[string]bool{}
+	for _, p := range all {
+		seen[p["a"]+p["b"]] = true
+	}
+	if len(seen) != 6 {
+		t.Errorf("not every point: %v", all)
+	}
+	if again := Draw(space, 10, 7); !slices.EqualFunc(all, again, maps.Equal) {
+		t.Error("the same seed drew another order")
+	}
+	if some := Draw(space, 4, 7); len(some) != 4 || !slices.EqualFunc(some, all[:4], maps.Equal) {
+		t.Errorf("4 of them: %v, want the first 4 of %v", some, all)
+	}
+	if other := Draw(space, 10, 8); slices.EqualFunc(all, other, maps.Equal) {
+		t.Error("another seed drew the same order")
+	}
+	if none := Draw(nil, 3, 1); len(none) != 1 || len(none[0]) != 0 {
+		t.Errorf("an empty space: %v", none)
+	}
+}
+
+// scored is a model whose validation AUC is worked out from its settings:
+// q/10 + epochs/1000, so the best q wins whatever the round, and every
+// trial's epochs show in its score.
+var scored = models.Spec{
+	Name: "scored", Learns: true,
+	New:   func() models.Config { return &scoredConfig{Q: 1, Epochs: 100} },
+	Space: []models.Dim{{Flag: "q", Values: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}}},
+}
+
+type scoredConfig struct {
+	Q      float64
+	Epochs int
+	V, T   float64
+}
+
+func (c *scoredConfig) RegisterFlags(fs *flag.FlagSet) {
+	fs.Float64Var(&c.Q, "q", c.Q, "")
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "")
+}
+func (c *scoredConfig) Validate() error { return nil }
+func (c *scoredConfig) Loop() models.Loop {
+	return models.Loop{Epochs: c.Epochs, Patience: 1, ValFrac: 0.1, TestFrac: 0.1}
+}
+func (c *scoredConfig) Train(_ context.Context, run models.Run, _ func(models.Progress)) (models.Trained, error) {
+	return result{models.Result{ValAUC: c.Q/10 + float64(c.Epochs)/1000 + float64(run.Seed)/1e6, Epochs: c.Epochs}}, nil
+}
+
+type result struct{ r models.Result }
+
+func (r result) Result() models.Result                             { return r.r }
+func (r result) Ranker() explain.Ranker                            { return nil }
+func (r result) Explainer(*graph.Graph) (explain.Explainer, error) { return nil, nil }
+func (r result) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) {
+	return nil, models.ErrNoCheckpoint
+}
+
+func noData(uint64) (*dataset.Dataset, *split.Split, error) { return nil, nil, nil }
+
+// Nine candidates, thirds kept: 9 trials of 5 epochs, then 3 of 15, and
+// the best of those, q = 9, is chosen; its score (q/10 + 15/1000 and the
+// mean of seeds 1 and 2 over 1e6) by hand.
+func TestSearchHalves(t *testing.T) {
+	var progress []Trial
+	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 5, Seeds: []uint64{1, 2}, Seed: 3, Progress: func(tr Trial) { progress = append(progress, tr) }}
+	res, err := Search(context.Background(), scored, noData, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Best["q"] != "9" || res.ValAUC != 0.9+0.015+1.5e-6 || len(res.Trials) != 12 || len(progress) != 12 {
+		t.Fatalf("best %v (%v) after %d trials", res.Best, res.ValAUC, len(res.Trials))
+	}
+	var round2 []string
+	for k, tr := range res.Trials {
+		wantRound, wantEpochs := 1, 5
+		if k >= 9 {
+			wantRound, wantEpochs = 2, 15
+			round2 = append(round2, tr.Settings["q"])
+		}
+		if tr.Round != wantRound || tr.Epochs != wantEpochs {
+			t.Errorf("trial %d: round %d, %d epochs", k, tr.Round, tr.Epochs)
+		}
+	}
+	slices.Sort(round2)
+	if !slices.Equal(round2, []string{"7", "8", "9"}) {
+		t.Errorf("round 2 kept %v", round2)
+	}
+	// A fixed setting is not searched and is part of the answer.
+	opt.Fixed, opt.Progress = map[string]string{"q": "4"}, nil
+	res, err = Search(context.Background(), scored, noData, opt)
+	if err != nil || res.Best["q"] != "4" || len(res.Trials) != 1 {
+		t.Errorf("fixed q: %+v, %v", res, err)
+	}
+	// No round trains past the user's maximum: round 2 gets 8 epochs,
+	// not 15.
+	opt.Fixed = map[string]string{"epochs": "8"}
+	res, err = Search(context.Background(), scored, noData, opt)
+	if err != nil || res.Trials[len(res.Trials)-1].Epochs != 8 || len(res.Trials) != 12 || res.Best["q"] != "9" || res.Best["epochs"] != "8" {
+		t.Errorf("capped at 8 epochs: %d trials, last %+v, %v", len(res.Trials), res.Trials[len(res.Trials)-1], err)
+	}
+}
+
+// Every built-in space names flags of its model, each value is accepted,
+// and the model's default is among the values tried.
+func TestSpaces(t *testing.T) {
+	for _, spec := range models.Default() {
+		defaults := models.Settings(spec.New())
+		for _, d := range spec.Space {
+			def, ok := defaults[d.Flag]
+			if !ok {
+				t.Errorf("%s has no flag %q", spec.Name, d.Flag)
+				continue
+			}
+			if !slices.ContainsFunc(d.Values, func(v string) bool { return sameValue(v, def) }) {
+				t.Errorf("%s: --%s's default %s is not among %v", spec.Name, d.Flag, def, d.Values)
+			}
+			for _, v := range d.Values {
+				if _, err := Configure(spec, map[string]string{d.Flag: v}); err != nil {
+					t.Errorf("%s --%s %s: %v", spec.Name, d.Flag, v, err)
+				}
+			}
+		}
+	}
+}
+
+func sameValue(a, b string) bool {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA == nil && errB == nil {
+		return x == y
+	}
+	return a == b
+}
+
+// The same search twice chooses the same settings with the same scores,
+// on a real model and graph.
+func TestSearchDeterministic(t *testing.T) {
+	src, err := dataset.Parse("synth:sparse:seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := func(seed uint64) (*dataset.Dataset, *split.Split, error) {
+		d, err := src.Load(seed)
+		if err != nil {
+			return nil, nil, err
+		}
+		sp, err := d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
+		return d, sp, err
+	}
+	spec, err := models.Default().Lookup("gae")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Candidates: 4, Eta: 2, MinEpochs: 3, Seeds: []uint64{0, 1}, Seed: 5}
+	a, err := Search(context.Background(), spec, data, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Search(context.Background(), spec, data, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(a.Best, b.Best) || a.ValAUC != b.ValAUC || len(a.Trials) != 6 {
+		t.Errorf("two searches: %v (%v), %v (%v), %d trials", a.Best, a.ValAUC, b.Best, b.ValAUC, len(a.Trials))
+	}
+	for k := range a.Trials {
+		if a.Trials[k].ValAUC != b.Trials[k].ValAUC || fmt.Sprint(a.Trials[k].Settings) != fmt.Sprint(b.Trials[k].Settings) {
+			t.Errorf("trial %d differs: %+v, %+v", k, a.Trials[k], b.Trials[k])
+		}
+	}
+}
