@@ -6,7 +6,7 @@
 //	ilpgnn suggest --checkpoint FILE --data PATH --node A [--top 10] [--json]
 //	ilpgnn inspect --data PATH [--json]
 //	ilpgnn synth   [--preset NAME] [--nodes N --edges E --dim D] [--method exact|sampled] [--seed S] --out DIR
-//	ilpgnn tune    --data PATH [--model NAME] [--seeds 0] [--candidates 9] [--eta 3] [--min-epochs 20] [--settings FILE]
+//	ilpgnn tune    --data PATH [--model NAME] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE]
 //	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
 //	ilpgnn serve   [--addr 127.0.0.1:8080] [--dir DIR] [--open=false]
 //

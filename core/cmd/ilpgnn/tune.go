@@ -77,15 +77,15 @@ func applySettings(fs *flag.FlagSet, given map[string]bool, path, model string) 
 
 // cmdTune chooses a model's hyperparameters on validation AUC.
 func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "--data PATH [--model NAME] [--seeds 0] [--candidates 9] [--eta 3] [--min-epochs 20] [--settings FILE] [--json] [hyperparameters to keep fixed]", stderr)
+	fs := newFlags("tune", "--data PATH [--model NAME] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE] [--json] [hyperparameters to keep fixed]", stderr)
 	data := fs.String("data", "", dataHelp)
 	seedsFlag := fs.String("seeds", "0", "comma-separated tuning seeds: a candidate's score is its mean validation AUC over one run per seed; report test results on other seeds")
 	model := fs.String("model", "ilpgnn", modelHelp(reg))
 	opt := tune.DefaultOptions()
-	fs.IntVar(&opt.Candidates, "candidates", opt.Candidates, "settings drawn from the model's search space")
+	fs.IntVar(&opt.Candidates, "trials", opt.Candidates, "candidate settings drawn from the model's search space")
 	fs.IntVar(&opt.Eta, "eta", opt.Eta, "each round keeps 1/eta of the candidates and trains them eta times longer")
 	fs.IntVar(&opt.MinEpochs, "min-epochs", opt.MinEpochs, "epochs of the first round")
-	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "draws the candidates")
+	fs.Uint64Var(&opt.Seed, "draw-seed", opt.Seed, "draws the candidates")
 	out := fs.String("settings", "", "write the chosen settings to this file, for train --config")
 	asJSON := fs.Bool("json", false, "print the search as one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -93,7 +93,9 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	if lookupErr != nil {
 		spec = reg[0]
 	}
-	spec.New().RegisterFlags(fs)
+	if err := registerModelFlags(fs, spec); err != nil {
+		return err
+	}
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -152,14 +154,42 @@ func tuningData(src *dataset.Source) tune.Data {
 
 // fixedSettings are the model's hyperparameters given on the command line.
 func fixedSettings(fs *flag.FlagSet) map[string]string {
-	own := map[string]bool{"data": true, "seeds": true, "model": true, "candidates": true, "eta": true, "min-epochs": true, "seed": true, "settings": true, "json": true, "quiet": true}
 	out := map[string]string{}
 	fs.Visit(func(f *flag.Flag) {
-		if !own[f.Name] {
+		if !isTuneFlag(f.Name) {
 			out[f.Name] = f.Value.String()
 		}
 	})
 	return out
+}
+
+// isTuneFlag reports whether name is one of tune's own flags; the rest
+// are the model's.
+func isTuneFlag(name string) bool {
+	switch name {
+	case "data", "seeds", "model", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet":
+		return true
+	}
+	return false
+}
+
+// registerModelFlags adds spec's hyperparameter flags to fs, refusing a
+// model whose flag has the name of one of tune's own.
+func registerModelFlags(fs *flag.FlagSet, spec models.Spec) error {
+	cfg := spec.New()
+	scratch := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
+	cfg.RegisterFlags(scratch)
+	var clash []string
+	scratch.VisitAll(func(f *flag.Flag) {
+		if fs.Lookup(f.Name) != nil {
+			clash = append(clash, "--"+f.Name)
+		}
+	})
+	if len(clash) > 0 {
+		return fmt.Errorf("tune: %s's hyperparameters %s share names with tune's own flags", spec.Name, strings.Join(clash, ", "))
+	}
+	cfg.RegisterFlags(fs)
+	return nil
 }
 
 // settingsText writes settings as --flag value pairs in name order.

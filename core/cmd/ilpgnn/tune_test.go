@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ilpgnn/core/models"
 )
 
 // tune chooses on validation only and gives the same answer twice; its
@@ -15,7 +17,7 @@ func TestTuneAndConfig(t *testing.T) {
 	dir := t.TempDir()
 	data := "synth:sparse:seed=1"
 	file := filepath.Join(dir, "gae.json")
-	args := []string{"tune", "--data", data, "--model", "gae", "--candidates", "4", "--eta", "2", "--min-epochs", "3", "--seeds", "0,1", "--quiet", "--settings", file}
+	args := []string{"tune", "--data", data, "--model", "gae", "--trials", "4", "--eta", "2", "--min-epochs", "3", "--seeds", "0,1", "--quiet", "--settings", file}
 	code, first, stderr := cli(t, args...)
 	if code != 0 {
 		t.Fatalf("tune: exit %d: %s", code, stderr)
@@ -78,6 +80,17 @@ func TestTuneAndConfig(t *testing.T) {
 	}
 	if code, _, stderr := cli(t, "tune", "--data", data, "--model", "cn"); code != 1 || !strings.Contains(stderr, "no hyperparameters to search") {
 		t.Errorf("tune --model cn: exit %d, %q", code, stderr)
+	}
+}
+
+// Every model's flags live beside tune's own: tune --model M -h shows
+// them all, for every registered model.
+func TestTuneFlagsEveryModel(t *testing.T) {
+	for _, name := range models.Default().Names() {
+		code, _, stderr := cli(t, "tune", "--model", name, "-h")
+		if code != 0 || !strings.Contains(stderr, "-trials") || !strings.Contains(stderr, "-val-frac") {
+			t.Errorf("tune --model %s -h: exit %d\n%s", name, code, stderr)
+		}
 	}
 }
 
