@@ -197,3 +197,29 @@ func TestRemaining(t *testing.T) {
 		t.Errorf("per batch: %v, want 7s", got)
 	}
 }
+
+// Set applies settings by flag name, and says which one it could not.
+func TestSet(t *testing.T) {
+	reg := models.Default()
+	spec, err := reg.Lookup("gae")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := spec.New()
+	if err := models.Set(c, map[string]string{"lr": "0.02", "normalize-features": "true"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := models.Settings(c); s["lr"] != "0.02" || s["normalize-features"] != "true" || s["epochs"] != models.Settings(spec.New())["epochs"] {
+		t.Errorf("after Set: %v", s)
+	}
+	var se *models.SettingError
+	// Names are tried in order, so the first problem is the same every time.
+	err = models.Set(spec.New(), map[string]string{"zeta": "1", "alpha": "1", "lr": "fast"})
+	if !errors.As(err, &se) || se.Name != "alpha" || se.Err != nil || err.Error() != `no hyperparameter "alpha"` {
+		t.Errorf("unknown name: %v", err)
+	}
+	err = models.Set(spec.New(), map[string]string{"lr": "fast", "weight-decay": "x"})
+	if !errors.As(err, &se) || se.Name != "lr" || se.Value != "fast" || se.Err == nil || !strings.HasPrefix(err.Error(), "lr=fast: ") {
+		t.Errorf("bad value: %v", err)
+	}
+}

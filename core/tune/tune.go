@@ -10,9 +10,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -82,7 +80,7 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 		return nil, ErrNothingToTune
 	}
 	if opt.Candidates < 1 || opt.Eta < 2 || opt.MinEpochs < 1 || len(opt.Seeds) == 0 {
-		return nil, fmt.Errorf("tune: want at least 1 candidate, eta at least 2, 1 epoch and 1 seed (got %d, %d, %d, %d)",
+		return nil, fmt.Errorf("tune: want at least 1 trial, eta at least 2, 1 epoch in the first round and 1 seed (got %d, %d, %d, %d)",
 			opt.Candidates, opt.Eta, opt.MinEpochs, len(opt.Seeds))
 	}
 	base, err := Configure(spec, opt.Fixed)
@@ -136,18 +134,15 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 func trial(ctx context.Context, spec models.Spec, data Data, opt Options, settings map[string]string, epochs int) (Trial, error) {
 	start := time.Now()
 	out := Trial{Settings: settings, Epochs: epochs}
+	run := merge(settings, opt.Fixed)
+	if _, ok := models.Settings(spec.New())["epochs"]; ok {
+		run = merge(run, map[string]string{"epochs": fmt.Sprint(epochs)})
+	}
+	cfg, err := Configure(spec, run)
+	if err != nil {
+		return out, err
+	}
 	for _, seed := range opt.Seeds {
-		cfg, err := Configure(spec, merge(settings, opt.Fixed))
-		if err != nil {
-			return out, err
-		}
-		fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
-		cfg.RegisterFlags(fs)
-		if fs.Lookup("epochs") != nil {
-			if err := fs.Set("epochs", fmt.Sprint(epochs)); err != nil {
-				return out, err
-			}
-		}
 		d, sp, err := data(seed)
 		if err != nil {
 			return out, err
@@ -163,24 +158,11 @@ func trial(ctx context.Context, spec models.Spec, data Data, opt Options, settin
 }
 
 // Configure returns spec's configuration with settings applied by flag
-// name, checked.
+// name (models.Set), checked.
 func Configure(spec models.Spec, settings map[string]string) (models.Config, error) {
 	cfg := spec.New()
-	fs := flag.NewFlagSet(spec.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	cfg.RegisterFlags(fs)
-	names := make([]string, 0, len(settings))
-	for name := range settings {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		if fs.Lookup(name) == nil {
-			return nil, fmt.Errorf("%s has no hyperparameter %q", spec.Name, name)
-		}
-		if err := fs.Set(name, settings[name]); err != nil {
-			return nil, fmt.Errorf("%s: %s=%s: %w", spec.Name, name, settings[name], err)
-		}
+	if err := models.Set(cfg, settings); err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	return cfg, cfg.Validate()
 }

@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, clickNode, WAIT, LONG_WAIT } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 const cora = resolve(root, "..", "shared", "datasets", "cora");
@@ -49,20 +49,6 @@ const app = (fn, arg) => page.evaluate(fn, arg);
 
 async function waitFirstGraph() {
   await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
-}
-
-/** Clicks node v on the canvas at its drawn position (the view brings it into sight first). */
-async function clickNode(v) {
-  await page.locator("#graph").scrollIntoViewIfNeeded();
-  const [x, y] = await app((v) => {
-    const a = window.ilpgnnExplorer;
-    a.view.focus([v], { zoom: true });
-    const [sx, sy] = a.view.screenOf(v);
-    const r = document.getElementById("graph").getBoundingClientRect();
-    return [r.left + sx, r.top + sy];
-  }, v);
-  await page.waitForTimeout(50);
-  await page.mouse.click(x, y);
 }
 
 test("a new user: demo graph, train, click two nodes, reload restores the explanation", async () => {
@@ -103,11 +89,11 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
     for (let v = 0; v < g.n; v++) if (g.desc.degrees[v] > g.desc.degrees[best]) best = v;
     return best;
   });
-  await clickNode(a);
+  await clickNode(page, a);
   await page.waitForSelector("#suggestions button");
   assert.deepEqual(await app(() => window.ilpgnnExplorer.selection), { kind: "node", node: a });
   const b = Number(await page.getAttribute("#suggestions li:first-child button", "data-node"));
-  await clickNode(b);
+  await clickNode(page, b);
   await page.waitForSelector("#pair-prob");
   assert.deepEqual(await app(() => window.ilpgnnExplorer.selection), { kind: "pair", i: a, j: b });
   for (const side of ["i", "j"]) {

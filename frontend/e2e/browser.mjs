@@ -66,3 +66,17 @@ export async function openHarness(context, origin) {
   const ready = await page.evaluate(() => window.harness.ready());
   return { page, errors, ready };
 }
+
+/** Clicks node v of the app's graph canvas at its drawn position, as a user would (the view brings it into sight first). */
+export async function clickNode(page, v) {
+  await page.locator("#graph").scrollIntoViewIfNeeded();
+  const [x, y] = await page.evaluate((v) => {
+    const a = window.ilpgnnExplorer;
+    a.view.focus([v], { zoom: true });
+    const [sx, sy] = a.view.screenOf(v);
+    const r = document.getElementById("graph").getBoundingClientRect();
+    return [r.left + sx, r.top + sy];
+  }, v);
+  await page.waitForTimeout(50);
+  await page.mouse.click(x, y);
+}

@@ -11,7 +11,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import { serve, root } from "../e2e/server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "../e2e/browser.mjs";
+import { launch, appPage, clickNode, WAIT, LONG_WAIT } from "../e2e/browser.mjs";
 
 const out = resolve(process.argv[2] ?? join(root, "frontend", "screenshot.png"));
 const width = 1200;
@@ -34,18 +34,6 @@ try {
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
   console.log((await page.textContent("#train-result")).replace(/\s+/g, " ").trim());
 
-  // Clicks node v where the view draws it, as a user would.
-  const clickNode = async (v) => {
-    const [x, y] = await app((v) => {
-      const a = window.ilpgnnExplorer;
-      a.view.focus([v], { zoom: true });
-      const [sx, sy] = a.view.screenOf(v);
-      const r = document.getElementById("graph").getBoundingClientRect();
-      return [r.left + sx, r.top + sy];
-    }, v);
-    await page.waitForTimeout(50);
-    await page.mouse.click(x, y);
-  };
   const a = await app(() => {
     const g = window.ilpgnnExplorer.graph;
     let best = 0;
@@ -53,10 +41,10 @@ try {
     return best;
   });
   await page.locator("#graph").scrollIntoViewIfNeeded();
-  await clickNode(a);
+  await clickNode(page, a);
   await page.waitForSelector("#suggestions button");
   const b = Number(await page.getAttribute("#suggestions li:first-child button", "data-node"));
-  await clickNode(b);
+  await clickNode(page, b);
   await page.waitForSelector("#pair-prob");
   // The view frames both ends and their neighbours; the side panel shows
   // the explanation from its top.

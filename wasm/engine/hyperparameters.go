@@ -1,45 +1,43 @@
 package engine
 
 import (
-	"flag"
-	"ilpgnn/core/models"
-	"io"
-	"sort"
+	"errors"
+	"slices"
 	"strconv"
+
+	"ilpgnn/core/models"
 )
 
-// applyFlags sets the flags that register binds, by name, from overrides
+// applyFlags sets cfg's hyperparameters, by name, from overrides
 // (strings, numbers or booleans, as JSON gives them), reporting which were
 // given.
-func applyFlags(register func(*flag.FlagSet), overrides map[string]any) (map[string]bool, error) {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	register(fs)
+func applyFlags(cfg models.Config, overrides map[string]any) (map[string]bool, error) {
+	settings := make(map[string]string, len(overrides))
+	given := make(map[string]bool, len(overrides))
 	names := make([]string, 0, len(overrides))
 	for name := range overrides {
 		names = append(names, name)
 	}
-	sort.Strings(names) // deterministic error messages
-	given := map[string]bool{}
+	slices.Sort(names) // the same error first every time
 	for _, name := range names {
-		var s string
 		switch v := overrides[name].(type) {
 		case string:
-			s = v
+			settings[name] = v
 		case bool:
-			s = strconv.FormatBool(v)
+			settings[name] = strconv.FormatBool(v)
 		case float64:
-			s = strconv.FormatFloat(v, 'g', -1, 64)
+			settings[name] = strconv.FormatFloat(v, 'g', -1, 64)
 		default:
 			return nil, errorf(CodeBadRequest, "train: config.%s: want a string, number or boolean", name)
 		}
-		if fs.Lookup(name) == nil {
-			return nil, errorf(CodeBadRequest, "train: unknown hyperparameter %q (the defaults operation lists them)", name)
-		}
-		if err := fs.Set(name, s); err != nil {
-			return nil, errorf(CodeBadRequest, "train: config.%s: %v", name, err)
-		}
 		given[name] = true
+	}
+	var se *models.SettingError
+	if err := models.Set(cfg, settings); errors.As(err, &se) {
+		if se.Err == nil {
+			return nil, errorf(CodeBadRequest, "train: unknown hyperparameter %q (the defaults operation lists them)", se.Name)
+		}
+		return nil, errorf(CodeBadRequest, "train: config.%s: %v", se.Name, se.Err)
 	}
 	return given, nil
 }

@@ -67,7 +67,7 @@ func (e *Engine) newJob(id int64, a trainRequest) (*trainJob, error) {
 		return nil, errorf(CodeBadRequest, "train: unknown model: %v", err)
 	}
 	job := &trainJob{id: id, spec: spec, config: spec.New(), save: a.Save == nil || *a.Save, saveOnCancel: a.SaveOnCancel}
-	if job.given, err = applyFlags(job.config.RegisterFlags, a.Config); err != nil {
+	if job.given, err = applyFlags(job.config, a.Config); err != nil {
 		return nil, err
 	}
 	if err := job.config.Validate(); err != nil {

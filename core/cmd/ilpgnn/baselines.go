@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -66,7 +65,7 @@ func predictors(reg models.Registry, names string, ilp train.Config, sets []stri
 		if c, ok := cfg.(*models.ILPGNNConfig); ok {
 			c.Config = ilp
 		}
-		if err := applySets(name, cfg.RegisterFlags, bySet[name]); err != nil {
+		if err := applySets(name, cfg, bySet[name]); err != nil {
 			return nil, err
 		}
 		if err := cfg.Validate(); err != nil {
@@ -111,21 +110,23 @@ func parseSets(reg models.Registry, sets []string, names string) (map[string][][
 	return out, nil
 }
 
-// applySets sets flags of a model's configuration (bound by register).
-func applySets(model string, register func(*flag.FlagSet), sets [][2]string) error {
-	fs := flag.NewFlagSet(model, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	register(fs)
+// applySets applies --set values to cfg, model's configuration (the last
+// of a flag's values wins).
+func applySets(model string, cfg models.Config, sets [][2]string) error {
+	byName := map[string]string{}
 	for _, kv := range sets {
-		f := fs.Lookup(kv[0])
-		if f == nil {
+		byName[kv[0]] = kv[1]
+	}
+	var se *models.SettingError
+	if err := models.Set(cfg, byName); errors.As(err, &se) {
+		if se.Err == nil {
 			var names []string
-			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-			return fmt.Errorf("--set %s.%s=%s: %s has no hyperparameter %q (it has %s)", model, kv[0], kv[1], model, kv[0], strings.Join(names, ", "))
+			for _, h := range models.Hyperparameters(cfg) {
+				names = append(names, h.Name)
+			}
+			return fmt.Errorf("--set %s.%s=%s: %s has no hyperparameter %q (it has %s)", model, se.Name, se.Value, model, se.Name, strings.Join(names, ", "))
 		}
-		if err := f.Value.Set(kv[1]); err != nil {
-			return fmt.Errorf("--set %s.%s=%s: %q is not a value of %s's --%s: %w", model, kv[0], kv[1], kv[1], model, kv[0], err)
-		}
+		return fmt.Errorf("--set %s.%s=%s: %q is not a value of %s's --%s: %w", model, se.Name, se.Value, se.Value, model, se.Name, se.Err)
 	}
 	return nil
 }

@@ -195,7 +195,7 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 	}
 	tr.spec = spec
 	if *config != "" {
-		if err := applySettings(fs, tr.given, *config, spec.Name); err != nil {
+		if err := applySettings(tr.config, tr.given, *config, spec.Name); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -46,9 +47,9 @@ func readSettings(path string) (*settingsFile, error) {
 	return &s, nil
 }
 
-// applySettings sets, on fs, every setting of the file at path that the
-// command line did not give (given), after checking the file is for model.
-func applySettings(fs *flag.FlagSet, given map[string]bool, path, model string) error {
+// applySettings applies to cfg, model's configuration, every setting of
+// the file at path that the command line did not give (given).
+func applySettings(cfg models.Config, given map[string]bool, path, model string) error {
 	s, err := readSettings(path)
 	if err != nil {
 		return err
@@ -56,21 +57,19 @@ func applySettings(fs *flag.FlagSet, given map[string]bool, path, model string) 
 	if s.Model != model {
 		return fmt.Errorf("--config: %s holds settings of %s, not %s (add --model %s)", path, s.Model, model, s.Model)
 	}
-	names := make([]string, 0, len(s.Settings))
-	for name := range s.Settings {
-		names = append(names, name)
+	rest := map[string]string{}
+	for name, v := range s.Settings {
+		// The command line wins; --split gives both held-out shares.
+		if !given[name] && !(given["split"] && (name == "val-frac" || name == "test-frac")) {
+			rest[name] = v
+		}
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		if given[name] {
-			continue // the command line wins
-		}
-		if fs.Lookup(name) == nil || name == "config" || name == "model" {
-			return fmt.Errorf("--config: %s: %s has no hyperparameter %q", path, model, name)
-		}
-		if err := fs.Set(name, s.Settings[name]); err != nil {
-			return fmt.Errorf("--config: %s: %s=%s: %w", path, name, s.Settings[name], err)
-		}
+	var se *models.SettingError
+	switch err := models.Set(cfg, rest); {
+	case errors.As(err, &se) && se.Err == nil:
+		return fmt.Errorf("--config: %s: %s has no hyperparameter %q", path, model, se.Name)
+	case err != nil:
+		return fmt.Errorf("--config: %s: %w", path, err)
 	}
 	return nil
 }
