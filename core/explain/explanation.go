@@ -20,6 +20,13 @@ type Neighbor struct {
 	Selected  bool    `json:"selected"`  // c ∈ N^r(i|j)
 	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
 	Rank      int     `json:"rank"`      // 1-based rank by descending score
+	// Attribution is the number shown for a selected neighbour (0 for the
+	// others): its share of the pair's logit, so that a larger number means
+	// a larger drop in p when that neighbour alone is removed.
+	Attribution float64 `json:"attribution"`
+	// ProbWithout is p_ij after this selected neighbour alone is removed
+	// and the model selects again (0 for neighbours not selected).
+	ProbWithout float64 `json:"prob_without"`
 	// Outside says the bound on candidates (ILP-GNN's Config.Candidates)
 	// left c out: the model neither scored nor could select it. Such
 	// neighbours rank after every candidate, in the bound's order (common
@@ -68,6 +75,12 @@ type Explanation struct {
 	// remains (the fidelity deletion of sec. 5.3).
 	ProbRandom  float64 `json:"prob_random"`
 	ProbRemoved float64 `json:"prob_removed"`
+	// ProbRandomRemoved is p_ij after as many random neighbours of each
+	// side as were selected are removed instead, the model selecting again;
+	// the mean over RandomDraws draws. It is what ProbRemoved is compared
+	// with: removing the reasons should lower p more than removing any.
+	ProbRandomRemoved float64 `json:"prob_random_removed"`
+	RandomDraws       int     `json:"random_draws"`
 	// Reading is the explanation in one sentence, in the user's node ids.
 	Reading string `json:"reading"`
 }

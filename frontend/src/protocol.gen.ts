@@ -352,6 +352,17 @@ export interface Neighbor {
   /** 1-based rank by descending score */
   rank: number;
   /**
+   * Attribution is the number shown for a selected neighbour (0 for the
+   * others): its share of the pair's logit, so that a larger number means
+   * a larger drop in p when that neighbour alone is removed.
+   */
+  attribution: number;
+  /**
+   * ProbWithout is p_ij after this selected neighbour alone is removed
+   * and the model selects again (0 for neighbours not selected).
+   */
+  prob_without: number;
+  /**
    * Outside says the bound on candidates (ILP-GNN's Config.Candidates)
    * left c out: the model neither scored nor could select it. Such
    * neighbours rank after every candidate, in the bound's order (common
@@ -398,6 +409,14 @@ export interface ModelExplanation {
    */
   prob_random: number;
   prob_removed: number;
+  /**
+   * ProbRandomRemoved is p_ij after as many random neighbours of each
+   * side as were selected are removed instead, the model selecting again;
+   * the mean over RandomDraws draws. It is what ProbRemoved is compared
+   * with: removing the reasons should lower p more than removing any.
+   */
+  prob_random_removed: number;
+  random_draws: number;
   /** Reading is the explanation in one sentence, in the user's node ids. */
   reading: string;
 }
