@@ -51,6 +51,12 @@ func TestSelectionSignals(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("SELECT_EPOCHS")); err == nil {
 		cfg.Epochs = v
 	}
+	if v, err := strconv.Atoi(os.Getenv("SELECT_WARMUP")); err == nil {
+		cfg.Warmup = v
+	}
+	if v, err := strconv.ParseFloat(os.Getenv("SELECT_LR"), 64); err == nil {
+		cfg.LR = v
+	}
 	sig := newSignals(d, sp, seed)
 	var out strings.Builder
 	crit := func(p *ilpgnn.Predictor) float64 {
