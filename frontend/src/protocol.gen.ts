@@ -483,12 +483,16 @@ export interface FidelityArgs {
 
 /**
  * FidelityPoint is the test AUC after the top-M neighbours of both ends
- * of every test pair are removed, and its drop.
+ * of every test pair are removed, and its drop; and the same with M random
+ * neighbours of each end removed instead (the mean AUC over
+ * ilpgnn.RandomDraws draws), what the top M are compared with.
  */
 export interface FidelityPoint {
   m: number;
   deltaAUC: number;
   auc: number;
+  randomDeltaAUC: number;
+  randomAUC: number;
 }
 
 /**
