@@ -21,8 +21,12 @@ type Neighbor struct {
 	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
 	Rank      int     `json:"rank"`      // 1-based rank by descending score
 	// Attribution is the number shown for a selected neighbour (0 for the
-	// others): its share of the pair's logit, so that a larger number means
-	// a larger drop in p when that neighbour alone is removed.
+	// others): its term in the pair's logit log(p/(1-p)), β b_c h^r_c · h
+	// with h the other end's representation (eq 7-8), in logit units and
+	// signed: positive pushes p up, negative down. A side's terms plus
+	// h^r_i · h add up to the logit. Chosen by measurement
+	// (ATTRIBUTION.md): it orders like the drop in p when the neighbour
+	// alone is removed (Spearman 0.75 on Cora, 0.72 on synth:medium).
 	Attribution float64 `json:"attribution"`
 	// ProbWithout is p_ij after this selected neighbour alone is removed
 	// and the model selects again (0 for neighbours not selected).
