@@ -13,9 +13,12 @@ import (
 
 	"ilpgnn/core/conpi"
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/gnn"
 	"ilpgnn/core/gnnexplainer"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
@@ -149,6 +152,37 @@ func TestFidelityAndSweeps(t *testing.T) {
 	}
 	if len(fid.Points) != 2 || len(fid.Points[0].Deltas) != 1 || len(fid.AUC) != 1 {
 		t.Fatalf("fidelity report %+v", fid)
+	}
+	// The random baseline and the faithfulness, recomputed on the same
+	// run (the same seed trains the same model) one pair at a time.
+	f, err := fit(context.Background(), src, &opt, opt.Train, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := append(append([]graph.Edge{}, f.split.TestPos...), f.split.TestNeg...)
+	nPos := len(f.split.TestPos)
+	for k, pt := range fid.Points {
+		var auc float64
+		for d := range ilpgnn.RandomDraws {
+			s := f.pred.LogitsWithoutRandom(pairs, pt.M, d)
+			auc += eval.AUC(s[:nPos], s[nPos:])
+		}
+		want := fid.AUC[0] - auc/ilpgnn.RandomDraws
+		if len(pt.RandomDeltas) != 1 || math.Abs(pt.RandomDeltas[0]-want) > 1e-12 || pt.RandomDeltaMean != pt.RandomDeltas[0] {
+			t.Errorf("M=%d: random ΔAUC %v (mean %v), want %v", k+1, pt.RandomDeltas, pt.RandomDeltaMean, want)
+		}
+	}
+	var es []*explain.Explanation
+	for _, e := range f.split.TestPos {
+		x, err := f.pred.Explain(int(e.U), int(e.V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, x)
+	}
+	want := explain.MeasureFaithfulness(es, opt.Train.Model.K)
+	if len(fid.Faithfulness) != 1 || fid.Faithfulness[0] != want || fid.Mean != want || want.Pairs == 0 {
+		t.Errorf("faithfulness %+v (mean %+v), want %+v", fid.Faithfulness, fid.Mean, want)
 	}
 	if len(fid.Baselines) != 3 || fid.Baselines[1].Explainer != "GNNExplainer" || fid.Baselines[2].Explainer != "CONPI" {
 		t.Fatalf("fidelity baselines %+v", fid.Baselines)

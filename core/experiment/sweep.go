@@ -2,17 +2,21 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/plot"
 	"ilpgnn/core/train"
 )
@@ -234,6 +238,13 @@ type FidelityPoint struct {
 	DeltaMean float64   `json:"delta_auc_mean"`
 	DeltaStd  float64   `json:"delta_auc_std"`
 	Deltas    []float64 `json:"delta_auc"` // per seed, in Seeds order
+	// RandomDeltaMean is the AUC drop when M uniformly random neighbours
+	// of each end are removed instead (per seed the mean over
+	// ilpgnn.RandomDraws draws), over seeds: what the top M are compared
+	// with. Absent for the baselines.
+	RandomDeltaMean float64   `json:"random_delta_auc_mean,omitempty"`
+	RandomDeltaStd  float64   `json:"random_delta_auc_std,omitempty"`
+	RandomDeltas    []float64 `json:"random_delta_auc,omitempty"` // per seed
 }
 
 // FidelityReport is the fidelity experiment on one dataset (sec. 5.3,
@@ -248,6 +259,11 @@ type FidelityReport struct {
 	// GNNExplainer (over a GAE), each model trained with gnn's defaults
 	// on the same split; absent with Options.NoBaselines.
 	Baselines []FidelityCurve `json:"baselines,omitempty"`
+	// Faithfulness is measured on the linked test pairs with ILP-GNN's
+	// explanations (explain.MeasureFaithfulness): per seed, and Mean, its
+	// shares and correlation averaged over seeds, its counts summed.
+	Faithfulness []explain.Faithfulness `json:"faithfulness"`
+	Mean         explain.Faithfulness   `json:"faithfulness_mean"`
 }
 
 // FidelityCurve is ΔAUC against M for one baseline explainer, measured on
@@ -307,12 +323,25 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 			return nil, err
 		}
 		rep.AUC = append(rep.AUC, auc)
+		f.pred.Seed = seed
+		random, err := randomFidelity(ctx, f.pred, pairs, nPos, maxM)
+		if err != nil {
+			return nil, err
+		}
 		line := fmt.Sprintf("fidelity %s seed %d: AUC %.4f; ΔAUC", src, seed, auc)
 		for k := range rep.Points {
-			d := auc - cut[k]
+			d, r := auc-cut[k], auc-random[k]
 			rep.Points[k].Deltas = append(rep.Points[k].Deltas, d)
-			line += fmt.Sprintf(" M=%d %.4f", rep.Points[k].M, d)
+			rep.Points[k].RandomDeltas = append(rep.Points[k].RandomDeltas, r)
+			line += fmt.Sprintf(" M=%d %.4f (random %.4f)", rep.Points[k].M, d, r)
 		}
+		fa, err := faithfulness(ctx, f.pred, f.split.TestPos)
+		if err != nil {
+			return nil, err
+		}
+		rep.Faithfulness = append(rep.Faithfulness, fa)
+		line += fmt.Sprintf("; selected beat random %.3f, substitutes %.3f (%d pairs); attribution Spearman %.3f (%d pairs)",
+			fa.SelectedBeatsRandomShare, fa.SelectedBeatsSubstitutesShare, fa.Pairs, fa.AttributionSpearmanMean, fa.SpearmanPairs)
 		if !opt.NoBaselines {
 			if err := fidelityBaselines(ctx, f, &opt, seed, pairs, nPos, rep.Baselines); err != nil {
 				return nil, err
@@ -328,7 +357,9 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 	}
 	for k := range rep.Points {
 		rep.Points[k].DeltaMean, rep.Points[k].DeltaStd = eval.MeanStd(rep.Points[k].Deltas)
+		rep.Points[k].RandomDeltaMean, rep.Points[k].RandomDeltaStd = eval.MeanStd(rep.Points[k].RandomDeltas)
 	}
+	rep.Mean = meanFaithfulness(rep.Faithfulness)
 	for _, c := range rep.Baselines {
 		for k := range c.Points {
 			c.Points[k].DeltaMean, c.Points[k].DeltaStd = eval.MeanStd(c.Points[k].Deltas)
@@ -413,4 +444,63 @@ func FidelityFigure(reps []*FidelityReport) *plot.LineChart {
 		chart.Series = append(chart.Series, s)
 	}
 	return chart
+}
+
+// randomFidelity returns, for M = 1..maxM, the test AUC after M random
+// neighbours of each end of every pair are removed, the mean over
+// ilpgnn.RandomDraws draws (Predictor.LogitsWithoutRandom, from its Seed).
+func randomFidelity(ctx context.Context, pred *ilpgnn.Predictor, pairs []graph.Edge, nPos, maxM int) ([]float64, error) {
+	out := make([]float64, maxM)
+	for m := 1; m <= maxM; m++ {
+		for d := range ilpgnn.RandomDraws {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			s := pred.LogitsWithoutRandom(pairs, m, d)
+			out[m-1] += eval.AUC(s[:nPos], s[nPos:]) / ilpgnn.RandomDraws
+		}
+	}
+	return out, nil
+}
+
+// faithfulness explains every pair with pred, in parallel (each pair on
+// its own, so the result does not depend on the number of CPUs), and
+// measures the explanations' faithfulness.
+func faithfulness(ctx context.Context, pred *ilpgnn.Predictor, pairs []graph.Edge) (explain.Faithfulness, error) {
+	es := make([]*explain.Explanation, len(pairs))
+	errs := make([]error, len(pairs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(pairs)/8))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := w; k < len(pairs); k += workers {
+				if ctx.Err() != nil {
+					return
+				}
+				es[k], errs[k] = pred.Explain(int(pairs[k].U), int(pairs[k].V))
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return explain.Faithfulness{}, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return explain.Faithfulness{}, err
+	}
+	return explain.MeasureFaithfulness(es, pred.Model.Config.K), nil
+}
+
+// meanFaithfulness averages the shares and correlations of fs and sums
+// their counts.
+func meanFaithfulness(fs []explain.Faithfulness) explain.Faithfulness {
+	var m explain.Faithfulness
+	for _, f := range fs {
+		m.Pairs += f.Pairs
+		m.SpearmanPairs += f.SpearmanPairs
+		m.SelectedBeatsRandomShare += f.SelectedBeatsRandomShare / float64(len(fs))
+		m.SelectedBeatsSubstitutesShare += f.SelectedBeatsSubstitutesShare / float64(len(fs))
+		m.AttributionSpearmanMean += f.AttributionSpearmanMean / float64(len(fs))
+	}
+	return m
 }

@@ -21,8 +21,12 @@ type Neighbor struct {
 	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
 	Rank      int     `json:"rank"`      // 1-based rank by descending score
 	// Attribution is the number shown for a selected neighbour (0 for the
-	// others): its share of the pair's logit, so that a larger number means
-	// a larger drop in p when that neighbour alone is removed.
+	// others): its term in the pair's logit log(p/(1-p)), β b_c h^r_c · h
+	// with h the other end's representation (eq 7-8), in logit units and
+	// signed: positive pushes p up, negative down. A side's terms plus
+	// h^r_i · h add up to the logit. Chosen by measurement
+	// (ATTRIBUTION.md): it orders like the drop in p when the neighbour
+	// alone is removed (Spearman 0.75 on Cora, 0.72 on synth:medium).
 	Attribution float64 `json:"attribution"`
 	// ProbWithout is p_ij after this selected neighbour alone is removed
 	// and the model selects again (0 for neighbours not selected).
@@ -97,7 +101,8 @@ type Suggestion struct {
 // both ends are different nodes, each side's ranks run 1, 2, ... in
 // order, no neighbour appears twice on a side or is the side's own node,
 // the selected neighbours' weights are finite, non-negative and sum to 1
-// (when any is selected), and every probability is in [0, 1].
+// (when any is selected), every probability (the neighbours' ProbWithout
+// too) is in [0, 1], and the attributions are finite.
 func (e *Explanation) Finish() error {
 	if err := e.Validate(); err != nil {
 		return err
@@ -111,10 +116,13 @@ func (e *Explanation) Validate() error {
 	if e.I.Node == e.J.Node {
 		return fmt.Errorf("explain: both ends are node %q", e.I.ID)
 	}
+	if e.RandomDraws < 0 {
+		return fmt.Errorf("explain: random_draws of (%s, %s) is %d", e.I.ID, e.J.ID, e.RandomDraws)
+	}
 	for _, p := range []struct {
 		name string
 		v    float64
-	}{{"prob", e.Prob}, {"prob_random", e.ProbRandom}, {"prob_removed", e.ProbRemoved}} {
+	}{{"prob", e.Prob}, {"prob_random", e.ProbRandom}, {"prob_removed", e.ProbRemoved}, {"prob_random_removed", e.ProbRandomRemoved}} {
 		if !(p.v >= 0 && p.v <= 1) {
 			return fmt.Errorf("explain: %s of (%s, %s) is %v, not a probability", p.name, e.I.ID, e.J.ID, p.v)
 		}
@@ -141,6 +149,10 @@ func (s Side) validate() error {
 			return fmt.Errorf("neighbour %s appears twice", n.ID)
 		case !(n.Weight >= 0) || math.IsInf(n.Weight, 1):
 			return fmt.Errorf("neighbour %s has weight %v", n.ID, n.Weight)
+		case !(n.ProbWithout >= 0 && n.ProbWithout <= 1):
+			return fmt.Errorf("neighbour %s has prob_without %v, not a probability", n.ID, n.ProbWithout)
+		case math.IsNaN(n.Attribution) || math.IsInf(n.Attribution, 0):
+			return fmt.Errorf("neighbour %s has attribution %v", n.ID, n.Attribution)
 		}
 		seen[n.Node] = true
 		if n.Selected {

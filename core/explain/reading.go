@@ -10,20 +10,27 @@ func (e *Explanation) read() string {
 	var b strings.Builder
 	if e.Prob >= 0.5 {
 		fmt.Fprintf(&b, "%s is suggested to %s (p = %.2f) because ", e.J.ID, e.I.ID, e.Prob)
-		b.WriteString(clause(e.I, e.J.ID, "are similar to"))
-		b.WriteString(" and ")
-		b.WriteString(clause(e.J, e.I.ID, "are similar to"))
 	} else {
 		fmt.Fprintf(&b, "%s is not suggested to %s (p = %.2f): ", e.J.ID, e.I.ID, e.Prob)
-		b.WriteString(clause(e.I, e.J.ID, "are only weakly similar to"))
-		b.WriteString(" and ")
-		b.WriteString(clause(e.J, e.I.ID, "are only weakly similar to"))
 	}
-	if e.Masked {
-		b.WriteString(" (their own link was set aside)")
-	}
+	b.WriteString(e.Reasons())
 	b.WriteString(".")
 	return b.String()
+}
+
+// Reasons is the Reading without its opening and p: which neighbours of
+// each end speak for (or, below p = 0.5, only weakly for) the link, for
+// a list that shows p in a column of its own.
+func (e *Explanation) Reasons() string {
+	verb := "are similar to"
+	if e.Prob < 0.5 {
+		verb = "are only weakly similar to"
+	}
+	s := clause(e.I, e.J.ID, verb) + " and " + clause(e.J, e.I.ID, verb)
+	if e.Masked {
+		s += " (their own link was set aside)"
+	}
+	return s
 }
 
 // clause says which of s's selected neighbours speak for the link to

@@ -8,10 +8,14 @@ import (
 	"slices"
 
 	"ilpgnn/core/explain"
+	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 )
 
-// Explain explains p_ij for nodes i and j (dense indices).
+// Explain explains p_ij for nodes i and j (dense indices): each end's
+// neighbours scored, the selected ones with their weight, attribution
+// (p.Attribution) and p without them, and the counterfactuals (SPEC §6's
+// two, and the random removal of as many neighbours as were selected).
 func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	if err := p.checkNode(i); err != nil {
 		return nil, err
@@ -64,10 +68,152 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	c2j, k2j := sc.side(1, j, i, mask, remJ, remI)
 	e.ProbRemoved = float64(sigmoid(sc.logit(i, j, c2i[:k2i], c2j[:k2j])))
 
+	// Counterfactual 3: as many random neighbours of each side as it has
+	// selected removed instead, the model selecting again; the mean of
+	// RandomDraws draws.
+	e.RandomDraws = RandomDraws
+	rr := p.randomRemoval(i, j, mask)
+	var sum float64
+	for range RandomDraws {
+		remI, remJ := rr.draw(ki, kj)
+		c3i, k3i := sc.side(0, i, j, mask, remI, remJ)
+		c3j, k3j := sc.side(1, j, i, mask, remJ, remI)
+		sum += float64(sigmoid(sc.logit(i, j, c3i[:k3i], c3j[:k3j])))
+	}
+	e.ProbRandomRemoved = sum / RandomDraws
+
+	// Each selected neighbour alone removed, and its attribution.
+	p.leaveOneOut(sc, &e.I, i, j, mask, selI, selJ, false)
+	p.leaveOneOut(sc, &e.J, j, i, mask, selJ, selI, true)
+
 	if err := e.Finish(); err != nil {
 		return nil, fmt.Errorf("ilpgnn: %w", err)
 	}
 	return e, nil
+}
+
+// RandomDraws is how many random removals Explain's ProbRandomRemoved
+// averages over.
+const RandomDraws = 10
+
+// Streams of random numbers, one per use, so that no two uses of a pair's
+// seed share draws: Explain's random removal and fidelity's.
+const (
+	streamRandomRemoved uint64 = 0x52414e44524d5631 // "RANDRMV1"
+	streamFidelity      uint64 = 0x46494452414e4431 // "FIDRAND1"
+)
+
+// randomRemoval draws sets of uniformly random neighbours of both ends of
+// a pair (of all their neighbours after target masking, selected or not).
+type randomRemoval struct {
+	rng        *rand.Rand
+	nbrI, nbrJ []int32
+}
+
+// randomRemoval starts the draws for (i, j), from p.Seed and the pair in
+// a stream of their own.
+func (p *Predictor) randomRemoval(i, j int, mask bool) *randomRemoval {
+	g := p.Inputs.Graph
+	return &randomRemoval{
+		rng:  rand.New(rand.NewPCG(p.Seed^streamRandomRemoved, uint64(i)<<32|uint64(uint32(j)))),
+		nbrI: maskedNeighbors(g.Neighbors(i), mask, j),
+		nbrJ: maskedNeighbors(g.Neighbors(j), mask, i),
+	}
+}
+
+// draw returns mI random neighbours of i and mJ of j (fewer when there are
+// fewer), each list sorted, as side's removal lists.
+func (r *randomRemoval) draw(mI, mJ int) (remI, remJ []int32) {
+	return r.pick(r.nbrI, mI), r.pick(r.nbrJ, mJ)
+}
+
+// pick shuffles the first m places of nbr (a partial Fisher-Yates) and
+// returns a sorted copy of them.
+func (r *randomRemoval) pick(nbr []int32, m int) []int32 {
+	m = min(m, len(nbr))
+	for a := range m {
+		b := a + r.rng.IntN(len(nbr)-a)
+		nbr[a], nbr[b] = nbr[b], nbr[a]
+	}
+	out := slices.Clone(nbr[:m])
+	slices.Sort(out)
+	return out
+}
+
+// maskedNeighbors copies nbr without j when mask is set.
+func maskedNeighbors(nbr []int32, mask bool, j int) []int32 {
+	out := make([]int32, 0, len(nbr))
+	for _, c := range nbr {
+		if !(mask && int(c) == j) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// leaveOneOut fills, for each selected neighbour c of s (the side of node
+// i against j, whose selection is sel while j's is other), ProbWithout:
+// p_ij with c alone removed from N(i), the model selecting again on both
+// sides (c is no longer common to j), and Attribution. swapped says s is
+// the pair's second end, so that the logit is always taken as (first,
+// second).
+func (p *Predictor) leaveOneOut(sc *scorer, s *explain.Side, i, j int, mask bool, sel, other []Candidate, swapped bool) {
+	if len(sel) == 0 {
+		return
+	}
+	// h_j, the other end's aggregated representation, for the terms.
+	hOther := make([]float32, len(sc.hj))
+	sc.embed(hOther, j, other)
+	w := softmaxWeights(nil, sel, p.Model.Config.Tau)
+	beta := float32(p.Model.Config.Beta)
+	full := sc.logit(i, j, sel, other)
+	type loo struct {
+		prob, attr float64
+	}
+	by := make(map[int]loo, len(sel))
+	for k, c := range sel {
+		rem := []int32{c.Node}
+		ci, ki := sc.side(0, i, j, mask, rem, nil)
+		cj, kj := sc.side(1, j, i, mask, nil, rem)
+		var without float32
+		if swapped {
+			without = sc.logit(j, i, cj[:kj], ci[:ki])
+		} else {
+			without = sc.logit(i, j, ci[:ki], cj[:kj])
+		}
+		term := beta * w[k] * f32.Dot(sc.row(c.Node), hOther)
+		var attr float64
+		switch p.Attribution {
+		case AttributionWeight:
+			attr = float64(w[k])
+		case AttributionTerm:
+			attr = float64(term)
+		case AttributionReplaced:
+			attr = float64(term) - p.replacementTerm(sc, sel, ci[:ki], hOther)
+		case AttributionOcclusion:
+			attr = float64(full) - float64(without)
+		}
+		by[int(c.Node)] = loo{prob: float64(sigmoid(without)), attr: attr}
+	}
+	for n := range s.Neighbors {
+		if v, ok := by[s.Neighbors[n].Node]; ok {
+			s.Neighbors[n].ProbWithout, s.Neighbors[n].Attribution = v.prob, v.attr
+		}
+	}
+}
+
+// replacementTerm is the term, in the logit, of the neighbours of the new
+// selection after that were not in the old one before, with their new
+// weights, against the other end's representation h (unchanged).
+func (p *Predictor) replacementTerm(sc *scorer, before, after []Candidate, h []float32) float64 {
+	w := softmaxWeights(nil, after, p.Model.Config.Tau)
+	var t float64
+	for k, c := range after {
+		if !slices.ContainsFunc(before, func(b Candidate) bool { return b.Node == c.Node }) {
+			t += p.Model.Config.Beta * float64(w[k]) * float64(f32.Dot(sc.row(c.Node), h))
+		}
+	}
+	return t
 }
 
 func nodesOf(cs []Candidate) []int32 {
@@ -168,4 +314,37 @@ func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
 type graphPair struct {
 	j     int
 	logit float32
+}
+
+// Attribution names the quantity Explain shows as a selected neighbour's
+// Attribution. The zero value is the one chosen by measurement
+// (core/explain/ATTRIBUTION.md); the others stay so that the comparison
+// can be run again.
+type Attribution int
+
+const (
+	// AttributionTerm is c's term in the logit, β b_c h^r_c · h_j.
+	AttributionTerm Attribution = iota
+	// AttributionWeight is b_c (eq 6).
+	AttributionWeight
+	// AttributionReplaced is the term less that of the neighbours that
+	// replace c in the selection when c is removed.
+	AttributionReplaced
+	// AttributionOcclusion is the logit less the logit with c removed.
+	AttributionOcclusion
+)
+
+// String names the kind as the comparison's table does.
+func (a Attribution) String() string {
+	switch a {
+	case AttributionTerm:
+		return "term"
+	case AttributionWeight:
+		return "weight"
+	case AttributionReplaced:
+		return "replaced"
+	case AttributionOcclusion:
+		return "occlusion"
+	}
+	return fmt.Sprintf("Attribution(%d)", int(a))
 }

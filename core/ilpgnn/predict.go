@@ -5,6 +5,7 @@ package ilpgnn
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -21,8 +22,11 @@ type Predictor struct {
 	Inputs *Inputs
 	// Hr is H^r (N x d, row-major) of Model on Inputs.
 	Hr []float32
-	// Seed fixes the random neighbours of the counterfactual in Explain.
+	// Seed fixes the random neighbours of the counterfactuals in Explain
+	// and of LogitsWithoutRandom.
 	Seed uint64
+	// Attribution picks the number Explain shows for a selected neighbour.
+	Attribution Attribution
 }
 
 // NewPredictor encodes the graph of in with m.
@@ -123,6 +127,35 @@ func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
 		sc.remove[0] = topNodes(sc.remove[0][:0], sc, i, j, mask, m)
 		sc.remove[1] = topNodes(sc.remove[1][:0], sc, j, i, mask, m)
 		remI, remJ := sc.remove[0], sc.remove[1]
+		ci, ki := sc.side(0, i, j, mask, remI, remJ)
+		cj, kj := sc.side(1, j, i, mask, remJ, remI)
+		out[k] = sc.logit(i, j, ci[:ki], cj[:kj])
+	})
+	return out
+}
+
+// LogitsWithoutRandom is LogitsWithout with m uniformly random neighbours
+// of each end removed (of all its neighbours after target masking) instead
+// of the top m: fidelity's baseline. The draw numbers independent draws,
+// each fixed by Seed, the draw and the pair; within a draw the removals
+// for m+1 contain those for m. It runs in parallel; the result does not
+// depend on the number of CPUs.
+func (p *Predictor) LogitsWithoutRandom(pairs []graph.Edge, m, draw int) []float32 {
+	out := make([]float32, len(pairs))
+	seed := p.Seed ^ streamFidelity ^ uint64(draw)*0x9e3779b97f4a7c15
+	p.eachPair(len(pairs), 64, func(sc *scorer, k int) {
+		i, j := int(pairs[k].U), int(pairs[k].V)
+		mask := p.Model.masked(p.Inputs, i, j)
+		rr := &randomRemoval{
+			rng:  rand.New(rand.NewPCG(seed, uint64(i)<<32|uint64(uint32(j)))),
+			nbrI: maskedNeighbors(p.Inputs.Graph.Neighbors(i), mask, j),
+			nbrJ: maskedNeighbors(p.Inputs.Graph.Neighbors(j), mask, i),
+		}
+		// Each side has its own stream, so that its set grows with m as a
+		// prefix of one shuffle.
+		remI := rr.pick(rr.nbrI, m)
+		rr.rng = rand.New(rand.NewPCG(seed, uint64(j)<<32|uint64(uint32(i))|1<<63))
+		remJ := rr.pick(rr.nbrJ, m)
 		ci, ki := sc.side(0, i, j, mask, remI, remJ)
 		cj, kj := sc.side(1, j, i, mask, remJ, remI)
 		out[k] = sc.logit(i, j, ci[:ki], cj[:kj])

@@ -87,7 +87,7 @@ describe("EngineClient", () => {
     assert.deepEqual(seen, steps);
     const result: FidelityResult = {
       auc: 0.9,
-      points: [0.85, 0.8, 0.7].map((auc, k) => ({ m: k + 1, deltaAUC: 0.9 - auc, auc })),
+      points: [0.85, 0.8, 0.7].map((auc, k) => ({ m: k + 1, deltaAUC: 0.9 - auc, auc, randomDeltaAUC: 0.01 * k, randomAUC: 0.9 - 0.01 * k })),
       ms: 31,
     };
     worker.result(id, result);

@@ -238,6 +238,36 @@ func TestTrainExplainReload(t *testing.T) {
 	if before.Prob <= 0 || before.Prob >= 1 || before.I.Node != 3 || before.J.Node != 40 || before.Reading == "" {
 		t.Fatalf("explanation: %+v", before)
 	}
+	// The counterfactual fields arrive as the model computes them: an
+	// independent predictor from the exported checkpoint explains alike.
+	ck, err := checkpoint.Unmarshal(p.call("checkpoints.export", map[string]any{"key": tr.Key}, nil).Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := dataset.Parse("synth:sparse:seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := src.Load(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _, err := models.OpenPredictor(ck, d.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.Explain(3, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&before, want) || before.RandomDraws != ilpgnn.RandomDraws || !(before.ProbRandomRemoved > 0) {
+		t.Errorf("explanation:\n got %+v\nwant %+v", before, want)
+	}
+	for _, n := range append(before.I.Selected(), before.J.Selected()...) {
+		if !(n.ProbWithout > 0) || n.Attribution == 0 {
+			t.Errorf("selected neighbour %s: prob_without %v, attribution %v", n.ID, n.ProbWithout, n.Attribution)
+		}
+	}
 	var sugg []explain.Suggestion
 	p.call("suggest", map[string]any{"node": 3, "top": 5}, &sugg)
 	if len(sugg) != 5 || sugg[0].Prob < sugg[4].Prob {

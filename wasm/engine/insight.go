@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -42,7 +43,9 @@ func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
 	if err != nil {
 		return nil, errorf(CodeInternal, "preparing the training graph: %v", err)
 	}
-	h = &heldOut{l: l, split: sp, pred: ilpgnn.NewPredictor(mo.m, in)}
+	pred := ilpgnn.NewPredictor(mo.m, in)
+	pred.Seed = mo.cfg.Seed // the run's draws, as core/experiment's fidelity takes them
+	h = &heldOut{l: l, split: sp, pred: pred}
 	e.mu.Lock()
 	mo.held = h
 	e.mu.Unlock()
@@ -160,11 +163,15 @@ type FidelityResult struct {
 }
 
 // FidelityPointAUC is the test AUC after the top-M neighbours of both ends
-// of every test pair are removed, and its drop.
+// of every test pair are removed, and its drop; and the same with M random
+// neighbours of each end removed instead (the mean AUC over
+// ilpgnn.RandomDraws draws), what the top M are compared with.
 type FidelityPointAUC struct {
-	M        int     `json:"m"`
-	DeltaAUC float64 `json:"deltaAUC"`
-	AUC      float64 `json:"auc"`
+	M              int     `json:"m"`
+	DeltaAUC       float64 `json:"deltaAUC"`
+	AUC            float64 `json:"auc"`
+	RandomDeltaAUC float64 `json:"randomDeltaAUC"`
+	RandomAUC      float64 `json:"randomAUC"`
 }
 
 // StepProgress is the progress event of a foreground operation that runs in
@@ -203,9 +210,15 @@ func (e *Engine) fidelity(_ context.Context, req Request) (any, []byte, error) {
 	sp := h.split
 	pairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	id := req.ID
-	full, cut, _ := explain.Fidelity(context.Background(), len(sp.TestPos), maxM, func(m int) []float32 {
+	nPos := len(sp.TestPos)
+	random := make([]float64, maxM)
+	full, cut, _ := explain.Fidelity(context.Background(), nPos, maxM, func(m int) []float32 {
 		if m == 0 {
 			return h.pred.Logits(pairs)
+		}
+		for d := range ilpgnn.RandomDraws {
+			s := h.pred.LogitsWithoutRandom(pairs, m, d)
+			random[m-1] += eval.AUC(s[:nPos], s[nPos:]) / ilpgnn.RandomDraws
 		}
 		return h.pred.LogitsWithout(pairs, m)
 	}, func(m int) {
@@ -215,7 +228,8 @@ func (e *Engine) fidelity(_ context.Context, req Request) (any, []byte, error) {
 	})
 	out := FidelityResult{AUC: full, Points: make([]FidelityPointAUC, 0, maxM)}
 	for k, auc := range cut {
-		out.Points = append(out.Points, FidelityPointAUC{M: k + 1, DeltaAUC: full - auc, AUC: auc})
+		out.Points = append(out.Points, FidelityPointAUC{M: k + 1, DeltaAUC: full - auc, AUC: auc,
+			RandomDeltaAUC: full - random[k], RandomAUC: random[k]})
 	}
 	out.Millis = millisSince(start)
 	return out, nil, nil

@@ -184,11 +184,20 @@ func TestInsightAndFidelity(t *testing.T) {
 	if fi.AUC != auc || fi.AUC != tr.TestAUC || len(fi.Points) != 3 {
 		t.Fatalf("fidelity: %+v; want AUC %v (trained %v) and 3 points", fi, auc, tr.TestAUC)
 	}
+	pred.Seed = cfg.Seed // the run's seed draws the random neighbours
 	for k, pt := range fi.Points {
 		cut := pred.LogitsWithout(pairs, k+1)
 		want := eval.AUC(cut[:len(pos)], cut[len(pos):])
 		if pt.M != k+1 || pt.AUC != want || pt.DeltaAUC != auc-want {
 			t.Errorf("fidelity point %d: %+v, want auc %v, ΔAUC %v", k, pt, want, auc-want)
+		}
+		var random float64
+		for d := range ilpgnn.RandomDraws {
+			s := pred.LogitsWithoutRandom(pairs, k+1, d)
+			random += eval.AUC(s[:len(pos)], s[len(pos):]) / ilpgnn.RandomDraws
+		}
+		if pt.RandomAUC != random || pt.RandomDeltaAUC != auc-random {
+			t.Errorf("fidelity point %d: random removal %+v, want auc %v, ΔAUC %v", k, pt, random, auc-random)
 		}
 	}
 	steps := p.steps[id]

@@ -144,7 +144,9 @@ func cmdSuggest(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "new links suggested for %s:\n", g.IDs[i])
 	for k, s := range sugg {
-		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, s.Explanation.Reading)
+		// Reasons, not the Reading, whose own p = 0.xx repeated the
+		// column rounded (1.00 beside 0.9987).
+		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, s.Explanation.Reasons())
 	}
 	return nil
 }
@@ -167,14 +169,14 @@ func printExplanation(w io.Writer, e *explain.Explanation) {
 		}
 		fmt.Fprint(w, ")")
 	}
-	fmt.Fprintf(w, "\n%s\n\n", e.Reading)
+	fmt.Fprintf(w, "\n%s\n%s\n\n", e.Reading, e.Counterfactual())
 	for _, s := range []explain.Side{e.I, e.J} {
 		other := e.J.ID
 		if s.Node == e.J.Node {
 			other = e.I.ID
 		}
 		fmt.Fprintf(w, "neighbours of %s scored against %s:\n", s.ID, other)
-		fmt.Fprintf(w, "  %4s  %-12s %8s %9s %8s %7s  %s\n", "rank", "id", "score", "structure", "features", "weight", "")
+		fmt.Fprintf(w, "  %4s  %-12s %8s %9s %8s %7s %11s %9s  %s\n", "rank", "id", "score", "structure", "features", "weight", "attribution", "p without", "")
 		hidden := 0
 		for r, n := range s.Neighbors {
 			if r >= maxRows && !n.Selected && !n.Common {
@@ -182,21 +184,35 @@ func printExplanation(w io.Writer, e *explain.Explanation) {
 				continue
 			}
 			mark := ""
+			attr, without := "", ""
 			if n.Selected {
 				mark = "selected"
+				attr, without = fmt.Sprintf("%+.4f", n.Attribution), fmt.Sprintf("%.4f", n.ProbWithout)
 			}
 			if n.Common {
 				mark = strings.TrimSpace(mark + " common")
 			}
-			fmt.Fprintf(w, "  %4d  %-12s %8.4f %9.4f %8.4f %7.4f  %s\n", n.Rank, n.ID, n.Score, n.Structure, n.Features, n.Weight, mark)
+			fmt.Fprintf(w, "  %4d  %-12s %8.4f %9.4f %8.4f %7.4f %11s %9s  %s\n", n.Rank, n.ID, n.Score, n.Structure, n.Features, n.Weight, attr, without, mark)
 		}
 		if hidden > 0 {
 			fmt.Fprintf(w, "  ... and %d more (all of them with --json)\n", hidden)
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "counterfactuals: random neighbours instead p = %.4f; selected neighbours removed p = %.4f\n", e.ProbRandom, e.ProbRemoved)
+	fmt.Fprintf(w, "counterfactuals: random neighbours instead p = %.4f; selected neighbours removed p = %.4f; as many random neighbours removed p = %.4f (mean of %d draws)\n\n",
+		e.ProbRandom, e.ProbRemoved, e.ProbRandomRemoved, e.RandomDraws)
+	fmt.Fprint(w, definitions)
 }
+
+// definitions says what explain's numbers mean, one line each.
+const definitions = `p            the model's probability of the link: sigmoid(h_i · h_j), h a node's representation with its selected neighbours added (eq 7-8)
+structure    how close the neighbour is to the other end in the graph (diffusion similarity, scaled so the closest neighbour has 1)
+features     how alike the neighbour's and the other end's learnt representations are: sigmoid(h^r_c · h^r_j), 0 to 1
+score        structure and features combined (eq 5); the model selects the best-scored neighbours, common neighbours first
+weight       b, a selected neighbour's share of its node's aggregate (eq 6); the weights of one end sum to 1
+attribution  a selected neighbour's term in the logit log(p/(1-p)): β·b·(h^r_c · h of the other end); + pushes p up, - down
+p without    p with that neighbour alone removed and the model selecting again
+`
 
 func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("inspect", "--data PATH [--json]", stderr)

@@ -6,13 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"ilpgnn/core/eval"
+	"ilpgnn/core/explain"
 	"ilpgnn/core/heuristic"
+	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 )
@@ -221,9 +225,48 @@ func TestTrainExplainSuggest(t *testing.T) {
 		}
 	}
 
+	// The text says what the JSON holds: the counterfactual sentence, each
+	// selected neighbour's attribution and p without it, and what the
+	// numbers mean.
+	var full explain.Explanation
+	if err := json.Unmarshal([]byte(out), &full); err != nil {
+		t.Fatal(err)
+	}
+	code, text, stderr := cli(t, "explain", "--checkpoint", ck0, "--data", small, "--pair", "n0,n1")
+	if code != 0 || !strings.Contains(text, "\n"+full.Counterfactual()+"\n") || full.RandomDraws != ilpgnn.RandomDraws {
+		t.Errorf("explain: exit %d, %q; want the counterfactual %q; %s", code, text, full.Counterfactual(), stderr)
+	}
+	selected := 0
+	for _, s := range []explain.Side{full.I, full.J} {
+		for _, n := range s.Selected() {
+			row := fmt.Sprintf(" %-12s %8.4f %9.4f %8.4f %7.4f %11s %9s  selected", n.ID, n.Score, n.Structure, n.Features, n.Weight,
+				fmt.Sprintf("%+.4f", n.Attribution), fmt.Sprintf("%.4f", n.ProbWithout))
+			if !strings.Contains(text, row) {
+				t.Errorf("explain: no row %q in\n%s", row, text)
+			}
+			selected++
+		}
+	}
+	for _, def := range []string{"p ", "structure ", "features ", "weight ", "attribution "} {
+		if !strings.Contains(text, "\n"+def) {
+			t.Errorf("explain: no definition of %q in\n%s", def, text)
+		}
+	}
+	if selected == 0 {
+		t.Error("explain: no selected neighbour to check")
+	}
+
 	code, out, stderr = cli(t, "suggest", "--checkpoint", ck0, "--data", small, "--node", "n5", "--top", "3")
-	if code != 0 || strings.Count(out, "p = ") < 3 {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 4 {
 		t.Errorf("suggest: exit %d, out %q, err %q", code, out, stderr)
+	}
+	for _, l := range lines[1:] {
+		// p once, with four decimals (the reading's own p = 0.xx is not
+		// repeated).
+		if strings.Count(l, "p = ") != 1 || !regexp.MustCompile(`^ *\d\. \S+ +p = \d\.\d{4}  \S`).MatchString(l) {
+			t.Errorf("suggest line %q", l)
+		}
 	}
 	code, _, stderr = cli(t, "explain", "--checkpoint", ck0, "--data", small, "--pair", "n0,zz")
 	if code != 1 || !strings.Contains(stderr, `no node with id "zz"`) {
