@@ -224,7 +224,7 @@ type Report struct {
 	ECEUncalibrated float64 `json:"ece_uncalibrated"`
 	// Bins is the reliability diagram of the calibrated probabilities
 	// (Bins equal-width bins).
-	Bins []Bin `json:"bins"`
+	Bins []Bin `json:"reliability"`
 }
 
 // Measure returns the Report of temperature t on pairs whose first nPos

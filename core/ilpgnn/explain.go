@@ -33,7 +33,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	e := &explain.Explanation{
 		I:      p.side(i, ci, sc.bound[0], ki),
 		J:      p.side(j, cj, sc.bound[1], kj),
-		Prob:   float64(sigmoid(sc.logit(i, j, selI, selJ))),
+		Prob:   p.prob(sc.logit(i, j, selI, selJ)),
 		Linked: g.HasEdge(i, j),
 		Masked: mask,
 	}
@@ -54,7 +54,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 		return spare[:min(K, len(spare))]
 	}
 	ri, rj := pick(spareI), pick(spareJ)
-	e.ProbRandom = float64(sigmoid(sc.logit(i, j, ri, rj)))
+	e.ProbRandom = p.prob(sc.logit(i, j, ri, rj))
 
 	// Counterfactual 2: the selected neighbours removed, selection redone.
 	remI, remJ := nodesOf(selI), nodesOf(selJ)
@@ -62,7 +62,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	slices.Sort(remJ)
 	c2i, k2i := sc.side(0, i, j, mask, remI, remJ)
 	c2j, k2j := sc.side(1, j, i, mask, remJ, remI)
-	e.ProbRemoved = float64(sigmoid(sc.logit(i, j, c2i[:k2i], c2j[:k2j])))
+	e.ProbRemoved = p.prob(sc.logit(i, j, c2i[:k2i], c2j[:k2j]))
 
 	if err := e.Finish(); err != nil {
 		return nil, fmt.Errorf("ilpgnn: %w", err)
@@ -125,7 +125,8 @@ func (p *Predictor) side(i int, cands []Candidate, bound, k int) explain.Side {
 
 // Suggest scores every node j that is not i and not a neighbour of i, and
 // returns the n most probable links with their explanations, most probable
-// first (ties by node id).
+// first (ties by node id). The first carries the note of explain.TieNote
+// when the leading probabilities differ by less than p.CalibrationError.
 func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
 	if err := p.checkNode(i); err != nil {
 		return nil, err
@@ -161,6 +162,13 @@ func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
 			return nil, err
 		}
 		out = append(out, explain.Suggestion{Node: c.j, ID: g.IDs[c.j], Prob: e.Prob, Explanation: e})
+	}
+	if len(out) > 0 {
+		probs := make([]float64, len(out))
+		for k, s := range out {
+			probs[k] = s.Prob
+		}
+		out[0].TieNote = explain.TieNote(probs, p.CalibrationError)
 	}
 	return out, nil
 }

@@ -23,6 +23,15 @@ type Predictor struct {
 	Hr []float32
 	// Seed fixes the random neighbours of the counterfactual in Explain.
 	Seed uint64
+	// Temperature is T of the calibrated p_ij = sigmoid(logit/T) (package
+	// calibrate), fitted on validation pairs after training; every
+	// probability the predictor reports uses it, so they stay comparable.
+	// 0 and 1 both mean the uncalibrated sigmoid(logit). Logits ignore it.
+	Temperature float64
+	// CalibrationError is the model's expected calibration error on held-out
+	// pairs (calibrate.ECE), 0 when unknown: Suggest says when the leading
+	// suggestions' probabilities differ by less than it.
+	CalibrationError float64
 }
 
 // NewPredictor encodes the graph of in with m.
@@ -63,9 +72,18 @@ func (p *Predictor) eachPair(n, minChunk int, fn func(sc *scorer, k int)) {
 	wg.Wait()
 }
 
-// Prob returns p_ij (eq 8).
+// Prob returns p_ij (eq 8), calibrated by p.Temperature.
 func (p *Predictor) Prob(i, j int) float64 {
-	return float64(sigmoid(p.Model.newScorer(p.Inputs, p.Hr).pairLogit(i, j)))
+	return p.prob(p.Model.newScorer(p.Inputs, p.Hr).pairLogit(i, j))
+}
+
+// prob is sigmoid(logit/T). At T = 1 it is eq 8's sigmoid bit for bit, so
+// an uncalibrated model's numbers are those recorded before calibration.
+func (p *Predictor) prob(logit float32) float64 {
+	if p.Temperature == 0 || p.Temperature == 1 {
+		return float64(sigmoid(logit))
+	}
+	return float64(sigmoid(float32(float64(logit) / p.Temperature)))
 }
 
 func (p *Predictor) checkNode(i int) error {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -28,13 +29,25 @@ var ErrPreparing = errors.New("preparing the graph")
 type savedConfig struct {
 	Config     train.Config `json:"config"`
 	FeatureDim int          `json:"feature_dim"`
+	// Temperature calibrates the probabilities (ilpgnn.Predictor's). It
+	// is left out at 1, so checkpoints from before calibration, which
+	// lack it, read as uncalibrated and keep their bytes.
+	Temperature float64 `json:"temperature,omitempty"`
 }
+
+// eceMetric names the metric holding the test pairs' expected calibration
+// error after calibration (absent from checkpoints before calibration).
+const eceMetric = "ece"
 
 // ILPGNNCheckpoint packs a finished run for g, the graph it was trained on
 // (the whole graph, before the split). It carries no timings or dates, so
 // the same seed gives byte-identical checkpoints.
 func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, error) {
-	cfg, err := json.Marshal(savedConfig{Config: r.Config, FeatureDim: r.Model.FeatureDim})
+	saved := savedConfig{Config: r.Config, FeatureDim: r.Model.FeatureDim}
+	if t := r.Calibration.Temperature; t != 0 && t != 1 {
+		saved.Temperature = t
+	}
+	cfg, err := json.Marshal(saved)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: encoding config: %w", err)
 	}
@@ -50,6 +63,9 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 			{Name: "epochs", Value: float64(r.Epochs)},
 			{Name: "best_epoch", Value: float64(r.BestEpoch)},
 		},
+	}
+	if r.Calibration.Temperature != 0 {
+		c.Metrics = append(c.Metrics, checkpoint.Metric{Name: eceMetric, Value: r.Calibration.ECE})
 	}
 	for k, p := range r.Model.Params() {
 		c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: ilpgnn.ParamNames()[k], Rows: p.Rows, Cols: p.Cols,
@@ -100,7 +116,20 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 	}
 	p := ilpgnn.NewPredictor(m, in)
 	p.Seed = cfg.Seed
+	p.Temperature, p.CalibrationError = calibrationOf(c)
 	return p, cfg, nil
+}
+
+// calibrationOf returns the temperature and calibration error saved in c,
+// which VerifyILPGNN accepted: 1 and 0 (unknown) in checkpoints from before
+// calibration.
+func calibrationOf(c *checkpoint.Checkpoint) (t, ece float64) {
+	var sc savedConfig
+	if err := json.Unmarshal(c.Config, &sc); err != nil || sc.Temperature == 0 {
+		sc.Temperature = 1
+	}
+	ece, _ = c.Metric(eceMetric)
+	return sc.Temperature, ece
 }
 
 // VerifyILPGNN checks, without building the model, that c holds an
@@ -110,7 +139,8 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 // that the configuration decodes and is valid; when g is not nil, that its
 // feature dimension is g's; that c holds exactly the model's tensors, each
 // of the shape the configuration gives it; and that every weight is
-// finite. Errors start with "checkpoint: " and name the field or tensor,
+// finite; a saved temperature must lie in calibrate's range and a saved
+// calibration error in [0, 1]. Errors start with "checkpoint: " and name the field or tensor,
 // with what was expected and what was found.
 //
 // Only the tensors' shapes, bounded by the checkpoint's own length, are
@@ -134,6 +164,12 @@ func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, 
 	}
 	if err := sc.Config.Validate(); err != nil {
 		return fail("config: %w", err)
+	}
+	if t := sc.Temperature; t != 0 && !(t >= calibrate.MinTemperature && t <= calibrate.MaxTemperature) {
+		return fail("config: temperature is %v, want one in [%v, %v]", t, calibrate.MinTemperature, calibrate.MaxTemperature)
+	}
+	if v, ok := c.Metric(eceMetric); ok && !(v >= 0 && v <= 1) {
+		return fail("metric %s is %v, want a calibration error in [0, 1]", eceMetric, v)
 	}
 	if sc.FeatureDim < 0 {
 		return fail("config: feature_dim is %d, it cannot be negative", sc.FeatureDim)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ilpgnn/core/autograd"
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -158,8 +159,12 @@ type Result struct {
 	PrepSeconds  float64 // split, diffusion and feature preparation
 	TrainSeconds float64 // the epochs, including validation
 	TestSeconds  float64 // the test AUC
-	Phases       Phases  // summed over epochs
-	History      []Progress
+	// Calibration is the temperature fitted on the validation pairs with
+	// the kept weights (calibrate.Fit; 1 when it cannot be fitted) and the
+	// test pairs' calibration before and after it.
+	Calibration calibrate.Report
+	Phases      Phases // summed over epochs
+	History     []Progress
 }
 
 // ErrDiverged marks a run stopped by a non-finite loss or weight; it is
@@ -324,11 +329,25 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.TrainSeconds = time.Since(trainStart).Seconds()
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-	s := ilpgnn.NewPredictor(model, in).Logits(testPairs)
+	kept := ilpgnn.NewPredictor(model, in)
+	s := kept.Logits(testPairs)
 	nPos := len(sp.TestPos)
 	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
+	res.Calibration = calibrate.Measure(s, nPos, Temperature(kept, sp))
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
+}
+
+// Temperature fits the temperature of p's probabilities on the validation
+// pairs of sp (calibrate.Fit). Where it cannot be fitted (no validation
+// pairs, or all of one label) it is 1: the model's own sigmoid.
+func Temperature(p *ilpgnn.Predictor, sp *split.Split) float64 {
+	val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
+	t, err := calibrate.Fit(p.Logits(val), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
+	if err != nil {
+		return 1
+	}
+	return t
 }
 
 // epochLoss is an epoch's loss terms and its count of positives feeding
