@@ -45,8 +45,8 @@ func Sigmoid(x float64) float64 {
 	return e / (1 + e)
 }
 
-// Prob returns sigmoid(logit/t), the calibrated probability.
-func Prob(logit float32, t float64) float64 { return Sigmoid(float64(logit) / t) }
+// Prob returns sigmoid(logit/t + b), the calibrated probability.
+func Prob(logit float32, t, b float64) float64 { return Sigmoid(float64(logit)/t + b) }
 
 // NLL returns the mean binary negative log-likelihood of the labels under
 // sigmoid(logit/t): mean of softplus(z) - y·z with z = logit/t. It panics
@@ -143,11 +143,83 @@ func Fit(logits []float32, labels []bool) (float64, error) {
 	return 1 / a, nil
 }
 
-// Bin is one bin of a reliability diagram: the pairs whose predicted
+// FitPlatt returns the temperature T and bias b minimising the NLL of
+// sigmoid(logit/T + b) (Platt scaling, "Probabilistic Outputs for Support
+// Vector Machines", 1999): temperature scaling that may also shift every
+// logit, for models whose logits are biased (ILP-GNN's h_i·h_j leans to
+// the positive side, so T alone cannot move the non-links' p towards 0).
+// The NLL is convex in (1/T, b); FitPlatt runs Newton's method with
+// backtracking from T = 1, b = 0, and clamps T as Fit does and b to
+// [-MaxBias, MaxBias]. Its errors are Fit's.
+func FitPlatt(logits []float32, labels []bool) (t, b float64, err error) {
+	if _, err := Fit(logits, labels); err != nil {
+		return 0, 0, err // the same checks: empty, one class, not finite
+	}
+	nll := func(a, b float64) float64 {
+		var sum float64
+		for k, l := range logits {
+			z := a*float64(l) + b
+			sum += softplus(z)
+			if labels[k] {
+				sum -= z
+			}
+		}
+		return sum
+	}
+	a, b := 1.0, 0.0
+	f := nll(a, b)
+	for range 100 {
+		// Gradient and Hessian of the summed NLL in (a, b).
+		var ga, gb, haa, hab, hbb float64
+		for k, l := range logits {
+			z := float64(l)
+			s := Sigmoid(a*z + b)
+			r := s
+			if labels[k] {
+				r = s - 1
+			}
+			w := s * (1 - s)
+			ga += r * z
+			gb += r
+			haa += w * z * z
+			hab += w * z
+			hbb += w
+		}
+		det := haa*hbb - hab*hab
+		var da, db float64
+		if det > 0 {
+			da, db = -(hbb*ga-hab*gb)/det, -(haa*gb-hab*ga)/det
+		} else { // flat: a gradient step
+			da, db = -ga, -gb
+		}
+		// Backtracking: halve the step until the NLL does not rise.
+		step, moved := 1.0, false
+		for range 40 {
+			na := min(max(a+step*da, 1.0/MaxTemperature), 1.0/MinTemperature)
+			nb := min(max(b+step*db, -MaxBias), MaxBias)
+			if g := nll(na, nb); g <= f {
+				moved = math.Abs(na-a) > 1e-12*math.Abs(a) || math.Abs(nb-b) > 1e-12*max(math.Abs(b), 1)
+				a, b, f = na, nb, g
+				break
+			}
+			step /= 2
+		}
+		if !moved {
+			break
+		}
+	}
+	return 1 / a, b, nil
+}
+
+// MaxBias bounds the bias of FitPlatt: past it, every p is within e^-50 of
+// 0 or 1 whatever the logit.
+const MaxBias = 50
+
+// ReliabilityBin is one bin of a reliability diagram: the pairs whose predicted
 // probability lies in [Lo, Hi) (the last bin includes 1), how many they
 // are, their mean predicted probability and the share of them that are
 // links. An empty bin has MeanPredicted and Observed 0.
-type Bin struct {
+type ReliabilityBin struct {
 	Lo            float64 `json:"lo"`
 	Hi            float64 `json:"hi"`
 	Count         int     `json:"count"`
@@ -160,12 +232,12 @@ type Bin struct {
 // rate of links. It panics when the lengths differ, bins < 1 or a
 // probability is outside [0, 1] (NaN included): those are the caller's
 // bugs. No predictions give bins that are all empty.
-func Reliability(probs []float64, labels []bool, bins int) []Bin {
+func Reliability(probs []float64, labels []bool, bins int) []ReliabilityBin {
 	checkLen(len(probs), len(labels))
 	if bins < 1 {
 		panic(fmt.Sprintf("calibrate: %d bins, want at least 1", bins))
 	}
-	out := make([]Bin, bins)
+	out := make([]ReliabilityBin, bins)
 	pos := make([]int, bins)
 	for b := range out {
 		out[b].Lo, out[b].Hi = float64(b)/float64(bins), float64(b+1)/float64(bins)
@@ -198,7 +270,7 @@ func ECE(probs []float64, labels []bool, bins int) float64 {
 }
 
 // ECEOf returns the expected calibration error of a reliability diagram.
-func ECEOf(bins []Bin) float64 {
+func ECEOf(bins []ReliabilityBin) float64 {
 	n := 0
 	for _, b := range bins {
 		n += b.Count
@@ -213,29 +285,35 @@ func ECEOf(bins []Bin) float64 {
 	return sum / float64(n)
 }
 
-// Report is how well a model's probabilities are calibrated on held-out
+// Calibration is how well a model's probabilities are calibrated on held-out
 // pairs (the test pairs), after and before temperature scaling.
-type Report struct {
-	// Temperature is T of p = sigmoid(logit/T), fitted on validation pairs.
+type Calibration struct {
+	// Temperature and Bias are T and b of p = sigmoid(logit/T + b), fitted
+	// on validation pairs (FitPlatt).
 	Temperature float64 `json:"temperature"`
+	Bias        float64 `json:"bias"`
 	// ECE is the expected calibration error of the calibrated
 	// probabilities, ECEUncalibrated that of sigmoid(logit).
 	ECE             float64 `json:"ece"`
 	ECEUncalibrated float64 `json:"ece_uncalibrated"`
 	// Bins is the reliability diagram of the calibrated probabilities
 	// (Bins equal-width bins).
-	Bins []Bin `json:"reliability"`
+	Bins []ReliabilityBin `json:"reliability"`
 }
 
-// Measure returns the Report of temperature t on pairs whose first nPos
-// logits are links and the rest non-links.
-func Measure(logits []float32, nPos int, t float64) Report {
+// Measure returns the Calibration of temperature t and bias b on pairs
+// whose first nPos logits are links and the rest non-links. A t of 0 means
+// 1, as in ilpgnn.Predictor: with b = 0, the uncalibrated model.
+func Measure(logits []float32, nPos int, t, b float64) Calibration {
+	if t == 0 {
+		t = 1
+	}
 	labels := Labels(nPos, len(logits)-nPos)
 	cal, raw := make([]float64, len(logits)), make([]float64, len(logits))
 	for k, l := range logits {
-		cal[k], raw[k] = Prob(l, t), Prob(l, 1)
+		cal[k], raw[k] = Prob(l, t, b), Prob(l, 1, 0)
 	}
-	r := Report{Temperature: t, Bins: Reliability(cal, labels, Bins), ECEUncalibrated: ECE(raw, labels, Bins)}
+	r := Calibration{Temperature: t, Bias: b, Bins: Reliability(cal, labels, Bins), ECEUncalibrated: ECE(raw, labels, Bins)}
 	r.ECE = ECEOf(r.Bins)
 	return r
 }

@@ -7,6 +7,78 @@ import (
 	"testing"
 )
 
+// drawShifted returns n logits z ~ N(0, scale²) with labels drawn with
+// P(link) = sigmoid(z/t + b).
+func drawShifted(seed uint64, n int, scale, t, b float64) ([]float32, []bool) {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	logits, labels := make([]float32, n), make([]bool, n)
+	for k := range n {
+		z := float32(rng.NormFloat64() * scale)
+		logits[k] = z
+		labels[k] = rng.Float64() < 1/(1+math.Exp(-(float64(z)/t+b)))
+	}
+	return logits, labels
+}
+
+// plattOracle is the mean NLL of sigmoid(logit/t + b), with the standard
+// library.
+func plattOracle(logits []float32, labels []bool, t, b float64) float64 {
+	var sum float64
+	for k, l := range logits {
+		p := 1 / (1 + math.Exp(-(float64(l)/t + b)))
+		if labels[k] {
+			sum -= math.Log(p)
+		} else {
+			sum -= math.Log1p(-p)
+		}
+	}
+	return sum / float64(len(logits))
+}
+
+func TestFitPlattRecoversKnownShift(t *testing.T) {
+	// Labels from sigmoid(z/2 - 1.5): in large samples T = 2, b = -1.5.
+	logits, labels := drawShifted(5, 200000, 5, 2, -1.5)
+	T, b, err := FitPlatt(logits, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(T-2) > 0.06 || math.Abs(b+1.5) > 0.04 {
+		t.Errorf("FitPlatt = T %v, b %v; want about 2 and -1.5", T, b)
+	}
+}
+
+func TestFitPlattMatchesGridMinimum(t *testing.T) {
+	logits, labels := drawShifted(6, 1500, 3, 0.7, 0.8)
+	T, b, err := FitPlatt(logits, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := plattOracle(logits, labels, T, b)
+	// No point of a 101 x 101 grid around the answer (T within ±10%, b
+	// within ±0.2) has a lower NLL.
+	for i := -50; i <= 50; i++ {
+		for j := -50; j <= 50; j++ {
+			tt, bb := T*(1+0.002*float64(i)), b+0.004*float64(j)
+			if v := plattOracle(logits, labels, tt, bb); v < best-1e-12 {
+				t.Fatalf("NLL %v at T %v, b %v is below FitPlatt's %v at T %v, b %v", v, tt, bb, best, T, b)
+			}
+		}
+	}
+	// Without a shift in the data it agrees with Fit.
+	logits, labels = draw(9, 3000, 4, 1.7)
+	T0, err := Fit(logits, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	T1, b1, _ := FitPlatt(logits, labels)
+	if v0, v1 := plattOracle(logits, labels, T0, 0), plattOracle(logits, labels, T1, b1); v1 > v0+1e-12 {
+		t.Errorf("FitPlatt's NLL %v above temperature scaling's %v", v1, v0)
+	}
+	if _, _, err := FitPlatt([]float32{1}, []bool{true}); !errors.Is(err, ErrOneClass) {
+		t.Errorf("one class: %v", err)
+	}
+}
+
 // draw returns n logits z ~ N(0, scale²) and labels drawn with
 // P(link) = sigmoid(z/t): data whose calibrating temperature is t.
 func draw(seed uint64, n int, scale, t float64) ([]float32, []bool) {
@@ -118,7 +190,7 @@ func TestReliabilityAndECEByHand(t *testing.T) {
 	// bin 0: 0.05 and 0 (no link): mean 0.025, observed 0.
 	// bin 1: 0.15 (link), 0.12: mean 0.135, observed 0.5.
 	// bin 9: 0.95, 0.97, 1 (all links): mean 0.94/... = 2.92/3, observed 1.
-	want := map[int]Bin{
+	want := map[int]ReliabilityBin{
 		0: {Lo: 0, Hi: 0.1, Count: 2, MeanPredicted: 0.025, Observed: 0},
 		1: {Lo: 0.1, Hi: 0.2, Count: 2, MeanPredicted: 0.135, Observed: 0.5},
 		9: {Lo: 0.9, Hi: 1, Count: 3, MeanPredicted: 2.92 / 3, Observed: 1},
@@ -126,7 +198,7 @@ func TestReliabilityAndECEByHand(t *testing.T) {
 	for b, got := range bins {
 		w, ok := want[b]
 		if !ok {
-			w = Bin{Lo: float64(b) / 10, Hi: float64(b+1) / 10}
+			w = ReliabilityBin{Lo: float64(b) / 10, Hi: float64(b+1) / 10}
 		}
 		if got.Count != w.Count || math.Abs(got.MeanPredicted-w.MeanPredicted) > 1e-12 || got.Observed != w.Observed ||
 			math.Abs(got.Lo-w.Lo) > 1e-12 || math.Abs(got.Hi-w.Hi) > 1e-12 {
@@ -188,8 +260,8 @@ func TestMeasureLowersECE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Measure(ordered, len(pos), T)
-	if r.Temperature != T || !(r.ECE < r.ECEUncalibrated/3) {
+	r := Measure(ordered, len(pos), T, 0)
+	if r.Temperature != T || r.Bias != 0 || !(r.ECE < r.ECEUncalibrated/3) {
 		t.Errorf("Measure: %+v", r)
 	}
 	probs := make([]float64, len(ordered))

@@ -23,11 +23,12 @@ type Predictor struct {
 	Hr []float32
 	// Seed fixes the random neighbours of the counterfactual in Explain.
 	Seed uint64
-	// Temperature is T of the calibrated p_ij = sigmoid(logit/T) (package
-	// calibrate), fitted on validation pairs after training; every
-	// probability the predictor reports uses it, so they stay comparable.
-	// 0 and 1 both mean the uncalibrated sigmoid(logit). Logits ignore it.
-	Temperature float64
+	// Temperature and Bias are T and b of the calibrated probability
+	// p_ij = sigmoid(logit/T + b) (package calibrate), fitted on validation
+	// pairs after training; every probability the predictor reports uses
+	// them, so they stay comparable. T of 0 or 1 with b = 0 is the
+	// uncalibrated sigmoid(logit). Logits ignore them.
+	Temperature, Bias float64
 	// CalibrationError is the model's expected calibration error on held-out
 	// pairs (calibrate.ECE), 0 when unknown: Suggest says when the leading
 	// suggestions' probabilities differ by less than it.
@@ -77,13 +78,17 @@ func (p *Predictor) Prob(i, j int) float64 {
 	return p.prob(p.Model.newScorer(p.Inputs, p.Hr).pairLogit(i, j))
 }
 
-// prob is sigmoid(logit/T). At T = 1 it is eq 8's sigmoid bit for bit, so
-// an uncalibrated model's numbers are those recorded before calibration.
+// prob is sigmoid(logit/T + b). Uncalibrated it is eq 8's sigmoid bit for
+// bit, so such a model's numbers are those recorded before calibration.
 func (p *Predictor) prob(logit float32) float64 {
-	if p.Temperature == 0 || p.Temperature == 1 {
+	t := p.Temperature
+	if (t == 0 || t == 1) && p.Bias == 0 {
 		return float64(sigmoid(logit))
 	}
-	return float64(sigmoid(float32(float64(logit) / p.Temperature)))
+	if t == 0 {
+		t = 1
+	}
+	return float64(sigmoid(float32(float64(logit)/t + p.Bias)))
 }
 
 func (p *Predictor) checkNode(i int) error {

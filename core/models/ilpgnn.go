@@ -127,7 +127,8 @@ func (t *ILPGNN) Explainer(g *graph.Graph) (explain.Explainer, error) {
 func (t *ILPGNN) predictor(in *ilpgnn.Inputs) *ilpgnn.Predictor {
 	p := ilpgnn.NewPredictor(t.Run.Model, in)
 	p.Seed = t.Run.Config.Seed
-	p.Temperature, p.CalibrationError = t.Run.Calibration.Temperature, t.Run.Calibration.ECE
+	c := t.Run.Calibration
+	p.Temperature, p.Bias, p.CalibrationError = c.Temperature, c.Bias, c.ECE
 	return p
 }
 

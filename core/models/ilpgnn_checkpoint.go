@@ -29,10 +29,11 @@ var ErrPreparing = errors.New("preparing the graph")
 type savedConfig struct {
 	Config     train.Config `json:"config"`
 	FeatureDim int          `json:"feature_dim"`
-	// Temperature calibrates the probabilities (ilpgnn.Predictor's). It
-	// is left out at 1, so checkpoints from before calibration, which
-	// lack it, read as uncalibrated and keep their bytes.
+	// Temperature and Bias calibrate the probabilities (ilpgnn.Predictor's).
+	// They are left out at 1 and 0, so checkpoints from before calibration,
+	// which lack them, read as uncalibrated and keep their bytes.
 	Temperature float64 `json:"temperature,omitempty"`
+	Bias        float64 `json:"bias,omitempty"`
 }
 
 // eceMetric names the metric holding the test pairs' expected calibration
@@ -47,6 +48,7 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 	if t := r.Calibration.Temperature; t != 0 && t != 1 {
 		saved.Temperature = t
 	}
+	saved.Bias = r.Calibration.Bias
 	cfg, err := json.Marshal(saved)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: encoding config: %w", err)
@@ -116,20 +118,20 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 	}
 	p := ilpgnn.NewPredictor(m, in)
 	p.Seed = cfg.Seed
-	p.Temperature, p.CalibrationError = calibrationOf(c)
+	p.Temperature, p.Bias, p.CalibrationError = calibrationOf(c)
 	return p, cfg, nil
 }
 
-// calibrationOf returns the temperature and calibration error saved in c,
-// which VerifyILPGNN accepted: 1 and 0 (unknown) in checkpoints from before
-// calibration.
-func calibrationOf(c *checkpoint.Checkpoint) (t, ece float64) {
+// calibrationOf returns the temperature, bias and calibration error saved
+// in c, which VerifyILPGNN accepted: 1, 0 and 0 (unknown) in checkpoints
+// from before calibration.
+func calibrationOf(c *checkpoint.Checkpoint) (t, b, ece float64) {
 	var sc savedConfig
 	if err := json.Unmarshal(c.Config, &sc); err != nil || sc.Temperature == 0 {
 		sc.Temperature = 1
 	}
 	ece, _ = c.Metric(eceMetric)
-	return sc.Temperature, ece
+	return sc.Temperature, sc.Bias, ece
 }
 
 // VerifyILPGNN checks, without building the model, that c holds an
@@ -139,7 +141,7 @@ func calibrationOf(c *checkpoint.Checkpoint) (t, ece float64) {
 // that the configuration decodes and is valid; when g is not nil, that its
 // feature dimension is g's; that c holds exactly the model's tensors, each
 // of the shape the configuration gives it; and that every weight is
-// finite; a saved temperature must lie in calibrate's range and a saved
+// finite; a saved temperature and bias must lie in calibrate's ranges and a saved
 // calibration error in [0, 1]. Errors start with "checkpoint: " and name the field or tensor,
 // with what was expected and what was found.
 //
@@ -167,6 +169,9 @@ func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, 
 	}
 	if t := sc.Temperature; t != 0 && !(t >= calibrate.MinTemperature && t <= calibrate.MaxTemperature) {
 		return fail("config: temperature is %v, want one in [%v, %v]", t, calibrate.MinTemperature, calibrate.MaxTemperature)
+	}
+	if !(math.Abs(sc.Bias) <= calibrate.MaxBias) {
+		return fail("config: bias is %v, want one in [-%v, %v]", sc.Bias, calibrate.MaxBias, calibrate.MaxBias)
 	}
 	if v, ok := c.Metric(eceMetric); ok && !(v >= 0 && v <= 1) {
 		return fail("metric %s is %v, want a calibration error in [0, 1]", eceMetric, v)

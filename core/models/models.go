@@ -193,7 +193,7 @@ type Result struct {
 	// Calibration is the test pairs' calibration with the temperature
 	// fitted on the validation pairs, for models whose probabilities are
 	// calibrated (nil for the others).
-	Calibration *calibrate.Report
+	Calibration *calibrate.Calibration
 }
 
 // Phase is one part of an epoch and its mean time.

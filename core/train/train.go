@@ -159,10 +159,10 @@ type Result struct {
 	PrepSeconds  float64 // split, diffusion and feature preparation
 	TrainSeconds float64 // the epochs, including validation
 	TestSeconds  float64 // the test AUC
-	// Calibration is the temperature fitted on the validation pairs with
-	// the kept weights (calibrate.Fit; 1 when it cannot be fitted) and the
-	// test pairs' calibration before and after it.
-	Calibration calibrate.Report
+	// Calibration is the temperature and bias fitted on the validation
+	// pairs with the kept weights (Calibrate) and the test pairs'
+	// calibration before and after them.
+	Calibration calibrate.Calibration
 	Phases      Phases // summed over epochs
 	History     []Progress
 }
@@ -333,21 +333,24 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	s := kept.Logits(testPairs)
 	nPos := len(sp.TestPos)
 	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
-	res.Calibration = calibrate.Measure(s, nPos, Temperature(kept, sp))
+	t, b := Calibrate(kept, sp)
+	res.Calibration = calibrate.Measure(s, nPos, t, b)
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
 }
 
-// Temperature fits the temperature of p's probabilities on the validation
-// pairs of sp (calibrate.Fit). Where it cannot be fitted (no validation
-// pairs, or all of one label) it is 1: the model's own sigmoid.
-func Temperature(p *ilpgnn.Predictor, sp *split.Split) float64 {
+// Calibrate fits the temperature and bias of p's probabilities on the
+// validation pairs of sp (calibrate.FitPlatt: temperature alone leaves
+// ILP-GNN's ECE where it was, see core/calibrate/RESULTS.md). Where they
+// cannot be fitted (no validation pairs, or all of one label) they are 1
+// and 0: the model's own sigmoid.
+func Calibrate(p *ilpgnn.Predictor, sp *split.Split) (t, b float64) {
 	val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	t, err := calibrate.Fit(p.Logits(val), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
+	t, b, err := calibrate.FitPlatt(p.Logits(val), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
 	if err != nil {
-		return 1
+		return 1, 0
 	}
-	return t
+	return t, b
 }
 
 // epochLoss is an epoch's loss terms and its count of positives feeding

@@ -144,7 +144,13 @@ func cmdSuggest(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "new links suggested for %s:\n", g.IDs[i])
 	for k, s := range sugg {
-		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, s.Explanation.Reading)
+		// The reading states p too, rounded to two places (a p of 0.996
+		// would read 1.00 beside 0.9960): the list gives it once, in full.
+		reading := strings.Replace(s.Explanation.Reading, fmt.Sprintf(" (p = %.2f)", s.Prob), "", 1)
+		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, reading)
+	}
+	if len(sugg) > 0 && sugg[0].TieNote != "" {
+		fmt.Fprintf(stdout, "note: %s.\n", sugg[0].TieNote)
 	}
 	return nil
 }
