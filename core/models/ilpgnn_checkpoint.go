@@ -29,27 +29,25 @@ var ErrPreparing = errors.New("preparing the graph")
 type savedConfig struct {
 	Config     train.Config `json:"config"`
 	FeatureDim int          `json:"feature_dim"`
-	// Temperature and Bias calibrate the probabilities (ilpgnn.Predictor's).
-	// They are left out at 1 and 0, so checkpoints from before calibration,
-	// which lack them, read as uncalibrated and keep their bytes.
-	Temperature float64 `json:"temperature,omitempty"`
-	Bias        float64 `json:"bias,omitempty"`
 }
 
-// eceMetric names the metric holding the test pairs' expected calibration
-// error after calibration (absent from checkpoints before calibration).
-const eceMetric = "ece"
+// The metrics of a calibrated model: the temperature and bias of its
+// probabilities (ilpgnn.Predictor's) and the test pairs' expected
+// calibration error with them. They are results of the run, not settings,
+// so they stay out of the Config section (which keys stored checkpoints by
+// their settings); checkpoints from before calibration lack them and read
+// as uncalibrated.
+const (
+	temperatureMetric = "temperature"
+	biasMetric        = "bias"
+	eceMetric         = "ece"
+)
 
 // ILPGNNCheckpoint packs a finished run for g, the graph it was trained on
 // (the whole graph, before the split). It carries no timings or dates, so
 // the same seed gives byte-identical checkpoints.
 func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, error) {
-	saved := savedConfig{Config: r.Config, FeatureDim: r.Model.FeatureDim}
-	if t := r.Calibration.Temperature; t != 0 && t != 1 {
-		saved.Temperature = t
-	}
-	saved.Bias = r.Calibration.Bias
-	cfg, err := json.Marshal(saved)
+	cfg, err := json.Marshal(savedConfig{Config: r.Config, FeatureDim: r.Model.FeatureDim})
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: encoding config: %w", err)
 	}
@@ -66,8 +64,9 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 			{Name: "best_epoch", Value: float64(r.BestEpoch)},
 		},
 	}
-	if r.Calibration.Temperature != 0 {
-		c.Metrics = append(c.Metrics, checkpoint.Metric{Name: eceMetric, Value: r.Calibration.ECE})
+	if cal := r.Calibration; cal.Temperature != 0 {
+		c.Metrics = append(c.Metrics, checkpoint.Metric{Name: temperatureMetric, Value: cal.Temperature},
+			checkpoint.Metric{Name: biasMetric, Value: cal.Bias}, checkpoint.Metric{Name: eceMetric, Value: cal.ECE})
 	}
 	for k, p := range r.Model.Params() {
 		c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: ilpgnn.ParamNames()[k], Rows: p.Rows, Cols: p.Cols,
@@ -126,12 +125,13 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 // in c, which VerifyILPGNN accepted: 1, 0 and 0 (unknown) in checkpoints
 // from before calibration.
 func calibrationOf(c *checkpoint.Checkpoint) (t, b, ece float64) {
-	var sc savedConfig
-	if err := json.Unmarshal(c.Config, &sc); err != nil || sc.Temperature == 0 {
-		sc.Temperature = 1
+	t, ok := c.Metric(temperatureMetric)
+	if !ok {
+		t = 1
 	}
+	b, _ = c.Metric(biasMetric)
 	ece, _ = c.Metric(eceMetric)
-	return sc.Temperature, sc.Bias, ece
+	return t, b, ece
 }
 
 // VerifyILPGNN checks, without building the model, that c holds an
@@ -141,8 +141,8 @@ func calibrationOf(c *checkpoint.Checkpoint) (t, b, ece float64) {
 // that the configuration decodes and is valid; when g is not nil, that its
 // feature dimension is g's; that c holds exactly the model's tensors, each
 // of the shape the configuration gives it; and that every weight is
-// finite; a saved temperature and bias must lie in calibrate's ranges and a saved
-// calibration error in [0, 1]. Errors start with "checkpoint: " and name the field or tensor,
+// finite; a saved temperature and bias must lie in calibrate's ranges and
+// a saved calibration error in [0, 1]. Errors start with "checkpoint: " and name the field or tensor,
 // with what was expected and what was found.
 //
 // Only the tensors' shapes, bounded by the checkpoint's own length, are
@@ -167,11 +167,11 @@ func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, 
 	if err := sc.Config.Validate(); err != nil {
 		return fail("config: %w", err)
 	}
-	if t := sc.Temperature; t != 0 && !(t >= calibrate.MinTemperature && t <= calibrate.MaxTemperature) {
-		return fail("config: temperature is %v, want one in [%v, %v]", t, calibrate.MinTemperature, calibrate.MaxTemperature)
+	if t, ok := c.Metric(temperatureMetric); ok && !(t >= calibrate.MinTemperature && t <= calibrate.MaxTemperature) {
+		return fail("metric %s is %v, want one in [%v, %v]", temperatureMetric, t, calibrate.MinTemperature, calibrate.MaxTemperature)
 	}
-	if !(math.Abs(sc.Bias) <= calibrate.MaxBias) {
-		return fail("config: bias is %v, want one in [-%v, %v]", sc.Bias, calibrate.MaxBias, calibrate.MaxBias)
+	if b, ok := c.Metric(biasMetric); ok && !(math.Abs(b) <= calibrate.MaxBias) {
+		return fail("metric %s is %v, want one in [-%v, %v]", biasMetric, b, calibrate.MaxBias, calibrate.MaxBias)
 	}
 	if v, ok := c.Metric(eceMetric); ok && !(v >= 0 && v <= 1) {
 		return fail("metric %s is %v, want a calibration error in [0, 1]", eceMetric, v)

@@ -179,14 +179,14 @@ func hostileCases() []hostileCase {
 			want: []string{"checkpoint: config: invalid character"}},
 		{name: "negative temperature",
 			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
-				editConfig(t, c, func(v map[string]any) { v["temperature"] = -2 })
+				c.Metrics = append(c.Metrics, checkpoint.Metric{Name: "temperature", Value: -2})
 			},
-			want: []string{"checkpoint: config: temperature is -2, want one in [0.01, 100]"}},
+			want: []string{"checkpoint: metric temperature is -2, want one in [0.01, 100]"}},
 		{name: "bias 1e9",
 			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
-				editConfig(t, c, func(v map[string]any) { v["bias"] = 1e9 })
+				c.Metrics = append(c.Metrics, checkpoint.Metric{Name: "bias", Value: 1e9})
 			},
-			want: []string{"checkpoint: config: bias is 1e+09, want one in [-50, 50]"}},
+			want: []string{"checkpoint: metric bias is 1e+09, want one in [-50, 50]"}},
 		{name: "calibration error 3",
 			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
 				c.Metrics = append(c.Metrics, checkpoint.Metric{Name: "ece", Value: 3})
@@ -458,8 +458,9 @@ func TestOpenPredictor(t *testing.T) {
 	// A checkpoint from before calibration (no temperature, no ece) opens
 	// uncalibrated.
 	old := resum(t, ck)
-	editConfig(t, old, func(v map[string]any) { delete(v, "temperature"); delete(v, "bias") })
-	old.Metrics = slices.DeleteFunc(old.Metrics, func(m checkpoint.Metric) bool { return m.Name == "ece" })
+	old.Metrics = slices.DeleteFunc(old.Metrics, func(m checkpoint.Metric) bool {
+		return m.Name == "temperature" || m.Name == "bias" || m.Name == "ece"
+	})
 	po, _, err := models.OpenPredictor(resum(t, old), g)
 	if err != nil {
 		t.Fatal(err)

@@ -56,11 +56,10 @@ func TestTrainReportsCalibration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := c.Metric("ece"); !ok || v != r.ECE {
-		t.Errorf("checkpoint ece %v (%v), want %v", v, ok, r.ECE)
-	}
-	if !strings.Contains(string(c.Config), fmt.Sprintf(`"temperature":%v`, r.Temperature)) {
-		t.Errorf("checkpoint config without temperature %v: %s", r.Temperature, c.Config)
+	for name, want := range map[string]float64{"ece": r.ECE, "temperature": r.Temperature, "bias": r.Bias} {
+		if v, ok := c.Metric(name); !ok || v != want {
+			t.Errorf("checkpoint metric %s = %v (%v), want %v", name, v, ok, want)
+		}
 	}
 
 	code, text, stderr := cli(t, "suggest", "--checkpoint", ck, "--data", small, "--node", "n5", "--top", "5")
