@@ -1,14 +1,15 @@
 // Package calibrate makes a link predictor's probabilities mean what they
-// say: temperature scaling fitted on validation pairs (Guo et al., "On
-// Calibration of Modern Neural Networks", 2017), the expected calibration
-// error (ECE) and the reliability diagram's bins.
+// say: temperature scaling (Guo et al., "On Calibration of Modern Neural
+// Networks", 2017) and Platt scaling fitted on validation pairs, the
+// expected calibration error (ECE) and the reliability diagram's bins.
 //
 // A model trained with cross-entropy ranks pairs well (its AUC) but its
-// sigmoid(logit) is often over- or under-confident. Temperature scaling
-// divides every logit by one number T > 0 fitted on held-out pairs: the
-// order of the pairs, hence the AUC, is unchanged. Everything is computed
-// with core/detmath and in a fixed order, so T and the ECE have the same
-// bits natively and in WebAssembly.
+// sigmoid(logit) is often over- or under-confident, or shifted. Temperature
+// scaling divides every logit by one number T > 0 fitted on held-out
+// pairs; Platt scaling also adds a bias b. Both keep the order of the
+// pairs, hence the AUC. Everything is computed with core/detmath and in a
+// fixed order, so T, b and the ECE have the same bits natively and in
+// WebAssembly (TestPortable).
 package calibrate
 
 import (
@@ -285,8 +286,8 @@ func ECEOf(bins []ReliabilityBin) float64 {
 	return sum / float64(n)
 }
 
-// Calibration is how well a model's probabilities are calibrated on held-out
-// pairs (the test pairs), after and before temperature scaling.
+// Calibration is how well a model's probabilities are calibrated on
+// held-out pairs (the test pairs), with and without its calibration.
 type Calibration struct {
 	// Temperature and Bias are T and b of p = sigmoid(logit/T + b), fitted
 	// on validation pairs (FitPlatt).
