@@ -95,6 +95,10 @@ type Suggestion struct {
 	ID          string       `json:"id"`
 	Prob        float64      `json:"prob"`
 	Explanation *Explanation `json:"explanation"`
+	// TieNote, on the first suggestion of a list only, says that the
+	// leading suggestions' probabilities cannot be told apart (TieNote);
+	// "" when they can.
+	TieNote string `json:"tie_note,omitempty"`
 }
 
 // Finish checks e and writes its Reading. An explanation is valid when

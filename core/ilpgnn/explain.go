@@ -37,7 +37,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	e := &explain.Explanation{
 		I:      p.side(i, ci, sc.bound[0], ki),
 		J:      p.side(j, cj, sc.bound[1], kj),
-		Prob:   float64(sigmoid(sc.logit(i, j, selI, selJ))),
+		Prob:   p.prob(sc.logit(i, j, selI, selJ)),
 		Linked: g.HasEdge(i, j),
 		Masked: mask,
 	}
@@ -58,7 +58,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 		return spare[:min(K, len(spare))]
 	}
 	ri, rj := pick(spareI), pick(spareJ)
-	e.ProbRandom = float64(sigmoid(sc.logit(i, j, ri, rj)))
+	e.ProbRandom = p.prob(sc.logit(i, j, ri, rj))
 
 	// Counterfactual 2: the selected neighbours removed, selection redone.
 	remI, remJ := nodesOf(selI), nodesOf(selJ)
@@ -66,7 +66,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	slices.Sort(remJ)
 	c2i, k2i := sc.side(0, i, j, mask, remI, remJ)
 	c2j, k2j := sc.side(1, j, i, mask, remJ, remI)
-	e.ProbRemoved = float64(sigmoid(sc.logit(i, j, c2i[:k2i], c2j[:k2j])))
+	e.ProbRemoved = p.prob(sc.logit(i, j, c2i[:k2i], c2j[:k2j]))
 
 	// Counterfactual 3: as many random neighbours of each side as it has
 	// selected removed instead, the model selecting again; the mean of
@@ -78,7 +78,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 		remI, remJ := rr.draw(ki, kj)
 		c3i, k3i := sc.side(0, i, j, mask, remI, remJ)
 		c3j, k3j := sc.side(1, j, i, mask, remJ, remI)
-		sum += float64(sigmoid(sc.logit(i, j, c3i[:k3i], c3j[:k3j])))
+		sum += p.prob(sc.logit(i, j, c3i[:k3i], c3j[:k3j]))
 	}
 	e.ProbRandomRemoved = sum / RandomDraws
 
@@ -193,7 +193,7 @@ func (p *Predictor) leaveOneOut(sc *scorer, s *explain.Side, i, j int, mask bool
 		case AttributionOcclusion:
 			attr = float64(full) - float64(without)
 		}
-		by[int(c.Node)] = loo{prob: float64(sigmoid(without)), attr: attr}
+		by[int(c.Node)] = loo{prob: p.prob(without), attr: attr}
 	}
 	for n := range s.Neighbors {
 		if v, ok := by[s.Neighbors[n].Node]; ok {
@@ -271,7 +271,8 @@ func (p *Predictor) side(i int, cands []Candidate, bound, k int) explain.Side {
 
 // Suggest scores every node j that is not i and not a neighbour of i, and
 // returns the n most probable links with their explanations, most probable
-// first (ties by node id).
+// first (ties by node id). The first carries the note of explain.TieNote
+// when the leading probabilities differ by less than p.CalibrationError.
 func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
 	if err := p.checkNode(i); err != nil {
 		return nil, err
@@ -307,6 +308,13 @@ func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
 			return nil, err
 		}
 		out = append(out, explain.Suggestion{Node: c.j, ID: g.IDs[c.j], Prob: e.Prob, Explanation: e})
+	}
+	if len(out) > 0 {
+		probs := make([]float64, len(out))
+		for k, s := range out {
+			probs[k] = s.Prob
+		}
+		out[0].TieNote = explain.TieNote(probs, p.CalibrationError)
 	}
 	return out, nil
 }

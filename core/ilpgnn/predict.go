@@ -27,6 +27,16 @@ type Predictor struct {
 	Seed uint64
 	// Attribution picks the number Explain shows for a selected neighbour.
 	Attribution Attribution
+	// Temperature and Bias are T and b of the calibrated probability
+	// p_ij = sigmoid(logit/T + b) (package calibrate), fitted on validation
+	// pairs after training; every probability the predictor reports uses
+	// them, so they stay comparable. T of 0 or 1 with b = 0 is the
+	// uncalibrated sigmoid(logit). Logits ignore them.
+	Temperature, Bias float64
+	// CalibrationError is the model's expected calibration error on held-out
+	// pairs (calibrate.ECE), 0 when unknown: Suggest says when the leading
+	// suggestions' probabilities differ by less than it.
+	CalibrationError float64
 }
 
 // NewPredictor encodes the graph of in with m.
@@ -67,9 +77,22 @@ func (p *Predictor) eachPair(n, minChunk int, fn func(sc *scorer, k int)) {
 	wg.Wait()
 }
 
-// Prob returns p_ij (eq 8).
+// Prob returns p_ij (eq 8), calibrated by p.Temperature.
 func (p *Predictor) Prob(i, j int) float64 {
-	return float64(sigmoid(p.Model.newScorer(p.Inputs, p.Hr).pairLogit(i, j)))
+	return p.prob(p.Model.newScorer(p.Inputs, p.Hr).pairLogit(i, j))
+}
+
+// prob is sigmoid(logit/T + b). Uncalibrated it is eq 8's sigmoid bit for
+// bit, so such a model's numbers are those recorded before calibration.
+func (p *Predictor) prob(logit float32) float64 {
+	t := p.Temperature
+	if (t == 0 || t == 1) && p.Bias == 0 {
+		return float64(sigmoid(logit))
+	}
+	if t == 0 {
+		t = 1
+	}
+	return float64(sigmoid(float32(float64(logit)/t + p.Bias)))
 }
 
 func (p *Predictor) checkNode(i int) error {

@@ -39,7 +39,7 @@ func (p *Predictor) Selections(pairs []graph.Edge) []Selection {
 		out[k] = Selection{
 			I:    p.selected(ci[:ki]),
 			J:    p.selected(cj[:kj]),
-			Prob: float64(sigmoid(sc.logit(i, j, ci[:ki], cj[:kj]))),
+			Prob: p.prob(sc.logit(i, j, ci[:ki], cj[:kj])),
 		}
 	})
 	return out

@@ -95,7 +95,8 @@ func (t *ILPGNN) Result() Result {
 	r := t.Run
 	epochs := float64(max(r.Epochs, 1))
 	out := Result{Split: r.Split, TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
-		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: 1000 * r.TrainSeconds / epochs, PrepSeconds: r.PrepSeconds}
+		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: 1000 * r.TrainSeconds / epochs, PrepSeconds: r.PrepSeconds,
+		Calibration: &r.Calibration}
 	p := r.Phases
 	for _, ph := range []struct {
 		name string
@@ -109,7 +110,7 @@ func (t *ILPGNN) Result() Result {
 
 // Ranker ranks by the model's selection scores on the training graph.
 func (t *ILPGNN) Ranker() explain.Ranker {
-	return ilpgnn.NewPredictor(t.Run.Model, t.Run.Inputs).RankedNodes
+	return t.predictor(t.Run.Inputs).RankedNodes
 }
 
 // Explainer prepares the model on g and explains by its selection.
@@ -118,9 +119,17 @@ func (t *ILPGNN) Explainer(g *graph.Graph) (explain.Explainer, error) {
 	if err != nil {
 		return nil, err
 	}
+	return SelectionExplainer(t.predictor(in)), nil
+}
+
+// predictor is the run's predictor on in, calibrated as the run was, its
+// counterfactuals drawn from the run's seed.
+func (t *ILPGNN) predictor(in *ilpgnn.Inputs) *ilpgnn.Predictor {
 	p := ilpgnn.NewPredictor(t.Run.Model, in)
 	p.Seed = t.Run.Config.Seed
-	return SelectionExplainer(p), nil
+	c := t.Run.Calibration
+	p.Temperature, p.Bias, p.CalibrationError = c.Temperature, c.Bias, c.ECE
+	return p
 }
 
 // Checkpoint packs the run for g (ILPGNNCheckpoint).

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -30,6 +31,18 @@ type savedConfig struct {
 	FeatureDim int          `json:"feature_dim"`
 }
 
+// The metrics of a calibrated model: the temperature and bias of its
+// probabilities (ilpgnn.Predictor's) and the test pairs' expected
+// calibration error with them. They are results of the run, not settings,
+// so they stay out of the Config section (which keys stored checkpoints by
+// their settings); checkpoints from before calibration lack them and read
+// as uncalibrated.
+const (
+	temperatureMetric = "temperature"
+	biasMetric        = "bias"
+	eceMetric         = "ece"
+)
+
 // ILPGNNCheckpoint packs a finished run for g, the graph it was trained on
 // (the whole graph, before the split). It carries no timings or dates, so
 // the same seed gives byte-identical checkpoints.
@@ -50,6 +63,10 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 			{Name: "epochs", Value: float64(r.Epochs)},
 			{Name: "best_epoch", Value: float64(r.BestEpoch)},
 		},
+	}
+	if cal := r.Calibration; cal.Temperature != 0 {
+		c.Metrics = append(c.Metrics, checkpoint.Metric{Name: temperatureMetric, Value: cal.Temperature},
+			checkpoint.Metric{Name: biasMetric, Value: cal.Bias}, checkpoint.Metric{Name: eceMetric, Value: cal.ECE})
 	}
 	for k, p := range r.Model.Params() {
 		c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: ilpgnn.ParamNames()[k], Rows: p.Rows, Cols: p.Cols,
@@ -100,7 +117,21 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 	}
 	p := ilpgnn.NewPredictor(m, in)
 	p.Seed = cfg.Seed
+	p.Temperature, p.Bias, p.CalibrationError = calibrationOf(c)
 	return p, cfg, nil
+}
+
+// calibrationOf returns the temperature, bias and calibration error saved
+// in c, which VerifyILPGNN accepted: 1, 0 and 0 (unknown) in checkpoints
+// from before calibration.
+func calibrationOf(c *checkpoint.Checkpoint) (t, b, ece float64) {
+	t, ok := c.Metric(temperatureMetric)
+	if !ok {
+		t = 1
+	}
+	b, _ = c.Metric(biasMetric)
+	ece, _ = c.Metric(eceMetric)
+	return t, b, ece
 }
 
 // VerifyILPGNN checks, without building the model, that c holds an
@@ -110,7 +141,8 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 // that the configuration decodes and is valid; when g is not nil, that its
 // feature dimension is g's; that c holds exactly the model's tensors, each
 // of the shape the configuration gives it; and that every weight is
-// finite. Errors start with "checkpoint: " and name the field or tensor,
+// finite; a saved temperature and bias must lie in calibrate's ranges and
+// a saved calibration error in [0, 1]. Errors start with "checkpoint: " and name the field or tensor,
 // with what was expected and what was found.
 //
 // Only the tensors' shapes, bounded by the checkpoint's own length, are
@@ -134,6 +166,15 @@ func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, 
 	}
 	if err := sc.Config.Validate(); err != nil {
 		return fail("config: %w", err)
+	}
+	if t, ok := c.Metric(temperatureMetric); ok && !(t >= calibrate.MinTemperature && t <= calibrate.MaxTemperature) {
+		return fail("metric %s is %v, want one in [%v, %v]", temperatureMetric, t, calibrate.MinTemperature, calibrate.MaxTemperature)
+	}
+	if b, ok := c.Metric(biasMetric); ok && !(math.Abs(b) <= calibrate.MaxBias) {
+		return fail("metric %s is %v, want one in [-%v, %v]", biasMetric, b, calibrate.MaxBias, calibrate.MaxBias)
+	}
+	if v, ok := c.Metric(eceMetric); ok && !(v >= 0 && v <= 1) {
+		return fail("metric %s is %v, want a calibration error in [0, 1]", eceMetric, v)
 	}
 	if sc.FeatureDim < 0 {
 		return fail("config: feature_dim is %d, it cannot be negative", sc.FeatureDim)

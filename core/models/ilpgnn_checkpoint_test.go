@@ -177,6 +177,21 @@ func hostileCases() []hostileCase {
 		{name: "config not JSON",
 			edit: func(t testing.TB, c *checkpoint.Checkpoint) { c.Config = []byte("hidden=8") },
 			want: []string{"checkpoint: config: invalid character"}},
+		{name: "negative temperature",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Metrics = append(c.Metrics, checkpoint.Metric{Name: "temperature", Value: -2})
+			},
+			want: []string{"checkpoint: metric temperature is -2, want one in [0.01, 100]"}},
+		{name: "bias 1e9",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Metrics = append(c.Metrics, checkpoint.Metric{Name: "bias", Value: 1e9})
+			},
+			want: []string{"checkpoint: metric bias is 1e+09, want one in [-50, 50]"}},
+		{name: "calibration error 3",
+			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
+				c.Metrics = append(c.Metrics, checkpoint.Metric{Name: "ece", Value: 3})
+			},
+			want: []string{"checkpoint: metric ece is 3, want a calibration error in [0, 1]"}},
 		{name: "NaN alpha",
 			edit: func(t testing.TB, c *checkpoint.Checkpoint) {
 				editConfig(t, c, func(v map[string]any) { modelConfig(v)["Alpha"] = "NaN" })
@@ -409,8 +424,14 @@ func TestOpenPredictor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The calibration travels with the checkpoint.
+	cal := res.Calibration
+	if cal.Temperature == 1 || cal.Bias == 0 || p.Temperature != cal.Temperature || p.Bias != cal.Bias || p.CalibrationError != cal.ECE || !(cal.ECE > 0) {
+		t.Fatalf("opened temperature %v, bias %v and calibration error %v, the run's %+v", p.Temperature, p.Bias, p.CalibrationError, cal)
+	}
 	want := ilpgnn.NewPredictor(res.Model, in)
 	want.Seed = res.Config.Seed
+	want.Temperature, want.Bias, want.CalibrationError = cal.Temperature, cal.Bias, cal.ECE
 	pairs := []graph.Edge{{U: 0, V: 1}, {U: 3, V: 40}, {U: 7, V: 100}, {U: 59, V: 60}}
 	got, exp := p.Logits(pairs), want.Logits(pairs)
 	for k := range pairs {
@@ -421,6 +442,10 @@ func TestOpenPredictor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// p = sigmoid(logit/T + b), to float32's rounding.
+		if w := 1 / (1 + math.Exp(-(float64(got[k])/cal.Temperature + cal.Bias))); math.Abs(a.Prob-w) > 1e-6 {
+			t.Errorf("%v: p %v, want sigmoid(%v/%v + %v) = %v", pairs[k], a.Prob, got[k], cal.Temperature, cal.Bias, w)
+		}
 		b, err := want.Explain(int(pairs[k].U), int(pairs[k].V))
 		if err != nil {
 			t.Fatal(err)
@@ -428,6 +453,23 @@ func TestOpenPredictor(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%v: explanation %+v, the trained model's %+v", pairs[k], a, b)
 		}
+	}
+
+	// A checkpoint from before calibration (no temperature, no ece) opens
+	// uncalibrated.
+	old := resum(t, ck)
+	old.Metrics = slices.DeleteFunc(old.Metrics, func(m checkpoint.Metric) bool {
+		return m.Name == "temperature" || m.Name == "bias" || m.Name == "ece"
+	})
+	po, _, err := models.OpenPredictor(resum(t, old), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if po.Temperature != 1 || po.Bias != 0 || po.CalibrationError != 0 {
+		t.Errorf("old checkpoint: temperature %v, bias %v, calibration error %v; want 1, 0 and 0", po.Temperature, po.Bias, po.CalibrationError)
+	}
+	if a, err := po.Explain(0, 1); err != nil || math.Abs(a.Prob-1/(1+math.Exp(-float64(got[0])))) > 1e-6 {
+		t.Errorf("old checkpoint: p(0, 1) = %v (%v), want sigmoid(%v)", a, err, got[0])
 	}
 
 	bad := resum(t, ck)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
@@ -189,6 +190,10 @@ type Result struct {
 	// Phases are the mean milliseconds per epoch of each part of an epoch,
 	// for models that time them.
 	Phases []Phase
+	// Calibration is the test pairs' calibration with the temperature
+	// fitted on the validation pairs, for models whose probabilities are
+	// calibrated (nil for the others).
+	Calibration *calibrate.Calibration
 }
 
 // Phase is one part of an epoch and its mean time.

@@ -112,6 +112,9 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   await page.click("#insight-panel > summary");
   await page.click("#insight-weights");
   await page.waitForSelector("#insight-summary", { timeout: WAIT });
+  // The reliability diagram and its ECE in words.
+  assert.match(await page.textContent("#calibration-summary"), /test pairs its probabilities are off by \d+\.\d points on average/);
+  assert.equal(await page.isVisible("#reliability-chart"), true);
   await page.click("#insight-fidelity");
   await page.waitForSelector("#fidelity-summary", { timeout: LONG_WAIT });
   assert.match(await page.textContent("#fidelity-summary"), /points at M = 4; removing M random neighbours instead \(mean of 10 draws\) lowers it by -?\d+\.\d\d, -?\d+\.\d\d, -?\d+\.\d\d, -?\d+\.\d\d points/);

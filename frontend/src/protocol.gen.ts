@@ -466,6 +466,22 @@ export interface InsightPairs {
   unlinked: number;
 }
 
+export interface ReliabilityBin {
+  lo: number;
+  hi: number;
+  count: number;
+  mean_predicted: number;
+  observed: number;
+}
+
+export interface Calibration {
+  temperature: number;
+  bias: number;
+  ece: number;
+  ece_uncalibrated: number;
+  reliability: ReliabilityBin[];
+}
+
 /**
  * Insight is the result of insight: what the model aggregates for the
  * linked (test positive) and unlinked (test negative) pairs of its split,
@@ -477,6 +493,12 @@ export interface Insight {
   linked: Dist;
   unlinked: Dist;
   pairs: InsightPairs;
+  /**
+   * Calibration is how far the model's probabilities are from the rates
+   * of links observed on the test pairs, with its temperature and
+   * without: the reliability diagram and its ECE.
+   */
+  calibration: Calibration;
 }
 
 /** FidelityArgs are the args of fidelity. */
@@ -535,6 +557,12 @@ export interface Suggestion {
   id: string;
   prob: number;
   explanation: ModelExplanation;
+  /**
+   * TieNote, on the first suggestion of a list only, says that the
+   * leading suggestions' probabilities cannot be told apart (TieNote);
+   * "" when they can.
+   */
+  tie_note?: string;
 }
 
 /** CompareArgs are the args of compare. */

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ilpgnn/core/eval"
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -45,6 +46,7 @@ func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
 	}
 	pred := ilpgnn.NewPredictor(mo.m, in)
 	pred.Seed = mo.cfg.Seed // the run's draws, as core/experiment's fidelity takes them
+	pred.Temperature, pred.Bias, pred.CalibrationError = mo.pred.Temperature, mo.pred.Bias, mo.pred.CalibrationError
 	h = &heldOut{l: l, split: sp, pred: pred}
 	e.mu.Lock()
 	mo.held = h
@@ -87,6 +89,10 @@ type Insight struct {
 	Linked   Dist         `json:"linked"`
 	Unlinked Dist         `json:"unlinked"`
 	Pairs    InsightPairs `json:"pairs"`
+	// Calibration is how far the model's probabilities are from the rates
+	// of links observed on the test pairs, with its temperature and
+	// without: the reliability diagram and its ECE.
+	Calibration calibrate.Calibration `json:"calibration"`
 }
 
 // InsightPairs counts the pairs behind each distribution.
@@ -116,11 +122,13 @@ func (e *Engine) insight(_ context.Context, req Request) (any, []byte, error) {
 		return nil, nil, err
 	}
 	sp := h.split
+	test := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	return Insight{
-		K:        mo.cfg.Model.K,
-		Linked:   distOf(h.pred, sp.TestPos),
-		Unlinked: distOf(h.pred, sp.TestNeg),
-		Pairs:    InsightPairs{Linked: len(sp.TestPos), Unlinked: len(sp.TestNeg)},
+		K:           mo.cfg.Model.K,
+		Linked:      distOf(h.pred, sp.TestPos),
+		Unlinked:    distOf(h.pred, sp.TestNeg),
+		Pairs:       InsightPairs{Linked: len(sp.TestPos), Unlinked: len(sp.TestNeg)},
+		Calibration: calibrate.Measure(h.pred.Logits(test), len(sp.TestPos), h.pred.Temperature, h.pred.Bias),
 	}, nil, nil
 }
 

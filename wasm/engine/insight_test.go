@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,7 +96,44 @@ func heldOutPredictor(t *testing.T, p *page, d *synth.Dataset) (train.Config, *i
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cfg, ilpgnn.NewPredictor(m, in), sp.TestPos, sp.TestNeg
+	// The calibration saved with the model.
+	whole, _, err := models.OpenPredictor(ck, d.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred := ilpgnn.NewPredictor(m, in)
+	pred.Temperature, pred.Bias, pred.CalibrationError = whole.Temperature, whole.Bias, whole.CalibrationError
+	return cfg, pred, sp.TestPos, sp.TestNeg
+}
+
+// wantCalibration recomputes the reliability bins and ECEs of the test
+// pairs by hand: p = 1/(1+e^-(logit/T + b)), ten bins of width 0.1.
+func wantCalibration(pred *ilpgnn.Predictor, pos, neg []graph.Edge) (counts [10]int, ece, raw float64) {
+	logits := pred.Logits(append(append([]graph.Edge{}, pos...), neg...))
+	eceOf := func(T, bias float64, counts *[10]int) float64 {
+		var n, sumP, links [10]float64
+		for k, l := range logits {
+			p := 1 / (1 + math.Exp(-(float64(l)/T + bias)))
+			b := min(int(p*10), 9)
+			n[b]++
+			sumP[b] += p
+			if k < len(pos) {
+				links[b]++
+			}
+			if counts != nil {
+				counts[b]++
+			}
+		}
+		var e float64
+		for b := range n {
+			if n[b] > 0 {
+				e += math.Abs(sumP[b]-links[b]) / float64(len(logits))
+			}
+		}
+		return e
+	}
+	ece = eceOf(pred.Temperature, pred.Bias, &counts)
+	return counts, ece, eceOf(1, 0, nil)
 }
 
 // wantDist explains every pair with Explain and gathers its selected
@@ -165,6 +203,17 @@ func TestInsightAndFidelity(t *testing.T) {
 		}
 		if len(c.got.Weight) == 0 || len(c.got.Weight) > 2*cfg.Model.K*len(c.got.Prob) {
 			t.Errorf("insight %s: %d selected neighbours for %d pairs", c.name, len(c.got.Weight), len(c.got.Prob))
+		}
+	}
+	// The calibration of the test pairs, at the model's temperature.
+	counts, ece, raw := wantCalibration(pred, pos, neg)
+	cal := in.Calibration
+	if cal.Temperature != pred.Temperature || cal.Bias != pred.Bias || cal.Temperature == 1 || math.Abs(cal.ECE-ece) > 1e-9 || math.Abs(cal.ECEUncalibrated-raw) > 1e-9 || len(cal.Bins) != 10 {
+		t.Errorf("insight calibration: T %v, ECE %v, uncalibrated %v; want T %v (not 1), %v, %v", cal.Temperature, cal.ECE, cal.ECEUncalibrated, pred.Temperature, ece, raw)
+	}
+	for b, bin := range cal.Bins {
+		if bin.Count != counts[b] {
+			t.Errorf("insight reliability bin %d: %d pairs, want %d", b, bin.Count, counts[b])
 		}
 	}
 

@@ -148,6 +148,9 @@ func cmdSuggest(args []string, stdout, stderr io.Writer) error {
 		// column rounded (1.00 beside 0.9987).
 		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, s.Explanation.Reasons())
 	}
+	if len(sugg) > 0 && sugg[0].TieNote != "" {
+		fmt.Fprintf(stdout, "note: %s.\n", sugg[0].TieNote)
+	}
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/models"
@@ -63,6 +64,10 @@ type runJSON struct {
 	// of a graph with groundtruth (SPEC §7).
 	P1 *float64 `json:"p_at_1,omitempty"`
 	P2 *float64 `json:"p_at_2,omitempty"`
+	// Calibration is the test pairs' calibration (ece, ece_uncalibrated,
+	// temperature, reliability) of models whose probabilities are
+	// calibrated (package calibrate).
+	*calibrate.Calibration
 	// Warning says why the AUCs may mean little (a split with too few test
 	// links).
 	Warning string `json:"warning,omitempty"`
@@ -81,6 +86,10 @@ type trainJSON struct {
 	TestHitsMean eval.Hits `json:"test_hits_mean"`
 	TestHitsStd  eval.Hits `json:"test_hits_std"`
 	ValAUCMean   float64   `json:"val_auc_mean"`
+	// ECEMean and ECEUncalibratedMean are the means over seeds of the runs'
+	// calibration errors, when the model is calibrated.
+	ECEMean             *float64 `json:"ece_mean,omitempty"`
+	ECEUncalibratedMean *float64 `json:"ece_uncalibrated_mean,omitempty"`
 	// Error is why the command failed (it also exits non-zero); Runs holds
 	// the seeds that finished before.
 	Error string `json:"error,omitempty"`
@@ -283,7 +292,8 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 // runOf is a run's line of the report.
 func runOf(seed uint64, res models.Result) runJSON {
 	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
-		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis, PrepSeconds: res.PrepSeconds, phases: res.Phases}
+		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis, PrepSeconds: res.PrepSeconds, phases: res.Phases,
+		Calibration: res.Calibration}
 	if len(res.Phases) > 0 {
 		r.PhaseMillis = make(map[string]float64, len(res.Phases))
 		for _, p := range res.Phases {
@@ -301,6 +311,9 @@ func (r runJSON) print(w io.Writer, spec models.Spec) {
 		fmt.Fprintf(w, "  (prep %.1fs; per epoch %s)", r.PrepSeconds, phaseSummary(r.phases))
 	}
 	fmt.Fprintln(w)
+	if r.Calibration != nil {
+		fmt.Fprintf(w, "        calibration on test pairs: ECE %.4f with temperature %.3f and bias %.3f (%.4f uncalibrated)\n", r.ECE, r.Temperature, r.Bias, r.ECEUncalibrated)
+	}
 	if r.P1 != nil {
 		fmt.Fprintf(w, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", spec.Explanation, *r.P1, *r.P2)
 	}
@@ -308,10 +321,18 @@ func (r runJSON) print(w io.Writer, spec models.Spec) {
 
 // summarise sets the means over the runs.
 func (out *trainJSON) summarise() {
-	var tests, vals []float64
+	var tests, vals, eces, raws []float64
 	var hits []eval.Hits
 	for _, r := range out.Runs {
 		tests, vals, hits = append(tests, r.TestAUC), append(vals, r.ValAUC), append(hits, r.TestHits)
+		if r.Calibration != nil {
+			eces, raws = append(eces, r.ECE), append(raws, r.ECEUncalibrated)
+		}
+	}
+	if len(eces) > 0 && len(eces) == len(out.Runs) {
+		e, _ := eval.MeanStd(eces)
+		u, _ := eval.MeanStd(raws)
+		out.ECEMean, out.ECEUncalibratedMean = &e, &u
 	}
 	out.TestAUCMean, out.TestAUCStd = eval.MeanStd(tests)
 	out.ValAUCMean, _ = eval.MeanStd(vals)

@@ -3,6 +3,7 @@
 
 export { LineChart, type LineChartOptions } from "./line-chart";
 export { Histogram, type HistogramGroup, type HistogramOptions } from "./histogram-chart";
+export { ReliabilityChart, calibrationText, reliabilityLayout, type ReliabilityBinData, type ReliabilityLayout, type ReliabilityOptions } from "./reliability-chart";
 export { defaultScheduler, type ChartFrame, type ChartHostOptions, type Rect, type Scheduler } from "./base";
 export {
   extent,

@@ -155,6 +155,7 @@ export class ExplainPanel {
       head,
       h("h4", {}, "Suggested new links"),
       list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items) : h("p", { class: "muted" }, "No candidates."),
+      list[0]?.tie_note ? h("p", { class: "note", id: "suggestions-tied" }, `Note: ${list[0].tie_note}.`) : null,
       h("p", { class: "note" }, "Click a suggestion, or a second node in the graph, to see why."),
     );
     return list;

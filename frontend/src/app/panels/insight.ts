@@ -1,10 +1,11 @@
 // Insight plots over all test pairs: the distribution of the neighbour
 // weights the model gives linked and unlinked pairs (the paper's figure 6),
-// and on request the fidelity curve, ΔAUC when the top-M neighbours are
-// removed (figure 3) beside M random neighbours removed.
+// the reliability diagram of its probabilities, and on request the
+// fidelity curve, ΔAUC when the top-M neighbours are removed (figure 3)
+// beside M random neighbours removed.
 
 import type { EngineClient } from "../../client";
-import { Histogram, LineChart } from "../charts/index";
+import { Histogram, LineChart, ReliabilityChart, calibrationText } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { duration, fixed, percent } from "../format";
@@ -22,9 +23,11 @@ export class InsightPanel {
   private readonly weightsCanvas = byId("weights-chart", HTMLCanvasElement);
   private readonly scoresCanvas = byId("scores-chart", HTMLCanvasElement);
   private readonly fidelityCanvas = byId("fidelity-chart", HTMLCanvasElement);
+  private readonly reliabilityCanvas = byId("reliability-chart", HTMLCanvasElement);
   private readonly weights: Histogram;
   private readonly scores: Histogram;
   private readonly fidelity: LineChart;
+  private readonly reliability: ReliabilityChart;
   private readonly weightsButton = byId("insight-weights", HTMLButtonElement);
   private readonly fidelityButton = byId("insight-fidelity", HTMLButtonElement);
 
@@ -33,6 +36,7 @@ export class InsightPanel {
     this.engine = engine;
     this.weights = new Histogram(this.weightsCanvas, { title: "Weights b of the selected neighbours (test pairs)", xLabel: "weight b", bins: 24, density: true });
     this.scores = new Histogram(this.scoresCanvas, { title: "Scores s of the selected neighbours (test pairs)", xLabel: "score s", bins: 24, density: true });
+    this.reliability = new ReliabilityChart(this.reliabilityCanvas, { title: "Reliability of p (test pairs)", color: SERIES.linked, diagonalColor: SERIES.unlinked });
     this.fidelity = new LineChart(this.fidelityCanvas, { title: "Fidelity: ΔAUC, top-M neighbours removed", xLabel: "M", yLabel: "ΔAUC", markers: true, legend: true });
     this.weightsButton.addEventListener("click", () => void this.showWeights());
     this.fidelityButton.addEventListener("click", () => void this.showFidelity());
@@ -40,7 +44,7 @@ export class InsightPanel {
 
   reset(): void {
     replace(this.body, this.store.get("model") ? null : h("p", { class: "muted small" }, "Needs a trained model."));
-    for (const c of [this.weightsCanvas, this.scoresCanvas, this.fidelityCanvas]) c.hidden = true;
+    for (const c of [this.weightsCanvas, this.scoresCanvas, this.reliabilityCanvas, this.fidelityCanvas]) c.hidden = true;
     this.progress.hidden = true;
   }
 
@@ -61,8 +65,11 @@ export class InsightPanel {
       const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
       this.weightsCanvas.hidden = false;
       this.scoresCanvas.hidden = false;
+      this.reliabilityCanvas.hidden = false;
       this.weights.resize();
       this.scores.resize();
+      this.reliability.resize();
+      this.reliability.setData(r.calibration.reliability);
       this.weights.setData([
         { name: "linked", color: SERIES.linked, values: r.linked.weight },
         { name: "unlinked", color: SERIES.unlinked, values: r.unlinked.weight },
@@ -80,6 +87,7 @@ export class InsightPanel {
             `Mean score of the selected neighbours: linked ${fixed(mean(r.linked.score), 3)}, unlinked ${fixed(mean(r.unlinked.score), 3)}; ` +
             `mean p: linked ${percent(mean(r.linked.prob))}, unlinked ${percent(mean(r.unlinked.prob))}.`,
         ),
+        h("p", { class: "small", id: "calibration-summary" }, calibrationText(r.calibration.ece, r.calibration.ece_uncalibrated, r.pairs.linked + r.pairs.unlinked)),
       );
     } catch (e) {
       replace(this.body, h("p", { class: "error" }, errorText(e)));
