@@ -363,6 +363,23 @@ describe("static layer drawing", () => {
       assert.equal(p.box.top, p.y - 7.5);
     });
   });
+
+  test("placeLabels: a label keeps off the other labelled nodes' discs", () => {
+    // Node B sits where A's label would go (right of A): A's label moves left.
+    const [la, lb] = placeLabels([
+      { x: 100, y: 100, r: 4, width: 30, height: 15 },
+      { x: 125, y: 100, r: 4, width: 30, height: 15 },
+    ]);
+    assert.deepEqual([la!.x, la!.y, la!.clear], [100 - 10 - 30, 100, true]);
+    assert.deepEqual([lb!.x, lb!.y, lb!.clear], [135, 100, true]);
+    // A request with r = 0 (the probability) has no disc to avoid.
+    const [p, q] = placeLabels([
+      { x: 100, y: 100, r: 0, width: 40, height: 15 },
+      { x: 95, y: 100, r: 0, width: 10, height: 15 },
+    ]);
+    assert.equal(p!.x, 106);
+    assert.ok(q!.clear && q!.box.right <= p!.box.left, JSON.stringify([p, q]));
+  });
 });
 
 test("a worker frame serves a view with the same canvas and dimming, fitted while fitting, else at exactly its transform", () => {

@@ -123,16 +123,20 @@ const LABEL_GAP = 2;
 /**
  * Places labels in order, each at the first of a few spots around its node
  * (right, left, above, below, the diagonals, then the same in three rings
- * further out, a label's height apart) where its box overlaps no box placed before it; `fixed`
- * boxes (the pair's probability) are avoided too. Greedy: earlier labels
- * win, so pass the most important first. A label with no clear spot takes
- * its first one and is marked not clear.
+ * further out, a label's height apart) where its box overlaps no label
+ * placed before it, no `fixed` box and no other labelled node's disc and
+ * ring (a request with r = 0, such as the pair's probability at its link's
+ * midpoint, has none). Greedy: earlier labels win, so pass the most
+ * important first. A label with no clear spot takes its first one and is
+ * marked not clear.
  */
 export function placeLabels(requests: readonly LabelRequest[], fixed: readonly Box[] = []): PlacedLabel[] {
   const placed: Box[] = [...fixed];
-  const hits = (b: Box): boolean =>
-    placed.some((p) => b.left < p.right + LABEL_GAP && p.left < b.right + LABEL_GAP && b.top < p.bottom + LABEL_GAP && p.top < b.bottom + LABEL_GAP);
-  return requests.map((q) => {
+  const overlaps = (b: Box, p: Box): boolean => b.left < p.right + LABEL_GAP && p.left < b.right + LABEL_GAP && b.top < p.bottom + LABEL_GAP && p.top < b.bottom + LABEL_GAP;
+  // Discs with their selection rings (r + 4, see drawOverlay).
+  const discs = requests.map((q) => (q.r > 0 ? { left: q.x - q.r - 4, top: q.y - q.r - 4, right: q.x + q.r + 4, bottom: q.y + q.r + 4 } : null));
+  const hits = (b: Box, own: number): boolean => placed.some((p) => overlaps(b, p)) || discs.some((d, k) => d !== null && k !== own && overlaps(b, d));
+  return requests.map((q, own) => {
     let first: PlacedLabel | null = null;
     for (let reach = 0; reach < 4; reach++) {
       // Each ring of spots a label's height further out, so rings do not overlap.
@@ -149,7 +153,7 @@ export function placeLabels(requests: readonly LabelRequest[], fixed: readonly B
       ];
       for (const [x, y] of spots) {
         const box = { left: x, top: y - q.height / 2, right: x + q.width, bottom: y + q.height / 2 };
-        if (!hits(box)) {
+        if (!hits(box, own)) {
           placed.push(box);
           return { x, y, box, clear: true };
         }
@@ -311,23 +315,17 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     ctx.fillStyle = INK;
     ctx.fillText(s, x, y);
   };
-  const fixed = [];
-  let probLabel: { s: string; x: number; y: number } | null = null;
-  if (pl && ok(pl.i) && ok(pl.j)) {
-    const s = `p = ${pl.prob.toFixed(2)}`;
-    const x = (sx(pl.i) + sx(pl.j)) / 2 + 6, y = (sy(pl.i) + sy(pl.j)) / 2 - 10;
-    fixed.push({ left: x, top: y - LABEL_HEIGHT / 2, right: x + ctx.measureText(s).width, bottom: y + LABEL_HEIGHT / 2 });
-    probLabel = { s, x, y };
-  }
   // Selected nodes first so they always get their label.
   const ordered = [...new Set([...h.selected, ...labels])].filter(ok).slice(0, MAX_LABELS);
-  const names = ordered.map((i) => scene.ids[i] ?? String(i));
-  const spots = placeLabels(
-    ordered.map((i, k) => ({ x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(names[k]!).width, height: LABEL_HEIGHT })),
-    fixed,
-  );
-  spots.forEach((p, k) => text(names[k]!, p.x, p.y));
-  if (probLabel) text(probLabel.s, probLabel.x, probLabel.y);
+  const requests = ordered.map((i) => {
+    const s = scene.ids[i] ?? String(i);
+    return { s, x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(s).width, height: LABEL_HEIGHT };
+  });
+  if (pl && ok(pl.i) && ok(pl.j)) {
+    const s = `p = ${pl.prob.toFixed(2)}`;
+    requests.unshift({ s, x: (sx(pl.i) + sx(pl.j)) / 2, y: (sy(pl.i) + sy(pl.j)) / 2, r: 0, width: ctx.measureText(s).width, height: LABEL_HEIGHT });
+  }
+  placeLabels(requests).forEach((p, k) => text(requests[k]!.s, p.x, p.y));
 }
 
 /** A light ring around a hovered node drawn at screen point p (CSS px) with screen radius r. */
