@@ -119,6 +119,8 @@ export interface Box {
 
 /** Room kept between labels (CSS px). */
 const LABEL_GAP = 2;
+/** A label's distance from its node's disc: clear of the selection ring (r + 4, 3 px wide) and its halo. */
+const LABEL_OFFSET = 8;
 
 /**
  * Places labels in order, each at the first of a few spots around its node
@@ -133,14 +135,15 @@ const LABEL_GAP = 2;
 export function placeLabels(requests: readonly LabelRequest[], fixed: readonly Box[] = []): PlacedLabel[] {
   const placed: Box[] = [...fixed];
   const overlaps = (b: Box, p: Box): boolean => b.left < p.right + LABEL_GAP && p.left < b.right + LABEL_GAP && b.top < p.bottom + LABEL_GAP && p.top < b.bottom + LABEL_GAP;
-  // Discs with their selection rings (r + 4, see drawOverlay).
-  const discs = requests.map((q) => (q.r > 0 ? { left: q.x - q.r - 4, top: q.y - q.r - 4, right: q.x + q.r + 4, bottom: q.y + q.r + 4 } : null));
+  // Discs with their selection rings (drawn at r + 4, 3 px wide: see drawOverlay).
+  const ring = LABEL_OFFSET - LABEL_GAP;
+  const discs = requests.map((q) => (q.r > 0 ? { left: q.x - q.r - ring, top: q.y - q.r - ring, right: q.x + q.r + ring, bottom: q.y + q.r + ring } : null));
   const hits = (b: Box, own: number): boolean => placed.some((p) => overlaps(b, p)) || discs.some((d, k) => d !== null && k !== own && overlaps(b, d));
   return requests.map((q, own) => {
     let first: PlacedLabel | null = null;
     for (let reach = 0; reach < 4; reach++) {
       // Each ring of spots a label's height further out, so rings do not overlap.
-      const d = q.r + 6 + reach * (q.height + LABEL_GAP);
+      const d = q.r + LABEL_OFFSET + reach * (q.height + LABEL_GAP);
       const spots: Array<[number, number]> = [
         [q.x + d, q.y], // right
         [q.x - d - q.width, q.y], // left
@@ -323,7 +326,8 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
   });
   if (pl && ok(pl.i) && ok(pl.j)) {
     const s = `p = ${pl.prob.toFixed(2)}`;
-    requests.unshift({ s, x: (sx(pl.i) + sx(pl.j)) / 2, y: (sy(pl.i) + sy(pl.j)) / 2, r: 0, width: ctx.measureText(s).width, height: LABEL_HEIGHT });
+    // Just above the link's midpoint, off the line.
+    requests.unshift({ s, x: (sx(pl.i) + sx(pl.j)) / 2, y: (sy(pl.i) + sy(pl.j)) / 2 - 10, r: 0, width: ctx.measureText(s).width, height: LABEL_HEIGHT });
   }
   placeLabels(requests).forEach((p, k) => text(requests[k]!.s, p.x, p.y));
 }
