@@ -332,8 +332,8 @@ export function renderDefinitions(ex: Explanation): HTMLElement {
     ...row(
       "attribution",
       attr
-        ? "the neighbour's share of the pair's score before it becomes p: the larger it is, the more p drops when this neighbour alone is removed. It is the number shown for each selected neighbour."
-        : "the neighbour's share of the pair's score before it becomes p. This model gives none, so each selected neighbour shows its weight b.",
+        ? "the number shown per selected neighbour: its share of the pair's score before that becomes p; the larger, the more p drops without it."
+        : "a neighbour's share of the pair's score before that becomes p; this model gives none, so each selected neighbour shows its b.",
     ),
   );
 }
