@@ -201,6 +201,9 @@ export class GraphView {
     const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
     const dpr = globalThis.devicePixelRatio || 1;
     if (w === this.width && h === this.height && dpr === this.dpr) return;
+    // A view the user (or a selection) placed keeps its centre where it
+    // was: a narrower window must not push the explained pair off screen.
+    if (!this.autoFit && this.width > 0 && this.height > 0) this.t = { ...this.t, x: this.t.x + (w - this.width) / 2, y: this.t.y + (h - this.height) / 2 };
     this.width = w;
     this.height = h;
     this.dpr = dpr;
