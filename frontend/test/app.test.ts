@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { formatHash, parseHash, presetOf } from "../src/app/hash";
 import { bytes, duration, percent } from "../src/app/format";
 import { LoadedGraph } from "../src/app/graphdata";
-import { graphSummary, missingFeaturesNote, pairHighlight } from "../src/app/summary";
+import { litNodes } from "../src/app/graph/overlay";
+import { graphSummary, hasAttributions, missingFeaturesNote, pairHighlight, shownNumber } from "../src/app/summary";
 import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
 
 test("deep links parse what they format, and ignore what they cannot read", () => {
@@ -90,28 +91,46 @@ test("nodes resolve by id first, then by index", () => {
   assert.equal(g.className(0), null);
 });
 
-function nb(node: number, selected: boolean, common: boolean, weight: number): Neighbor {
-  return { node, id: String(node), structure: 0.5, features: 0.5, score: 0.5, common, selected, weight, rank: selected ? 1 : 0 };
+function nb(node: number, selected: boolean, common: boolean, weight: number, attribution = 0): Neighbor {
+  return { node, id: String(node), structure: 0.5, features: 0.5, score: 0.5, common, selected, weight, rank: selected ? 1 : 0, attribution, prob_without: 0 };
 }
 
-test("an explanation becomes both sides' weighted neighbour sets on the canvas", () => {
-  const ex: Explanation = {
-    i: { node: 1, id: "1", neighbors: [nb(5, true, true, 0.6), nb(6, false, false, 0)] },
-    j: { node: 2, id: "2", neighbors: [nb(5, true, true, 0.4), nb(7, true, false, 0.6)] },
-    prob: 0.8, linked: false, masked: false, prob_random: 0.5, prob_removed: 0.3, reading: "r",
+function explanation(i: Neighbor[], j: Neighbor[]): Explanation {
+  return {
+    i: { node: 1, id: "1", neighbors: i },
+    j: { node: 2, id: "2", neighbors: j },
+    prob: 0.8, linked: false, masked: false, prob_random: 0.5, prob_removed: 0.3, prob_random_removed: 0.6, random_draws: 10, reading: "r",
     groundtruth: { i: [5], j: [7], role: "test" },
   };
+}
+
+test("an explanation becomes the pair and its selected neighbours on the canvas, edges by weight when no attribution is given", () => {
+  // Common neighbour 8 is not selected: it stays out of the explanation (dimmed, no diamond).
+  const ex = explanation([nb(5, true, true, 0.6), nb(6, false, false, 0), nb(8, false, true, 0)], [nb(5, true, true, 0.4), nb(7, true, false, 0.3)]);
+  assert.equal(hasAttributions(ex), false);
+  assert.equal(shownNumber(ex, ex.i.neighbors[0]!), 0.6);
   const h = pairHighlight(ex);
   assert.deepEqual(h.selected, [1, 2]);
   assert.equal(h.sides?.length, 2);
-  assert.deepEqual(h.sides?.[0]?.neighbors, [{ node: 5, weight: 0.6, selected: true }, { node: 6, weight: 0, selected: false }]);
-  assert.deepEqual(h.sides?.[1]?.neighbors.map((n) => n.node), [5, 7]);
+  // Strength: weight / the largest weight in the explanation (0.6).
+  assert.deepEqual(h.sides?.[0]?.neighbors, [{ node: 5, strength: 1, selected: true }, { node: 6, strength: 0, selected: false }, { node: 8, strength: 0, selected: false }]);
+  assert.deepEqual(h.sides?.[1]?.neighbors, [{ node: 5, strength: 0.4 / 0.6, selected: true }, { node: 7, strength: 0.5, selected: true }]);
   assert.notEqual(h.sides?.[0]?.color, h.sides?.[1]?.color);
   assert.deepEqual(h.common, [5]);
   assert.deepEqual(h.groundtruth, [5, 7]);
   assert.deepEqual(h.pairLink, { i: 1, j: 2, prob: 0.8, linked: false });
+  assert.deepEqual(litNodes(h).sort(), [1, 2, 5, 7]);
   delete ex.groundtruth;
   assert.equal(pairHighlight(ex).groundtruth, undefined);
+});
+
+test("with attributions, edge strengths follow their size normalised within the explanation, not the weights", () => {
+  const ex = explanation([nb(5, true, false, 0.5, 0.2), nb(6, true, false, 0.5, -0.8)], [nb(7, true, false, 1, 0.4), nb(9, false, false, 0, 0)]);
+  assert.equal(hasAttributions(ex), true);
+  assert.equal(shownNumber(ex, ex.j.neighbors[0]!), 0.4);
+  const h = pairHighlight(ex);
+  assert.deepEqual(h.sides?.[0]?.neighbors.map((n) => n.strength), [0.2 / 0.8, 1]);
+  assert.deepEqual(h.sides?.[1]?.neighbors.map((n) => n.strength), [0.4 / 0.8, 0]);
 });
 
 test("the graph summary names size, features and structure", () => {

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { buildTree, hitTest, hitTestBrute } from "../src/app/graph/hit";
 import { findNodes, describeNode } from "../src/app/graph/index";
 import { createLayout, defaultMaxTicks, initialPositions } from "../src/app/graph/layout-core";
-import { litNodes, neighborEdges } from "../src/app/graph/overlay";
+import { innerEdges, litNodes, neighborEdges, placeLabels } from "../src/app/graph/overlay";
 import { seededRandom } from "../src/app/graph/prng";
 import { frameServes } from "../src/app/graph/layout-protocol";
 import { drawStatic, type Ctx2D } from "../src/app/graph/render-core";
@@ -309,16 +309,76 @@ describe("static layer drawing", () => {
     assert.deepEqual(neighborEdges({ selected: [0] }, edges), []);
   });
 
-  test("litNodes lists every highlighted node once", () => {
+  test("litNodes: one node lights every node its highlight mentions, once", () => {
     const lit = litNodes({
-      selected: [1, 2],
-      sides: [{ node: 1, color: "b", neighbors: [{ node: 3, weight: 0.3, selected: true }, { node: 4, weight: 0.1, selected: false }] }],
+      selected: [1],
+      neighbors: [3, 4, 3],
       common: [3],
       groundtruth: [5],
       candidates: [{ node: 6, prob: 0.5 }],
-      pairLink: { i: 1, j: 2, prob: 0.9, linked: false },
     });
-    assert.deepEqual(lit.sort(), [1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(lit.sort(), [1, 3, 4, 5, 6]);
+  });
+
+  test("litNodes and innerEdges: a pair lights only itself, its selected neighbours and the edges among them", () => {
+    // 1-2 the pair; 3 selected by 1, 4 unselected of 1, 6 selected by 2,
+    // 5 groundtruth but unselected, 7 elsewhere.
+    const h = {
+      selected: [1, 2],
+      sides: [
+        { node: 1, color: "b", neighbors: [{ node: 3, strength: 0.3, selected: true }, { node: 4, strength: 0, selected: false }] },
+        { node: 2, color: "v", neighbors: [{ node: 6, strength: 1, selected: true }, { node: 5, strength: 0, selected: false }] },
+      ],
+      common: [],
+      groundtruth: [5],
+      pairLink: { i: 1, j: 2, prob: 0.9, linked: true },
+    };
+    assert.deepEqual(litNodes(h).sort(), [1, 2, 3, 6]);
+    const dimmed = [4, 5, 7].filter((v) => litNodes(h).includes(v));
+    assert.deepEqual(dimmed, [], "unselected and groundtruth-only neighbours are dimmed");
+    // Edges: 1-3 and 2-6 the sides draw, 1-2 the pair link; 3-6 and 2-3
+    // join lit nodes; 1-4, 2-5, 6-7 leave the explanation.
+    const edges = Uint32Array.from([1, 3, 2, 6, 1, 2, 3, 6, 3, 2, 1, 4, 2, 5, 6, 7]);
+    assert.deepEqual(innerEdges(h, edges), [3, 6, 3, 2]);
+    assert.deepEqual(innerEdges({ selected: [1], neighbors: [3] }, edges), [], "no inner edges outside pair mode");
+  });
+
+  test("placeLabels: a free spot keeps its label to the right; crowded labels never overlap", () => {
+    const one = placeLabels([{ x: 100, y: 100, r: 4, width: 30, height: 15 }]);
+    assert.deepEqual([one[0]!.x, one[0]!.y, one[0]!.clear], [112, 100, true]);
+    // Twelve nodes on almost the same spot, and a fixed box (the probability) beside them.
+    const fixed = [{ left: 110, top: 90, right: 160, bottom: 110 }];
+    const reqs = Array.from({ length: 12 }, (_, k) => ({ x: 100 + (k % 3), y: 100 + (k % 2), r: 4, width: 20 + k, height: 15 }));
+    const placed = placeLabels(reqs, fixed);
+    assert.ok(placed.every((p) => p.clear), "every label found a clear spot");
+    const boxes = [...fixed, ...placed.map((p) => p.box)];
+    for (let a = 0; a < boxes.length; a++)
+      for (let b = 0; b < a; b++) {
+        const p = boxes[a]!, q = boxes[b]!;
+        const overlap = p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom;
+        assert.equal(overlap, false, `labels ${a} and ${b} overlap: ${JSON.stringify([p, q])}`);
+      }
+    placed.forEach((p, k) => {
+      assert.ok(Math.abs(p.box.right - p.box.left - reqs[k]!.width) < 1e-9);
+      assert.equal(p.box.top, p.y - 7.5);
+    });
+  });
+
+  test("placeLabels: a label keeps off the other labelled nodes' discs", () => {
+    // Node B sits where A's label would go (right of A): A's label moves left.
+    const [la, lb] = placeLabels([
+      { x: 100, y: 100, r: 4, width: 30, height: 15 },
+      { x: 125, y: 100, r: 4, width: 30, height: 15 },
+    ]);
+    assert.deepEqual([la!.x, la!.y, la!.clear], [100 - 12 - 30, 100, true]);
+    assert.deepEqual([lb!.x, lb!.y, lb!.clear], [137, 100, true]);
+    // A request with r = 0 (the probability) has no disc to avoid.
+    const [p, q] = placeLabels([
+      { x: 100, y: 100, r: 0, width: 40, height: 15 },
+      { x: 95, y: 100, r: 0, width: 10, height: 15 },
+    ]);
+    assert.equal(p!.x, 108);
+    assert.ok(q!.clear && q!.box.right <= p!.box.left, JSON.stringify([p, q]));
   });
 });
 

@@ -171,3 +171,27 @@ test("after destroy, events do nothing", () => {
   assert.equal(s.view.t, t0);
   assert.deepEqual(s.view.hovers, []);
 });
+
+test("] and [ step through neighbours and Enter activates, without moving the view; without handlers they are left alone", () => {
+  const surface = new FakeSurface();
+  const view = new FakeView();
+  const calls: string[] = [];
+  new GraphInput(surface, view, { onStep: (d) => calls.push(`step ${d}`), onActivate: () => calls.push("enter") });
+  const key = (k: string, mods: object = {}) => {
+    const ev = Object.assign(new Event("keydown", { cancelable: true }), { key: k, altKey: false, ctrlKey: false, metaKey: false, shiftKey: false, ...mods });
+    surface.dispatchEvent(ev);
+    return ev;
+  };
+  const t0 = view.t;
+  assert.equal(key("]").defaultPrevented, true);
+  key("]");
+  key("[");
+  assert.equal(key("Enter").defaultPrevented, true);
+  assert.equal(key("]", { ctrlKey: true }).defaultPrevented, false);
+  assert.deepEqual(calls, ["step 1", "step 1", "step -1", "enter"]);
+  assert.equal(view.t, t0);
+  assert.equal(view.held, 0);
+  const bare = setup();
+  assert.equal(bare.fire("keydown", { key: "]", altKey: false, ctrlKey: false, metaKey: false, shiftKey: false }).defaultPrevented, false);
+  assert.equal(bare.fire("keydown", { key: "Enter", altKey: false, ctrlKey: false, metaKey: false, shiftKey: false }).defaultPrevented, false);
+});

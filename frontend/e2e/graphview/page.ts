@@ -158,7 +158,7 @@ const gv = {
     const side = (v: number, color: string) => ({
       node: v,
       color,
-      neighbors: nbrs(v).map((u, k) => ({ node: u, weight: k < 3 ? 1 / 3 : 0.05, selected: k < 3 })),
+      neighbors: nbrs(v).map((u, k) => ({ node: u, strength: k < 3 ? 1 - k / 3 : 0, selected: k < 3 })),
     });
     const ni = new Set(nbrs(i));
     const h: Highlight = {

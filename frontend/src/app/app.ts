@@ -21,6 +21,7 @@ import { DataPanel } from "./panels/data";
 import { ExplainPanel } from "./panels/explain";
 import { InsightPanel } from "./panels/insight";
 import { TrainPanel } from "./panels/train";
+import { NeighborCursor } from "./stepper";
 import { AppStore, type AppMetrics, type CurrentModel, type Selection } from "./store";
 
 export class App {
@@ -39,6 +40,9 @@ export class App {
   private readonly legend = byId("legend", HTMLElement);
   private readonly graphInfo = byId("graph-info", HTMLElement);
   private readonly layoutStatus = byId("layout-status", HTMLElement);
+  private readonly announce = byId("graph-announce", HTMLElement);
+  /** Where the canvas's ] and [ keys stand among a node's neighbours. */
+  private readonly cursor = new NeighborCursor();
   private loading: Promise<unknown> = Promise.resolve();
 
   // Read-only views of the store, for the browser tests and the console.
@@ -75,6 +79,8 @@ export class App {
     this.input = new GraphInput(canvas, this.view, {
       onNodeClick: (node) => this.clickNode(node),
       onBackgroundClick: () => void this.select({ kind: "none" }),
+      onStep: (dir) => this.stepNeighbor(dir),
+      onActivate: () => this.explainCursor(),
     });
     const setStatus = (text: string) => this.setStatus(text);
     const setModel = (info: ModelInfo) => this.setModel(info);
@@ -100,6 +106,54 @@ export class App {
       this.search(search.value);
     });
     window.addEventListener("hashchange", () => void this.applyLink(parseHash(location.hash)));
+    // Skip links move focus themselves: the hash is the app's deep link.
+    for (const a of document.querySelectorAll<HTMLAnchorElement>("a[data-skip]")) {
+      a.addEventListener("click", (ev) => {
+        ev.preventDefault();
+        const target = document.getElementById(a.dataset["skip"] ?? "");
+        if (target === null) return;
+        target.closest("details")?.setAttribute("open", "");
+        if (target.tabIndex < 0 && !target.hasAttribute("tabindex")) target.tabIndex = -1;
+        target.focus();
+      });
+    }
+  }
+
+  /** The node whose neighbours the canvas's keys step through: the selected node, or a pair's i end. */
+  private stepAnchor(): number | null {
+    const s = this.store.get("selection");
+    return s.kind === "node" ? s.node : s.kind === "pair" ? s.i : null;
+  }
+
+  /** ] and [ on the canvas: ring the next or previous neighbour and say which it is. */
+  private stepNeighbor(dir: 1 | -1): void {
+    const g = this.store.get("graph");
+    const anchor = this.stepAnchor();
+    if (g === null || anchor === null) {
+      this.announce.textContent = "Select a node first (click it, or find it by id); then ] and [ step through its neighbours.";
+      return;
+    }
+    const at = this.cursor.step(anchor, g.neighbors(anchor), dir);
+    if (at === null) {
+      this.view.setCursor(-1);
+      this.announce.textContent = `Node ${g.id(anchor)} has no neighbours.`;
+      return;
+    }
+    this.view.setCursor(at.node);
+    const cls = g.className(at.node);
+    this.announce.textContent = `Neighbour ${at.index + 1} of ${at.count} of node ${g.id(anchor)}: node ${g.id(at.node)}${cls ? ` (${cls})` : ""}. Enter explains ${g.id(anchor)} – ${g.id(at.node)}.`;
+  }
+
+  /** Enter on the canvas: explain the pair the keys stand on; focus stays on the canvas, the explanation follows in the panel. */
+  private explainCursor(): void {
+    const g = this.store.get("graph");
+    const at = g ? this.cursor.current((v) => g.neighbors(v)) : null;
+    if (g === null || at === null) {
+      this.announce.textContent = "Step to a neighbour with ] or [ first; Enter then explains the pair.";
+      return;
+    }
+    this.announce.textContent = `Explaining ${g.id(at.anchor)} – ${g.id(at.node)} in the Explain panel.`;
+    void this.select({ kind: "pair", i: at.anchor, j: at.node });
   }
 
   /** Starts the app: waits for the engine, then opens what the URL asks for (the synthetic demo graph by default). */
@@ -259,6 +313,8 @@ export class App {
         model: model && model.fingerprint !== info.fingerprint ? null : model,
         selection: { kind: "none" },
       });
+      this.cursor.reset();
+      this.announce.textContent = "";
       this.data.clearError();
       const missing = missingFeaturesNote(info);
       if (missing) this.data.showNote(`${info.name}: ${missing}.`);
@@ -345,6 +401,13 @@ export class App {
     const store = this.store;
     store.set("selection", sel);
     this.writeHash();
+    // The keys' cursor belongs to its node: another node (or none) drops it.
+    const anchor = this.stepAnchor();
+    if (anchor === null || anchor !== this.cursor.anchorNode()) {
+      this.cursor.reset();
+      this.view.setCursor(-1);
+      this.announce.textContent = "";
+    }
     if (sel.kind !== "none") this.explain.reveal();
     const g = store.get("graph");
     if (g === null || sel.kind === "none") {

@@ -18,8 +18,9 @@ export function renderLegend(el: HTMLElement, g: LoadedGraph): void {
     const count = names?.length ?? Math.max(0, ...g.labels) + 1;
     for (let c = 0; c < Math.min(count, 12); c++) classes.push(swatch(classColor(c), names?.[c] ?? `class ${c}`));
   }
-  // The explanation's colours reuse two class colours; the rest of the
-  // graph turns grey while a pair is shown, so they never meet.
+  // Class colours are light tints, the explanation's dark strong colours
+  // (palette.ts), and the rest of the graph turns grey while a pair is
+  // shown: the two never meet.
   const marks = [swatch(SIDE_I, "i's side"), swatch(SIDE_J, "j's side"), swatch(COMMON, "common neighbour")];
   if (g.desc.hasGroundtruth) marks.push(swatch(GROUNDTRUTH, "groundtruth"));
   replace(

@@ -1,18 +1,42 @@
 // Pure helpers that turn engine results into what the view and panels show.
 
-import type { Explanation, GraphInfo } from "../protocol";
+import type { Explanation, GraphInfo, Neighbor } from "../protocol";
 import type { Highlight } from "./graph/index";
 import { SIDE_I, SIDE_J } from "./palette";
 
-/** The canvas highlight of an explanation: both sides' neighbour sets, weighted. */
+/**
+ * Whether an explanation carries attributions: the number shown per
+ * selected neighbour is its attribution, or, when every attribution is 0
+ * (an engine that does not compute them), its weight b.
+ */
+export function hasAttributions(ex: Explanation): boolean {
+  return [...ex.i.neighbors, ...ex.j.neighbors].some((n) => n.selected && n.attribution !== 0);
+}
+
+/** The number shown for neighbour n of ex: its attribution, or its weight b when ex has none (see hasAttributions). */
+export function shownNumber(ex: Explanation, n: Neighbor): number {
+  return hasAttributions(ex) ? n.attribution : n.weight;
+}
+
+/**
+ * The canvas highlight of an explanation: the pair, both sides' selected
+ * neighbours with edge strengths (the shown number's size, normalised by
+ * the largest in the explanation, so the strongest edge is 1), the common
+ * neighbours among them and the pair's link.
+ */
 export function pairHighlight(ex: Explanation): Highlight {
+  const attr = hasAttributions(ex);
+  const value = (n: Neighbor): number => (n.selected ? Math.abs(attr ? n.attribution : n.weight) : 0);
+  let top = 0;
+  for (const n of [...ex.i.neighbors, ...ex.j.neighbors]) if (Number.isFinite(value(n))) top = Math.max(top, value(n));
+  const strength = (n: Neighbor): number => (top > 0 && Number.isFinite(value(n)) ? value(n) / top : 0);
   const side = (s: Explanation["i"], color: string) => ({
     node: s.node,
     color,
-    neighbors: s.neighbors.map((n) => ({ node: n.node, weight: n.weight, selected: n.selected })),
+    neighbors: s.neighbors.map((n) => ({ node: n.node, strength: strength(n), selected: n.selected })),
   });
   const common = new Set<number>();
-  for (const n of [...ex.i.neighbors, ...ex.j.neighbors]) if (n.common) common.add(n.node);
+  for (const n of [...ex.i.neighbors, ...ex.j.neighbors]) if (n.common && n.selected) common.add(n.node);
   const h: Highlight = {
     selected: [ex.i.node, ex.j.node],
     sides: [side(ex.i, SIDE_I), side(ex.j, SIDE_J)],

@@ -42,6 +42,10 @@ export interface GraphInputOptions {
   onNodeClick?: (node: number) => void;
   /** A click on no node. */
   onBackgroundClick?: () => void;
+  /** ] (+1) or [ (-1): step to the next or previous neighbour of the selected node. */
+  onStep?: (dir: 1 | -1) => void;
+  /** Enter: explain the pair the keyboard stands on. */
+  onActivate?: () => void;
 }
 
 /** The fields of a pointer, mouse or wheel event that input reads. */
@@ -183,6 +187,16 @@ export class GraphInput {
     if (e.key === "0") {
       e.preventDefault();
       this.view.fit();
+      return;
+    }
+    if ((e.key === "]" || e.key === "[") && this.opts.onStep) {
+      e.preventDefault();
+      this.opts.onStep(e.key === "]" ? 1 : -1);
+      return;
+    }
+    if (e.key === "Enter" && this.opts.onActivate) {
+      e.preventDefault();
+      this.opts.onActivate();
       return;
     }
     const t = keyTransform(e.key, e.shiftKey, this.view.transform(), this.view.size());

@@ -1,6 +1,6 @@
 // The highlight overlay, drawn by the page on top of the (dimmed) static
 // layer: emphasised edges, lit nodes, markers, rings and id labels.
-import { COMMON, GROUNDTRUTH, NEUTRAL, OKABE_ITO, SIDE_J } from "../palette";
+import { COMMON, GROUNDTRUTH, NEUTRAL, SIDE_J } from "../palette";
 import type { Highlight } from "./types";
 import { screenRadius, type Transform } from "./transform";
 
@@ -9,11 +9,15 @@ const INK = "#000000";
 const HALO = "#ffffff";
 const MAX_LABELS = 80;
 const FONT = "12px system-ui, sans-serif";
+/** Height of a label's box (CSS px): the 12 px font and its halo. */
+const LABEL_HEIGHT = 15;
 
 export interface OverlayScene {
   pos: Float32Array;
   /** Pairs (selected node, neighbour) to emphasise in one-node mode: see neighborEdges. */
   neighborEdges: readonly number[];
+  /** The explanation's edges its sides do not draw, in pair mode: see innerEdges. */
+  innerEdges: readonly number[];
   radius: Float32Array;
   ids: readonly string[];
   colorOf: (i: number) => string;
@@ -35,14 +39,27 @@ export function neighborEdges(h: Highlight, edges: Uint32Array): number[] {
   return out;
 }
 
-/** Every node the highlight mentions (they are drawn undimmed). */
+/**
+ * The nodes drawn undimmed. A pair's explanation is the pair and its
+ * selected neighbours: everything else (unselected neighbours, common or
+ * not, groundtruth nodes the model did not select) stays dimmed with the
+ * rest of the graph. A single node lights its neighbours, its suggested
+ * links and any groundtruth marks.
+ */
 export function litNodes(h: Highlight): number[] {
   const s = new Set<number>(h.selected);
-  for (const v of h.neighbors ?? []) s.add(v);
-  for (const side of h.sides ?? []) {
-    s.add(side.node);
-    for (const nb of side.neighbors) s.add(nb.node);
+  if (h.sides) {
+    for (const side of h.sides) {
+      s.add(side.node);
+      for (const nb of side.neighbors) if (nb.selected) s.add(nb.node);
+    }
+    if (h.pairLink) {
+      s.add(h.pairLink.i);
+      s.add(h.pairLink.j);
+    }
+    return [...s];
   }
+  for (const v of h.neighbors ?? []) s.add(v);
   for (const v of h.common ?? []) s.add(v);
   for (const v of h.groundtruth ?? []) s.add(v);
   for (const c of h.candidates ?? []) s.add(c.node);
@@ -53,6 +70,109 @@ export function litNodes(h: Highlight): number[] {
   return [...s];
 }
 
+/**
+ * The graph's edges inside an explanation that its sides do not draw
+ * already (an end to its selected neighbour) nor the pair's link: edges
+ * between two selected neighbours, or from a neighbour to the other end.
+ * Flat pairs; empty outside pair mode. One pass over the edges.
+ */
+export function innerEdges(h: Highlight, edges: Uint32Array): number[] {
+  const out: number[] = [];
+  if (!h.sides) return out;
+  const lit = new Set(litNodes(h));
+  const drawn = new Set<string>();
+  const key = (a: number, b: number): string => (a < b ? `${a},${b}` : `${b},${a}`);
+  for (const side of h.sides) for (const nb of side.neighbors) if (nb.selected) drawn.add(key(side.node, nb.node));
+  if (h.pairLink) drawn.add(key(h.pairLink.i, h.pairLink.j));
+  for (let e = 0; e + 1 < edges.length; e += 2) {
+    const a = edges[e]!, b = edges[e + 1]!;
+    if (lit.has(a) && lit.has(b) && !drawn.has(key(a, b))) out.push(a, b);
+  }
+  return out;
+}
+
+/** A label to place: its node's centre and radius, the text's size (CSS px). */
+export interface LabelRequest {
+  x: number;
+  y: number;
+  r: number;
+  width: number;
+  height: number;
+}
+
+/** A placed label: where its text starts (left, vertical middle) and its box. */
+export interface PlacedLabel {
+  x: number;
+  y: number;
+  box: Box;
+  /** Whether the box overlaps no earlier label (false only when every spot was taken). */
+  clear: boolean;
+}
+
+/** A screen rectangle (CSS px). */
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Room kept between labels (CSS px). */
+const LABEL_GAP = 2;
+/** A label's distance from its node's disc: clear of the selection ring (r + 4, 3 px wide) and its halo. */
+const LABEL_OFFSET = 8;
+
+/**
+ * Places labels in order, each at the first of a few spots around its node
+ * (right, left, above, below, the diagonals, then the same in three rings
+ * further out, a label's height apart) where its box overlaps no label
+ * placed before it, no `fixed` box and no other labelled node's disc and
+ * ring (a request with r = 0, such as the pair's probability at its link's
+ * midpoint, has none). Greedy: earlier labels win, so pass the most
+ * important first. A label with no clear spot takes its first one and is
+ * marked not clear.
+ */
+export function placeLabels(requests: readonly LabelRequest[], fixed: readonly Box[] = []): PlacedLabel[] {
+  const placed: Box[] = [...fixed];
+  const overlaps = (b: Box, p: Box): boolean => b.left < p.right + LABEL_GAP && p.left < b.right + LABEL_GAP && b.top < p.bottom + LABEL_GAP && p.top < b.bottom + LABEL_GAP;
+  // Discs with their selection rings (drawn at r + 4, 3 px wide: see drawOverlay).
+  const ring = LABEL_OFFSET - LABEL_GAP;
+  const discs = requests.map((q) => (q.r > 0 ? { left: q.x - q.r - ring, top: q.y - q.r - ring, right: q.x + q.r + ring, bottom: q.y + q.r + ring } : null));
+  const hits = (b: Box, own: number): boolean => placed.some((p) => overlaps(b, p)) || discs.some((d, k) => d !== null && k !== own && overlaps(b, d));
+  return requests.map((q, own) => {
+    let first: PlacedLabel | null = null;
+    for (let reach = 0; reach < 4; reach++) {
+      // Each ring of spots a label's height further out, so rings do not overlap.
+      const d = q.r + LABEL_OFFSET + reach * (q.height + LABEL_GAP);
+      const spots: Array<[number, number]> = [
+        [q.x + d, q.y], // right
+        [q.x - d - q.width, q.y], // left
+        [q.x - q.width / 2, q.y - d - q.height / 2], // above
+        [q.x - q.width / 2, q.y + d + q.height / 2], // below
+        [q.x + d * 0.8, q.y - d * 0.8 - q.height / 2],
+        [q.x - d * 0.8 - q.width, q.y - d * 0.8 - q.height / 2],
+        [q.x + d * 0.8, q.y + d * 0.8 + q.height / 2],
+        [q.x - d * 0.8 - q.width, q.y + d * 0.8 + q.height / 2],
+      ];
+      for (const [x, y] of spots) {
+        const box = { left: x, top: y - q.height / 2, right: x + q.width, bottom: y + q.height / 2 };
+        if (!hits(box, own)) {
+          placed.push(box);
+          return { x, y, box, clear: true };
+        }
+        first ??= { x, y, box, clear: false };
+      }
+    }
+    placed.push(first!.box);
+    return first!;
+  });
+}
+
+/**
+ * Draws highlight h over the (dimmed) static layer: the explanation's edges
+ * and nodes in the highlight colours, markers, selection rings, and id
+ * labels placed so that they do not overlap.
+ */
 export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: OverlayScene, t: Transform, dpr: number): void {
   const { pos, radius } = scene;
   const n = pos.length >> 1;
@@ -66,16 +186,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     ctx.lineTo(sx(b), sy(b));
     ctx.stroke();
   };
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.lineCap = "round";
-  const labels = new Set<number>();
-  const first = h.selected[0];
-
-  // Edges.
-  if (h.neighbors) {
-    const pairs = scene.neighborEdges;
-    ctx.strokeStyle = NEUTRAL;
-    ctx.lineWidth = 1.5;
+  const path = (pairs: readonly number[]): void => {
     ctx.beginPath();
     for (let e = 0; e + 1 < pairs.length; e += 2) {
       const a = pairs[e]!, b = pairs[e + 1]!;
@@ -84,29 +195,36 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
       ctx.lineTo(sx(b), sy(b));
     }
     ctx.stroke();
+  };
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.lineCap = "round";
+  const labels = new Set<number>();
+  const first = h.selected[0];
+
+  // Edges.
+  if (h.neighbors && !h.sides) {
+    ctx.strokeStyle = NEUTRAL;
+    ctx.lineWidth = 1.5;
+    path(scene.neighborEdges);
     if (h.neighbors.length <= 40) for (const v of h.neighbors) labels.add(v);
+  }
+  if (h.sides) {
+    // The explanation's other edges, thin ink under the sides' own.
+    ctx.strokeStyle = INK;
+    ctx.globalAlpha = 0.45;
+    ctx.lineWidth = 1;
+    path(scene.innerEdges);
+    ctx.globalAlpha = 1;
   }
   for (const side of h.sides ?? []) {
     if (!ok(side.node)) continue;
     ctx.strokeStyle = side.color;
-    // Unselected candidates faintly, then the selected ones by weight.
-    ctx.globalAlpha = 0.3;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (const nb of side.neighbors) {
-      if (nb.selected || !ok(nb.node)) continue;
-      ctx.moveTo(sx(side.node), sy(side.node));
-      ctx.lineTo(sx(nb.node), sy(nb.node));
-    }
-    ctx.stroke();
-    ctx.globalAlpha = 0.9;
     for (const nb of side.neighbors) {
       if (!nb.selected || !ok(nb.node)) continue;
-      ctx.lineWidth = Math.min(8, 1.5 + 6 * Math.max(0, nb.weight));
+      ctx.lineWidth = 1.5 + 6 * Math.min(1, Math.max(0, nb.strength));
       line(side.node, nb.node);
       labels.add(nb.node);
     }
-    ctx.globalAlpha = 1;
   }
   if (first !== undefined && ok(first) && h.candidates) {
     ctx.strokeStyle = SIDE_J;
@@ -132,8 +250,9 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
 
   // Lit nodes in their own colours, white outline for contrast; in a pair,
   // the ends and their selected neighbours take their side's colour (a
-  // neighbour selected by both sides the common colour), so no class
-  // colour can pass for a side.
+  // neighbour selected by both sides the common colour). Class colours are
+  // light tints and highlight colours dark (palette.ts): they cannot be
+  // confused.
   const fill = new Map<number, string>();
   for (const side of h.sides ?? []) {
     fill.set(side.node, side.color);
@@ -187,7 +306,8 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     labels.add(i);
   }
 
-  // Labels: ids with a white halo; the pair's probability at its midpoint.
+  // Labels: ids with a white halo, placed apart; the pair's probability at
+  // its link's midpoint first, so that no id covers it.
   ctx.font = FONT;
   ctx.textBaseline = "middle";
   ctx.lineJoin = "round";
@@ -198,20 +318,19 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     ctx.fillStyle = INK;
     ctx.fillText(s, x, y);
   };
-  let count = 0;
   // Selected nodes first so they always get their label.
-  const ordered = [...new Set([...h.selected, ...labels])];
-  for (const i of ordered) {
-    if (!ok(i) || count++ >= MAX_LABELS) continue;
-    text(scene.ids[i] ?? String(i), sx(i) + r(i) + 8, sy(i));
-  }
+  const ordered = [...new Set([...h.selected, ...labels])].filter(ok).slice(0, MAX_LABELS);
+  const requests = ordered.map((i) => {
+    const s = scene.ids[i] ?? String(i);
+    return { s, x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(s).width, height: LABEL_HEIGHT };
+  });
   if (pl && ok(pl.i) && ok(pl.j)) {
-    text(`p = ${pl.prob.toFixed(2)}`, (sx(pl.i) + sx(pl.j)) / 2 + 6, (sy(pl.i) + sy(pl.j)) / 2 - 10);
+    const s = `p = ${pl.prob.toFixed(2)}`;
+    // Just above the link's midpoint, off the line.
+    requests.unshift({ s, x: (sx(pl.i) + sx(pl.j)) / 2, y: (sy(pl.i) + sy(pl.j)) / 2 - 10, r: 0, width: ctx.measureText(s).width, height: LABEL_HEIGHT });
   }
+  placeLabels(requests).forEach((p, k) => text(requests[k]!.s, p.x, p.y));
 }
-
-/** Palette index of unlabelled nodes (after the eight class colours). */
-export const NEUTRAL_INDEX = OKABE_ITO.length;
 
 /** A light ring around a hovered node drawn at screen point p (CSS px) with screen radius r. */
 export function drawHoverRing(ctx: CanvasRenderingContext2D, p: readonly [number, number], r: number, dpr: number): void {
@@ -221,4 +340,16 @@ export function drawHoverRing(ctx: CanvasRenderingContext2D, p: readonly [number
   ctx.beginPath();
   ctx.arc(p[0], p[1], r + 2.5, 0, 2 * Math.PI);
   ctx.stroke();
+}
+
+/** The keyboard's current node: a dashed ink ring wider than any selection ring, at screen point p with screen radius r. */
+export function drawCursorRing(ctx: CanvasRenderingContext2D, p: readonly [number, number], r: number, dpr: number): void {
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.strokeStyle = INK;
+  ctx.lineWidth = 2;
+  ctx.setLineDash([4, 3]);
+  ctx.beginPath();
+  ctx.arc(p[0], p[1], r + 8, 0, 2 * Math.PI);
+  ctx.stroke();
+  ctx.setLineDash([]);
 }

@@ -12,15 +12,17 @@ export interface GraphData {
 export interface SideHighlight {
   node: number; // the end (i or j)
   color: string; // SIDE_I or SIDE_J
-  // Candidate neighbours; selected ones drawn with edge width by weight, unselected ones faintly.
-  neighbors: Array<{ node: number; weight: number; selected: boolean }>;
+  // Candidate neighbours. Selected ones are the explanation: lit, their edge
+  // to the end as wide as strength (0..1, the shown number normalised
+  // within the explanation); the others stay dimmed with the rest.
+  neighbors: Array<{ node: number; strength: number; selected: boolean }>;
 }
 
 export interface Highlight {
   selected: number[]; // clicked nodes (0, 1 or 2): drawn with a ring
   neighbors?: number[]; // one-node mode: its neighbours light up
   sides?: SideHighlight[]; // pair mode: both ends' neighbour sets
-  common?: number[]; // common neighbours: COMMON diamond
+  common?: number[]; // common neighbours in the explanation: COMMON diamond
   groundtruth?: number[]; // groundtruth explanation nodes: GROUNDTRUTH square
   candidates?: Array<{ node: number; prob: number }>; // suggested links from selected[0]: dashed, opacity by prob
   pairLink?: { i: number; j: number; prob: number; linked: boolean }; // dashed if not linked, solid if linked

@@ -10,7 +10,7 @@
 import { classColor, NEUTRAL } from "../palette";
 import { buildTree, hitTest, type NodeTree } from "./hit";
 import { frameServes, type FromWorker, type StaticStyle, type ToWorker, type ViewSpec } from "./layout-protocol";
-import { drawHoverRing, drawOverlay, neighborEdges } from "./overlay";
+import { drawCursorRing, drawHoverRing, drawOverlay, innerEdges, neighborEdges } from "./overlay";
 import { drawStatic } from "./render-core";
 import { nodeStyle } from "./style";
 import { Tooltip } from "./tooltip";
@@ -57,6 +57,9 @@ export class GraphView {
   private dpr = 1;
   private highlight: Highlight | null = null;
   private emphasised: number[] = [];
+  private inner: number[] = [];
+  /** The node the keyboard stepped to (-1: none): ringed over the highlight. */
+  private cursor = -1;
   private workerRender = false;
   private frame: { bitmap: ImageBitmap; view: ViewSpec } | null = null;
   private viewReq = 0;
@@ -99,6 +102,8 @@ export class GraphView {
     this.hover = -1;
     this.highlight = null;
     this.emphasised = [];
+    this.inner = [];
+    this.cursor = -1;
     this.setFrame(null);
     this.viewInFlight = false;
     const n = data.n;
@@ -129,8 +134,25 @@ export class GraphView {
   setHighlight(h: Highlight | null): void {
     this.highlight = h;
     this.emphasised = h && this.data ? neighborEdges(h, this.data.edges) : [];
+    this.inner = h && this.data ? innerEdges(h, this.data.edges) : [];
     this.requestRender();
     this.invalidate();
+  }
+
+  /**
+   * Rings node i as the keyboard's current node (-1: none) and, when it is
+   * off screen, brings it into view.
+   */
+  setCursor(i: number): void {
+    this.cursor = this.data && i >= 0 && i < this.data.n ? i : -1;
+    const p = this.cursor >= 0 ? this.screenOf(this.cursor) : null;
+    if (p && (p[0] < 0 || p[1] < 0 || p[0] > this.width || p[1] > this.height)) this.focus([this.cursor]);
+    this.invalidate();
+  }
+
+  /** The keyboard's current node, or -1. */
+  cursorNode(): number {
+    return this.cursor;
   }
 
   focus(nodes: number[], options: { zoom?: boolean } = {}): void {
@@ -179,6 +201,9 @@ export class GraphView {
     const w = this.canvas.clientWidth, h = this.canvas.clientHeight;
     const dpr = globalThis.devicePixelRatio || 1;
     if (w === this.width && h === this.height && dpr === this.dpr) return;
+    // A view the user (or a selection) placed keeps its centre where it
+    // was: a narrower window must not push the explained pair off screen.
+    if (!this.autoFit && this.width > 0 && this.height > 0) this.t = { ...this.t, x: this.t.x + (w - this.width) / 2, y: this.t.y + (h - this.height) / 2 };
     this.width = w;
     this.height = h;
     this.dpr = dpr;
@@ -349,10 +374,14 @@ export class GraphView {
     }
     if (this.highlight) {
       const { labels } = data;
-      drawOverlay(ctx, this.highlight, { pos, neighborEdges: this.emphasised, radius: style.radius, ids: data.ids, colorOf: (i) => colorOfLabel(labels?.[i] ?? -1) }, this.t, dpr);
+      drawOverlay(ctx, this.highlight, { pos, neighborEdges: this.emphasised, innerEdges: this.inner, radius: style.radius, ids: data.ids, colorOf: (i) => colorOfLabel(labels?.[i] ?? -1) }, this.t, dpr);
     } else if (this.hover >= 0) {
       const p = this.screenOf(this.hover); // a light ring under the pointer
       if (p) drawHoverRing(ctx, p, screenRadius(style.radius[this.hover]!, this.t.k), dpr);
+    }
+    if (this.cursor >= 0) {
+      const p = this.screenOf(this.cursor); // the keyboard's node: a wider, dashed ring
+      if (p) drawCursorRing(ctx, p, screenRadius(style.radius[this.cursor]!, this.t.k), dpr);
     }
     const ms = performance.now() - t0;
     this.stats.frames++;

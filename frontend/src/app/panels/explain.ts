@@ -9,7 +9,9 @@ import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Sugg
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { fixed, percent } from "../format";
+import { rove } from "../roving";
 import type { AppStore, Selection } from "../store";
+import { hasAttributions, shownNumber } from "../summary";
 
 /** The engine requests the explanation view makes. */
 export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare">;
@@ -50,7 +52,7 @@ export class ExplainPanel {
     this.actions = actions;
     this.links = {
       id: (v) => store.get("graph")!.id(v),
-      selectNode: (v) => void actions.select({ kind: "node", node: v }),
+      selectNode: (v) => this.choose({ kind: "node", node: v }),
     };
     byId("pair-form", HTMLFormElement).addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -70,6 +72,28 @@ export class ExplainPanel {
       void actions.select({ kind: "pair", i: i!, j: j! });
     });
     this.compareToggle.addEventListener("change", () => void this.updateCompare());
+  }
+
+  /**
+   * Selects what a button in this panel names and keeps the keyboard here:
+   * the button goes when the panel is redrawn, so focus waits on the
+   * panel's body and then moves to the new view's heading, instead of
+   * falling back to the top of the page.
+   */
+  private choose(sel: Selection): void {
+    const hadFocus = this.body.contains(document.activeElement);
+    if (hadFocus) this.body.focus({ preventScroll: true });
+    void this.actions.select(sel).then(() => {
+      if (this.store.get("selection") !== sel) return;
+      const active = document.activeElement;
+      if (hadFocus && (active === null || active === document.body || active === this.body)) this.focusHeading();
+    });
+  }
+
+  /** Moves focus to the current view's heading (the explanation's or the node's), or to the panel's body. */
+  focusHeading(): void {
+    const head = this.body.querySelector<HTMLElement>("h3[tabindex]");
+    (head ?? this.body).focus();
   }
 
   /** Opens the panel and scrolls it into view (inside the side column). */
@@ -129,7 +153,7 @@ export class ExplainPanel {
     const head = h(
       "div",
       {},
-      h("h3", {}, `Node ${g.id(node)}`),
+      h("h3", { id: "node-heading", tabindex: -1 }, `Node ${g.id(node)}`),
       h("p", { class: "small" }, `${nbrs.length} neighbour${nbrs.length === 1 ? "" : "s"}${cls ? ` · ${cls}` : ""}: `, ...joinNodes(this.links, nbrs.slice(0, 30)), nbrs.length > 30 ? ` and ${nbrs.length - 30} more` : ""),
     );
     if (this.store.get("model") === null || this.store.get("training")) {
@@ -147,16 +171,17 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     const items = list.map((s) => {
       const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${percent(s.prob)}`);
-      b.addEventListener("click", () => void this.actions.select({ kind: "pair", i: node, j: s.node }));
-      return h("li", {}, b);
+      b.addEventListener("click", () => this.choose({ kind: "pair", i: node, j: s.node }));
+      return b;
     });
+    rove(items);
     replace(
       this.body,
       head,
       h("h4", {}, "Suggested new links"),
-      list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items) : h("p", { class: "muted" }, "No candidates."),
+      list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items.map((b) => h("li", {}, b))) : h("p", { class: "muted" }, "No candidates."),
       list[0]?.tie_note ? h("p", { class: "note", id: "suggestions-tied" }, `Note: ${list[0].tie_note}.`) : null,
-      h("p", { class: "note" }, "Click a suggestion, or a second node in the graph, to see why."),
+      h("p", { class: "note" }, "Click a suggestion (or choose one with ↑ ↓ and Enter), or a second node in the graph, to see why."),
     );
     return list;
   }
@@ -184,7 +209,7 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     this.current = ex;
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
-    replace(this.body, ...renderExplanation(this.links, ex), this.compareBox);
+    replace(this.body, ...renderExplanation(this.links, ex), renderDefinitions(ex), this.compareBox);
     void this.updateCompare();
     return ex;
   }
@@ -210,12 +235,13 @@ export class ExplainPanel {
   }
 }
 
-/** Node ids as small buttons that select the node. */
+/** Node ids as small buttons that select the node: one Tab stop, arrows inside (roving.ts). */
 function joinNodes(links: NodeLinks, nodes: number[]): Node[] {
   const out: Node[] = [];
-  nodes.forEach((v, k) => {
+  const buttons = rove(nodes.map((v) => nodeButton(links, v)));
+  buttons.forEach((b, k) => {
     if (k > 0) out.push(document.createTextNode(", "));
-    out.push(nodeButton(links, v));
+    out.push(b);
   });
   return out;
 }
@@ -238,7 +264,7 @@ export function renderExplanation(links: NodeLinks, ex: Explanation): Array<HTML
   const verdict = ex.prob >= 0.5 ? "predicts a link" : "predicts no link";
   const linkNote = ex.linked ? (ex.masked ? "They are linked; the link itself was hidden from the model, as in training." : "They are linked.") : "They are not linked in the graph.";
   return [
-    h("h3", {}, `Why ${ex.i.id} – ${ex.j.id}?`),
+    h("h3", { id: "explain-heading", tabindex: -1 }, `Why ${ex.i.id} – ${ex.j.id}?`),
     h("p", { class: "prob", id: "pair-prob" }, percent(ex.prob), " ", h("small", {}, `p_ij: the model ${verdict}. ${linkNote}`)),
     h("p", { class: "reading", id: "reading" }, ex.reading),
     h(
@@ -248,24 +274,35 @@ export function renderExplanation(links: NodeLinks, ex: Explanation): Array<HTML
       h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
     ),
     truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : null,
-    h("div", { class: "sides" }, renderSide(links, ex.i, "i", truth?.i ?? []), renderSide(links, ex.j, "j", truth?.j ?? [])),
+    h("div", { class: "sides" }, renderSide(links, ex, ex.i, "i", truth?.i ?? []), renderSide(links, ex, ex.j, "j", truth?.j ?? [])),
   ];
 }
 
-function renderSide(links: NodeLinks, s: Side, which: "i" | "j", truth: number[]): HTMLElement {
+function renderSide(links: NodeLinks, ex: Explanation, s: Side, which: "i" | "j", truth: number[]): HTMLElement {
   const truthSet = new Set(truth);
+  const attr = hasAttributions(ex);
   const selected = s.neighbors.filter((n) => n.selected).sort((a, b) => a.rank - b.rank);
-  const others = s.neighbors.filter((n) => !n.selected).sort((a, b) => b.score - a.score);
+  const others = s.neighbors.filter((n) => !n.selected).sort((a, b) => b.score - a.score).slice(0, 50);
+  // Each list (selected, not selected) is one Tab stop; ↑ ↓ step through it.
+  const buttons = new Map<number, HTMLButtonElement>();
+  for (const list of [selected, others]) rove(list.map((n) => nodeButton(links, n.node, n.id))).forEach((b, k) => buttons.set(list[k]!.node, b));
   const row = (n: Neighbor) =>
     h(
       "tr",
       { class: n.selected ? "selected" : "unselected" },
-      h("td", {}, nodeButton(links, n.node, n.id), n.common ? h("span", { class: "tag common", title: "common neighbour of i and j" }, "common") : null, truthSet.has(n.node) ? h("span", { class: "tag truth", title: "groundtruth explanation" }, "truth") : null),
+      h("td", {}, buttons.get(n.node)!, n.common ? h("span", { class: "tag common", title: "common neighbour of i and j" }, "common") : null, truthSet.has(n.node) ? h("span", { class: "tag truth", title: "groundtruth explanation" }, "truth") : null),
       h("td", {}, bar("structure", n.structure, "structure")),
       h("td", {}, bar("features", n.features, "features")),
-      h("td", { class: "num" }, n.selected ? fixed(n.weight, 2) : "–"),
+      h("td", { class: "num" }, n.selected ? fixed(shownNumber(ex, n), 2) : "–"),
     );
-  const head = h("tr", {}, h("th", {}, "neighbour"), h("th", {}, "structure"), h("th", {}, "features"), h("th", { title: "weight b in the aggregation" }, "b"));
+  const head = h(
+    "tr",
+    {},
+    h("th", {}, "neighbour"),
+    h("th", {}, "structure"),
+    h("th", {}, "features"),
+    attr ? h("th", { title: "the neighbour's share of the pair's logit" }, "attribution") : h("th", { title: "weight b in the aggregation" }, "b"),
+  );
   const other = s.neighbors.length - selected.length;
   return h(
     "div",
@@ -273,8 +310,32 @@ function renderSide(links: NodeLinks, s: Side, which: "i" | "j", truth: number[]
     h("h3", {}, `${which} = ${s.id}: ${selected.length} selected of ${s.neighbors.length} neighbour${s.neighbors.length === 1 ? "" : "s"}`),
     h("table", { class: "neighbours", "aria-label": `neighbours of ${s.id}` }, h("thead", {}, head), h("tbody", {}, ...selected.map(row))),
     other > 0
-      ? h("details", {}, h("summary", { class: "small" }, `${other} not selected`), h("table", { class: "neighbours" }, h("tbody", {}, ...others.slice(0, 50).map(row))))
+      ? h("details", {}, h("summary", { class: "small" }, `${other} not selected`), h("table", { class: "neighbours" }, h("tbody", {}, ...others.map(row))))
       : null,
+  );
+}
+
+/**
+ * What the explanation's words and numbers mean, one line each, for a
+ * reader who has not read the paper. The number per selected neighbour is
+ * its attribution, or its weight b when the engine gave no attributions.
+ */
+export function renderDefinitions(ex: Explanation): HTMLElement {
+  const attr = hasAttributions(ex);
+  const row = (term: string, text: string): HTMLElement[] => [h("dt", {}, term), h("dd", {}, text)];
+  return h(
+    "dl",
+    { class: "defs", id: "explain-defs", "aria-label": "What the numbers mean" },
+    ...row("p", "the model's probability that the two nodes are linked: 100% sure yes, 0% sure no."),
+    ...row("structure", "how close the neighbour sits to the other node in the graph (walks from one often reach the other), 0 to 1."),
+    ...row("features", "how alike the neighbour's own data (its features, such as a paper's words) and the other node's are, 0 to 1."),
+    ...row("b", "the weight the model gives a selected neighbour when it pools them; a side's weights add up to 1."),
+    ...row(
+      "attribution",
+      attr
+        ? "the number shown per selected neighbour: its share of the pair's score before that becomes p; the larger, the more p drops without it."
+        : "a neighbour's share of the pair's score before that becomes p; this model gives none, so each selected neighbour shows its b.",
+    ),
   );
 }
 

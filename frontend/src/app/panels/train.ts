@@ -85,6 +85,8 @@ export class TrainPanel {
   private readonly progressEta = byId("progress-eta", HTMLElement);
   private readonly result = byId("train-result", HTMLElement);
   private readonly offer = byId("restore-offer", HTMLElement);
+  private readonly lossCanvas = byId("loss-chart", HTMLCanvasElement);
+  private readonly aucCanvas = byId("auc-chart", HTMLCanvasElement);
   private readonly lossChart: LineChart;
   private readonly aucChart: LineChart;
   private defaults = new Map<string, Hyperparameter>();
@@ -104,8 +106,8 @@ export class TrainPanel {
     this.store = store;
     this.engine = engine;
     this.actions = actions;
-    this.lossChart = new LineChart(byId("loss-chart", HTMLCanvasElement), { title: "Training loss", xLabel: "epoch", yLabel: "loss", legend: true });
-    this.aucChart = new LineChart(byId("auc-chart", HTMLCanvasElement), { title: "Validation AUC", xLabel: "epoch", yLabel: "AUC", legend: true });
+    this.lossChart = new LineChart(this.lossCanvas, { title: "Training loss", xLabel: "epoch", yLabel: "loss", legend: true });
+    this.aucChart = new LineChart(this.aucCanvas, { title: "Validation AUC", xLabel: "epoch", yLabel: "AUC", legend: true });
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       void this.start();
@@ -198,6 +200,7 @@ export class TrainPanel {
     ]);
     this.aucChart.setSeries([{ name: "validation AUC", color: SERIES.valAUC, points: [] }]);
     this.aucChart.setMarker(null);
+    this.showCharts(false);
     this.progress.value = 0;
     this.progressText.textContent = "Preparing the graph (diffusion, split)…";
     this.progressEta.hidden = true;
@@ -281,6 +284,7 @@ export class TrainPanel {
       this.progressEta.hidden = false;
     }
     if (inEpoch) return; // the charts take one point per epoch
+    this.showCharts(true);
     this.lossChart.append("loss", p.epoch, p.loss);
     if (this.modelName === "ilpgnn") {
       this.lossChart.append("L_cls", p.epoch, p.cls);
@@ -356,6 +360,12 @@ export class TrainPanel {
     this.offer.hidden = true;
   }
 
+  /** Shows the loss and AUC charts, or hides them while they have no data (an empty chart says nothing). */
+  private showCharts(shown: boolean): void {
+    this.lossCanvas.hidden = !shown;
+    this.aucCanvas.hidden = !shown;
+  }
+
   /** A new graph: clear the last run's display. */
   graphChanged(): void {
     this.offer.hidden = true;
@@ -365,6 +375,7 @@ export class TrainPanel {
     this.lossChart.setSeries([]);
     this.aucChart.setSeries([]);
     this.aucChart.setMarker(null);
+    this.showCharts(false);
     replace(this.result, this.store.get("model") ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
   }
 }
