@@ -61,7 +61,7 @@ WASM_EXEC = $(GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" ./core/detmath
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/models
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer ./core/calibrate
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestSampledDeterministic ./core/synth
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
 

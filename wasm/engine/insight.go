@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"ilpgnn/core/eval"
 	"ilpgnn/core/calibrate"
+	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
