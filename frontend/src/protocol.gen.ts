@@ -353,7 +353,7 @@ export interface Neighbor {
   rank: number;
   /**
    * Attribution is the number shown for a selected neighbour (0 for the
-   * others): its term in the pair's logit log(p/(1-p)), β b_c h^r_c · h
+   * others): its term in the pair's logit h_i · h_j (which calibration maps to p), β b_c h^r_c · h
    * with h the other end's representation (eq 7-8), in logit units and
    * signed: positive pushes p up, negative down. A side's terms plus
    * h^r_i · h add up to the logit. Chosen by measurement

@@ -208,12 +208,12 @@ func printExplanation(w io.Writer, e *explain.Explanation) {
 }
 
 // definitions says what explain's numbers mean, one line each.
-const definitions = `p            the model's probability of the link: sigmoid(h_i · h_j), h a node's representation with its selected neighbours added (eq 7-8)
+const definitions = `p            the model's probability of the link, calibrated on validation pairs: sigmoid(logit/T + c) with T and c fitted there, logit = h_i · h_j, h a node's representation with its selected neighbours added (eq 7-8)
 structure    how close the neighbour is to the other end in the graph (diffusion similarity, scaled so the closest neighbour has 1)
 features     how alike the neighbour's and the other end's learnt representations are: sigmoid(h^r_c · h^r_j), 0 to 1
 score        structure and features combined (eq 5); the model selects the best-scored neighbours, common neighbours first
 weight       b, a selected neighbour's share of its node's aggregate (eq 6); the weights of one end sum to 1
-attribution  a selected neighbour's term in the logit log(p/(1-p)): β·b·(h^r_c · h of the other end); + pushes p up, - down
+attribution  a selected neighbour's term in the logit h_i · h_j: β·b·(h^r_c · h of the other end); + pushes p up, - down
 p without    p with that neighbour alone removed and the model selecting again
 `
 

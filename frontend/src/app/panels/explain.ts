@@ -326,7 +326,7 @@ export function renderDefinitions(ex: Explanation): HTMLElement {
   return h(
     "dl",
     { class: "defs", id: "explain-defs", "aria-label": "What the numbers mean" },
-    ...row("p", "the model's probability that the two nodes are linked: 100% sure yes, 0% sure no."),
+    ...row("p", "the model's probability that the two nodes are linked, calibrated on held-out pairs: of the pairs it gives 80%, about 80% are linked."),
     ...row("structure", "how close the neighbour sits to the other node in the graph (walks from one often reach the other), 0 to 1."),
     ...row("features", "how alike the neighbour's own data (its features, such as a paper's words) and the other node's are, 0 to 1."),
     ...row("b", "the weight the model gives a selected neighbour when it pools them; a side's weights add up to 1."),
