@@ -87,6 +87,9 @@ type Explanation struct {
 	RandomDraws       int     `json:"random_draws"`
 	// Reading is the explanation in one sentence, in the user's node ids.
 	Reading string `json:"reading"`
+	// Removal is Counterfactual's sentence: what removing the selected
+	// neighbours does to p, beside removing as many random ones.
+	Removal string `json:"removal"`
 }
 
 // Suggestion is a candidate new link for a node, with its explanation.
@@ -112,6 +115,7 @@ func (e *Explanation) Finish() error {
 		return err
 	}
 	e.Reading = e.read()
+	e.Removal = e.Counterfactual()
 	return nil
 }
 

@@ -35,6 +35,11 @@ func TestFinish(t *testing.T) {
 	if e.Reading != want {
 		t.Errorf("reading\n%q, want\n%q", e.Reading, want)
 	}
+	// Finish writes the counterfactual sentence too, for clients that
+	// cannot call Counterfactual.
+	if want := "Removing the selected neighbour of a and the 1 of b lowers p from 0.75 to 0.25."; e.Removal != want {
+		t.Errorf("removal\n%q, want\n%q", e.Removal, want)
+	}
 	e = valid()
 	e.Prob, e.Masked = 0.25, true
 	e.J.Neighbors[0].Selected, e.J.Neighbors[0].Weight = false, 0

@@ -104,6 +104,8 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   const reading = await page.textContent("#reading");
   assert.match(prob, /^\d+\.\d%/);
   assert.ok(reading.length > 20, reading);
+  // The counterfactual sentence compares removing the reasons with removing random neighbours.
+  assert.match(await page.textContent("#explain-removal"), /^Removing .* p .*random neighbours .*\(mean of 10 draws\)\.$/);
   const hash = await app(() => location.hash);
   assert.match(hash, /^#data=synth:medium&seed=0&pair=[^&]+,[^&]+$/);
   await shot("04-pair-explained");

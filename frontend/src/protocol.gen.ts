@@ -423,6 +423,11 @@ export interface ModelExplanation {
   random_draws: number;
   /** Reading is the explanation in one sentence, in the user's node ids. */
   reading: string;
+  /**
+   * Removal is Counterfactual's sentence: what removing the selected
+   * neighbours does to p, beside removing as many random ones.
+   */
+  removal: string;
 }
 
 /**

@@ -99,7 +99,7 @@ function explanation(i: Neighbor[], j: Neighbor[]): Explanation {
   return {
     i: { node: 1, id: "1", neighbors: i },
     j: { node: 2, id: "2", neighbors: j },
-    prob: 0.8, linked: false, masked: false, prob_random: 0.5, prob_removed: 0.3, prob_random_removed: 0.6, random_draws: 10, reading: "r",
+    prob: 0.8, linked: false, masked: false, prob_random: 0.5, prob_removed: 0.3, prob_random_removed: 0.6, random_draws: 10, reading: "r", removal: "Removing the 2 selected neighbours of 1 and the 2 of 2 lowers p from 0.80 to 0.30; removing as many random neighbours lowers it to 0.60 (mean of 10 draws).",
     groundtruth: { i: [5], j: [7], role: "test" },
   };
 }

@@ -270,8 +270,9 @@ export function renderExplanation(links: NodeLinks, ex: Explanation): Array<HTML
     h(
       "ul",
       { class: "counterfactuals" },
+      ex.removal ? h("li", { id: "explain-removal" }, ex.removal) : null,
       h("li", {}, `With random neighbours instead of the selected ones: ${percent(ex.prob_random)}`),
-      h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
+      ex.removal ? null : h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
     ),
     truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : null,
     h("div", { class: "sides" }, renderSide(links, ex, ex.i, "i", truth?.i ?? []), renderSide(links, ex, ex.j, "j", truth?.j ?? [])),
