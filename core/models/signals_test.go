@@ -81,6 +81,7 @@ func TestSelectionSignals(t *testing.T) {
 type signals struct {
 	sp                *split.Split
 	val, hard, test   []graph.Edge // positives first
+	near              []graph.Edge // positives, then nearNegatives' pairs
 	nVal, nTest       int
 	truthVal, truthTe []explain.Link
 	cosine            explain.Ranker
@@ -93,6 +94,7 @@ func newSignals(d *dataset.Dataset, sp *split.Split, seed uint64) *signals {
 	s.val = append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	s.test = append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	s.hard = append(append([]graph.Edge{}, sp.ValPos...), hardNegatives(sp.Train, sp.ValPos, seed)...)
+	s.near = append(append([]graph.Edge{}, sp.ValPos...), nearNegatives(sp.Train, sp.ValPos, 10)...)
 	if d.Truth != nil {
 		s.truthVal, s.truthTe = d.Truth.ExplainedLinks(synth.Validation), d.Truth.ExplainedLinks(synth.Test)
 	}
@@ -120,6 +122,52 @@ func hardNegatives(g *graph.Graph, pos []graph.Edge, seed uint64) []graph.Edge {
 		}
 		if len(two) > 0 {
 			out = append(out, graph.Edge{U: e.U, V: two[rng.IntN(len(two))]})
+		}
+	}
+	return out
+}
+
+// nearNegatives pairs the first end of every positive with the n nodes
+// whose raw features are closest (cosine) to the positive's other end,
+// leaving out linked nodes: negatives that only fine-grained evidence
+// tells from the positive.
+func nearNegatives(g *graph.Graph, pos []graph.Edge, n int) []graph.Edge {
+	all := make([]int32, g.NumNodes())
+	for k := range all {
+		all[k] = int32(k)
+	}
+	x := g.Features
+	norm := func(a int) float64 {
+		var ss float64
+		for _, v := range x.Values[x.Indptr[a]:x.Indptr[a+1]] {
+			ss += float64(v) * float64(v)
+		}
+		return math.Sqrt(ss)
+	}
+	dense := func(a int) map[int32]float64 {
+		m := map[int32]float64{}
+		for k := x.Indptr[a]; k < x.Indptr[a+1]; k++ {
+			m[x.Indices[k]] = float64(x.Values[k])
+		}
+		return m
+	}
+	var out []graph.Edge
+	for _, e := range pos {
+		v := dense(int(e.V))
+		nv := norm(int(e.V))
+		score := make([]float64, len(all))
+		for k := range all {
+			var d float64
+			for q := x.Indptr[k]; q < x.Indptr[k+1]; q++ {
+				d += v[x.Indices[q]] * float64(x.Values[q])
+			}
+			score[k] = d / (nv*norm(k) + 1e-12)
+			if k == int(e.U) || k == int(e.V) || g.HasEdge(int(e.U), k) {
+				score[k] = math.Inf(-1)
+			}
+		}
+		for _, c := range explain.ByScore(all, score)[:n] {
+			out = append(out, graph.Edge{U: e.U, V: c})
 		}
 	}
 	return out
@@ -165,10 +213,12 @@ func (s *signals) measure(p *ilpgnn.Predictor) (string, float64) {
 		}
 		margin += (logit(x.Prob) - logit(x.ProbRandom)) / float64(nv)
 	}
+	nl := p.Logits(s.near)
+	ns := meanSelectedScore(p, s.near)
 	tl := p.Logits(s.test)
-	line := fmt.Sprintf("E %d auc %.4f tauc %.4f suff %.4f hard %.4f delK %.4f dlogit %.3f marg %.4f agree %.4f stab %.4f",
+	line := fmt.Sprintf("E %d auc %.4f tauc %.4f suff %.4f hard %.4f delK %.4f dlogit %.3f marg %.4f agree %.4f stab %.4f near %.4f nsuff %.4f",
 		s.epoch, auc, eval.AUC(tl[:s.nTest], tl[s.nTest:]), eval.AUC(suff[:nv], suff[nv:]), eval.AUC(hl[:nv], hl[nv:]),
-		auc-eval.AUC(cut[:nv], cut[nv:]), dlogit, margin, agree, stab)
+		auc-eval.AUC(cut[:nv], cut[nv:]), dlogit, margin, agree, stab, eval.AUC(nl[:nv], nl[nv:]), eval.AUC(ns[:nv], ns[nv:]))
 	if s.truthVal != nil {
 		v := explain.PrecisionAt(p.RankedNodes, s.truthVal, 1, 2)
 		w := explain.PrecisionAt(p.RankedNodes, s.truthTe, 1, 2)
