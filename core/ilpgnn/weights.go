@@ -1,6 +1,9 @@
 package ilpgnn
 
-import "ilpgnn/core/graph"
+import (
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+)
 
 // Selected is one neighbour c in N^r(i|j), the set the model aggregates
 // for the pair (i, j), with its weight.
@@ -11,6 +14,9 @@ type Selected struct {
 	Score     float64 // s(i, c, j)
 	Common    bool    // c is a neighbour of j too
 	Weight    float64 // b_ic (eq 6)
+	// Attribution is c's term in the pair's logit, β b_ic h^r_c · h_j,
+	// Explain's attribution.
+	Attribution float64
 }
 
 // Selection is what the model aggregates for one pair: the selected
@@ -36,22 +42,31 @@ func (p *Predictor) Selections(pairs []graph.Edge) []Selection {
 		mask := p.Model.masked(p.Inputs, i, j)
 		ci, ki := sc.side(0, i, j, mask, nil, nil)
 		cj, kj := sc.side(1, j, i, mask, nil, nil)
+		selI, selJ := ci[:ki], cj[:kj]
 		out[k] = Selection{
-			I:    p.selected(ci[:ki]),
-			J:    p.selected(cj[:kj]),
-			Prob: p.prob(sc.logit(i, j, ci[:ki], cj[:kj])),
+			I:    p.selected(sc, selI, j, selJ),
+			J:    p.selected(sc, selJ, i, selI),
+			Prob: p.prob(sc.logit(i, j, selI, selJ)),
 		}
 	})
 	return out
 }
 
-// selected copies the selected candidates sel with their softmax weights.
-func (p *Predictor) selected(sel []Candidate) []Selected {
+// selected copies the selected candidates sel of one end with their
+// softmax weights and their terms in the logit against the other end j,
+// whose selection is other.
+func (p *Predictor) selected(sc *scorer, sel []Candidate, j int, other []Candidate) []Selected {
 	w := softmaxWeights(nil, sel, p.Model.Config.Tau)
 	out := make([]Selected, len(sel))
+	if len(sel) == 0 {
+		return out
+	}
+	hOther := make([]float32, len(sc.hj))
+	sc.embed(hOther, j, other)
+	beta := float32(p.Model.Config.Beta)
 	for n, c := range sel {
 		out[n] = Selected{Node: c.Node, Structure: float64(c.ST), Features: float64(c.NO), Score: float64(c.S),
-			Common: c.Common, Weight: float64(w[n])}
+			Common: c.Common, Weight: float64(w[n]), Attribution: float64(beta * w[n] * f32.Dot(sc.row(c.Node), hOther))}
 	}
 	return out
 }

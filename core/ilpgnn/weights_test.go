@@ -63,7 +63,7 @@ func TestSelections(t *testing.T) {
 				for q, c := range side.got {
 					w, ok := want[c.Node]
 					if !ok || c.Structure != w.Structure || c.Features != w.Features || c.Score != w.Score ||
-						c.Common != w.Common || c.Weight != w.Weight {
+						c.Common != w.Common || c.Weight != w.Weight || c.Attribution != w.Attribution {
 						t.Fatalf("K=%d %v: selected %+v, Explain %+v", k, e, c, w)
 					}
 					if q > 0 {

@@ -114,6 +114,9 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   await page.click("#insight-panel > summary");
   await page.click("#insight-weights");
   await page.waitForSelector("#insight-summary", { timeout: WAIT });
+  // Linked pairs' selected neighbours carry larger attributions than unlinked pairs'.
+  const [linkedAttr, unlinkedAttr] = (await page.textContent("#insight-summary")).match(/Mean attribution of the selected neighbours: linked (-?[\d.]+), unlinked (-?[\d.]+)/).slice(1).map(Number);
+  assert.ok(linkedAttr > unlinkedAttr, `attributions: linked ${linkedAttr}, unlinked ${unlinkedAttr}`);
   // The reliability diagram and its ECE in words.
   assert.match(await page.textContent("#calibration-summary"), /test pairs its probabilities are off by \d+\.\d points on average/);
   assert.equal(await page.isVisible("#reliability-chart"), true);

@@ -453,12 +453,14 @@ export interface Explanation extends ModelExplanation {
 
 /**
  * Dist holds, for every selected neighbour of both ends of a set of pairs,
- * its weight b, score s, structure score s_ST and feature score s_NO
+ * its weight b, attribution (its term in the logit, as explain shows it),
+ * score s, structure score s_ST and feature score s_NO
  * (parallel arrays: pair by pair, side i then side j, each side by
  * descending score, ties by node index), and p_ij per pair.
  */
 export interface Dist {
   weight: number[];
+  attribution: number[];
   score: number[];
   structure: number[];
   features: number[];

@@ -102,15 +102,17 @@ type InsightPairs struct {
 }
 
 // Dist holds, for every selected neighbour of both ends of a set of pairs,
-// its weight b, score s, structure score s_ST and feature score s_NO
+// its weight b, attribution (its term in the logit, as explain shows it),
+// score s, structure score s_ST and feature score s_NO
 // (parallel arrays: pair by pair, side i then side j, each side by
 // descending score, ties by node index), and p_ij per pair.
 type Dist struct {
-	Weight    []float64 `json:"weight"`
-	Score     []float64 `json:"score"`
-	Structure []float64 `json:"structure"`
-	Features  []float64 `json:"features"`
-	Prob      []float64 `json:"prob"`
+	Weight      []float64 `json:"weight"`
+	Attribution []float64 `json:"attribution"`
+	Score       []float64 `json:"score"`
+	Structure   []float64 `json:"structure"`
+	Features    []float64 `json:"features"`
+	Prob        []float64 `json:"prob"`
 }
 
 func (e *Engine) insight(_ context.Context, req Request) (any, []byte, error) {
@@ -139,7 +141,7 @@ func distOf(pred *ilpgnn.Predictor, pairs []graph.Edge) Dist {
 	for _, s := range sel {
 		n += len(s.I) + len(s.J)
 	}
-	d := Dist{Weight: make([]float64, 0, n), Score: make([]float64, 0, n), Structure: make([]float64, 0, n),
+	d := Dist{Weight: make([]float64, 0, n), Attribution: make([]float64, 0, n), Score: make([]float64, 0, n), Structure: make([]float64, 0, n),
 		Features: make([]float64, 0, n), Prob: make([]float64, 0, len(sel))}
 	for _, s := range sel {
 		d.Prob = append(d.Prob, s.Prob)
@@ -153,6 +155,7 @@ func distOf(pred *ilpgnn.Predictor, pairs []graph.Edge) Dist {
 			})
 			for _, c := range side {
 				d.Weight = append(d.Weight, c.Weight)
+				d.Attribution = append(d.Attribution, c.Attribution)
 				d.Score = append(d.Score, c.Score)
 				d.Structure = append(d.Structure, c.Structure)
 				d.Features = append(d.Features, c.Features)

@@ -140,7 +140,7 @@ func wantCalibration(pred *ilpgnn.Predictor, pos, neg []graph.Edge) (counts [10]
 // neighbours in Explain's order.
 func wantDist(t *testing.T, pred *ilpgnn.Predictor, pairs []graph.Edge) Dist {
 	t.Helper()
-	d := Dist{Weight: []float64{}, Score: []float64{}, Structure: []float64{}, Features: []float64{}, Prob: []float64{}}
+	d := Dist{Weight: []float64{}, Attribution: []float64{}, Score: []float64{}, Structure: []float64{}, Features: []float64{}, Prob: []float64{}}
 	for _, e := range pairs {
 		ex, err := pred.Explain(int(e.U), int(e.V))
 		if err != nil {
@@ -154,6 +154,7 @@ func wantDist(t *testing.T, pred *ilpgnn.Predictor, pairs []graph.Edge) Dist {
 			for _, n := range side.Neighbors {
 				if n.Selected {
 					d.Weight = append(d.Weight, n.Weight)
+					d.Attribution = append(d.Attribution, n.Attribution)
 					d.Score = append(d.Score, n.Score)
 					d.Structure = append(d.Structure, n.Structure)
 					d.Features = append(d.Features, n.Features)

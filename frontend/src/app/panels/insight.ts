@@ -1,5 +1,6 @@
-// Insight plots over all test pairs: the distribution of the neighbour
-// weights the model gives linked and unlinked pairs (the paper's figure 6),
+// Insight plots over all test pairs: the distribution of the selected
+// neighbours' attributions for linked and unlinked pairs (the paper's
+// figure 6 plots the weights b, which are all near 1/K here),
 // the reliability diagram of its probabilities, and on request the
 // fidelity curve, ΔAUC when the top-M neighbours are removed (figure 3)
 // beside M random neighbours removed.
@@ -34,7 +35,7 @@ export class InsightPanel {
   constructor(store: AppStore, engine: InsightEngine) {
     this.store = store;
     this.engine = engine;
-    this.weights = new Histogram(this.weightsCanvas, { title: "Weights b of the selected neighbours (test pairs)", xLabel: "weight b", bins: 24, density: true });
+    this.weights = new Histogram(this.weightsCanvas, { title: "Attributions of the selected neighbours (test pairs)", xLabel: "attribution (term in the logit)", bins: 24, density: true });
     this.scores = new Histogram(this.scoresCanvas, { title: "Scores s of the selected neighbours (test pairs)", xLabel: "score s", bins: 24, density: true });
     this.reliability = new ReliabilityChart(this.reliabilityCanvas, { title: "Reliability of p (test pairs)", color: SERIES.linked, diagonalColor: SERIES.unlinked });
     this.fidelity = new LineChart(this.fidelityCanvas, { title: "Fidelity: ΔAUC, top-M neighbours removed", xLabel: "M", yLabel: "ΔAUC", markers: true, legend: true });
@@ -71,8 +72,8 @@ export class InsightPanel {
       this.reliability.resize();
       this.reliability.setData(r.calibration.reliability);
       this.weights.setData([
-        { name: "linked", color: SERIES.linked, values: r.linked.weight },
-        { name: "unlinked", color: SERIES.unlinked, values: r.unlinked.weight },
+        { name: "linked", color: SERIES.linked, values: r.linked.attribution },
+        { name: "unlinked", color: SERIES.unlinked, values: r.unlinked.attribution },
       ]);
       this.scores.setData([
         { name: "linked", color: SERIES.linked, values: r.linked.score },
@@ -84,7 +85,8 @@ export class InsightPanel {
           "p",
           { class: "small", id: "insight-summary" },
           `${r.pairs.linked} linked and ${r.pairs.unlinked} unlinked test pairs, K = ${r.k} neighbours per side. ` +
-            `Mean score of the selected neighbours: linked ${fixed(mean(r.linked.score), 3)}, unlinked ${fixed(mean(r.unlinked.score), 3)}; ` +
+            `Mean attribution of the selected neighbours: linked ${fixed(mean(r.linked.attribution), 3)}, unlinked ${fixed(mean(r.unlinked.attribution), 3)}; ` +
+            `mean score: linked ${fixed(mean(r.linked.score), 3)}, unlinked ${fixed(mean(r.unlinked.score), 3)}; ` +
             `mean p: linked ${percent(mean(r.linked.prob))}, unlinked ${percent(mean(r.unlinked.prob))}.`,
         ),
         h("p", { class: "small", id: "calibration-summary" }, calibrationText(r.calibration.ece, r.calibration.ece_uncalibrated, r.pairs.linked + r.pairs.unlinked)),
