@@ -213,12 +213,13 @@ func (s *signals) measure(p *ilpgnn.Predictor) (string, float64) {
 		}
 		margin += (logit(x.Prob) - logit(x.ProbRandom)) / float64(nv)
 	}
+	spec := s.specificity(p)
 	nl := p.Logits(s.near)
 	ns := meanSelectedScore(p, s.near)
 	tl := p.Logits(s.test)
-	line := fmt.Sprintf("E %d auc %.4f tauc %.4f suff %.4f hard %.4f delK %.4f dlogit %.3f marg %.4f agree %.4f stab %.4f near %.4f nsuff %.4f",
+	line := fmt.Sprintf("E %d auc %.4f tauc %.4f suff %.4f hard %.4f delK %.4f dlogit %.3f marg %.4f agree %.4f stab %.4f near %.4f nsuff %.4f same %.4f",
 		s.epoch, auc, eval.AUC(tl[:s.nTest], tl[s.nTest:]), eval.AUC(suff[:nv], suff[nv:]), eval.AUC(hl[:nv], hl[nv:]),
-		auc-eval.AUC(cut[:nv], cut[nv:]), dlogit, margin, agree, stab, eval.AUC(nl[:nv], nl[nv:]), eval.AUC(ns[:nv], ns[nv:]))
+		auc-eval.AUC(cut[:nv], cut[nv:]), dlogit, margin, agree, stab, eval.AUC(nl[:nv], nl[nv:]), eval.AUC(ns[:nv], ns[nv:]), spec)
 	if s.truthVal != nil {
 		v := explain.PrecisionAt(p.RankedNodes, s.truthVal, 1, 2)
 		w := explain.PrecisionAt(p.RankedNodes, s.truthTe, 1, 2)
@@ -244,6 +245,24 @@ func (s *signals) agreement(p *ilpgnn.Predictor) (cosine, stable float64) {
 	}
 	s.prevTop = tops
 	return cosine / float64(4*s.nVal), stable / float64(4*s.nVal)
+}
+
+// specificity returns the mean overlap of the top 2 of i against its
+// validation partner j and against another link's partner: explanations
+// that name the same neighbours whoever the partner is explain nothing
+// about the partner.
+func (s *signals) specificity(p *ilpgnn.Predictor) float64 {
+	var same float64
+	n := len(s.sp.ValPos)
+	for k, e := range s.sp.ValPos {
+		other := s.sp.ValPos[(k+n/2)%n].V
+		if other == e.U {
+			other = s.sp.ValPos[(k+n/2+1)%n].V
+		}
+		a, b := p.RankedNodes(int(e.U), int(e.V)), p.RankedNodes(int(e.U), int(other))
+		same += overlap(a[:min(2, len(a))], b[:min(2, len(b))])
+	}
+	return same / float64(2*n)
 }
 
 func overlap(a, b []int32) float64 {
