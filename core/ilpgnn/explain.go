@@ -47,6 +47,21 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 		return nil, fmt.Errorf("ilpgnn: the model's score for %q and %q is not a number: its weights overflow", g.IDs[i], g.IDs[j])
 	}
 
+	p.counterfactuals(sc, e, i, j, mask, selI, selJ, spareI, spareJ)
+	// Each selected neighbour alone removed, and its attribution.
+	p.leaveOneOut(sc, &e.I, i, j, mask, selI, selJ, false)
+	p.leaveOneOut(sc, &e.J, j, i, mask, selJ, selI, true)
+
+	if err := e.Finish(); err != nil {
+		return nil, fmt.Errorf("ilpgnn: %w", err)
+	}
+	return e, nil
+}
+
+// counterfactuals fills e's three counterfactuals for the pair (i, j),
+// whose selections are selI and selJ and whose other neighbours are spareI
+// and spareJ (shuffled here).
+func (p *Predictor) counterfactuals(sc *scorer, e *explain.Explanation, i, j int, mask bool, selI, selJ, spareI, spareJ []Candidate) {
 	// Counterfactual 1: K random spare neighbours per side (min(K, spare);
 	// a side with none keeps only h^r). Spare are all the neighbours not
 	// selected, within the bound on candidates or not, as in training's
@@ -64,9 +79,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	remI, remJ := nodesOf(selI), nodesOf(selJ)
 	slices.Sort(remI)
 	slices.Sort(remJ)
-	c2i, k2i := sc.side(0, i, j, mask, remI, remJ)
-	c2j, k2j := sc.side(1, j, i, mask, remJ, remI)
-	e.ProbRemoved = p.prob(sc.logit(i, j, c2i[:k2i], c2j[:k2j]))
+	e.ProbRemoved = p.prob(sc.logitWithout(i, j, mask, remI, remJ))
 
 	// Counterfactual 3: as many random neighbours of each side as it has
 	// selected removed instead, the model selecting again; the mean of
@@ -75,21 +88,18 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	rr := p.randomRemoval(i, j, mask)
 	var sum float64
 	for range RandomDraws {
-		remI, remJ := rr.draw(ki, kj)
-		c3i, k3i := sc.side(0, i, j, mask, remI, remJ)
-		c3j, k3j := sc.side(1, j, i, mask, remJ, remI)
-		sum += p.prob(sc.logit(i, j, c3i[:k3i], c3j[:k3j]))
+		remI, remJ := rr.draw(len(selI), len(selJ))
+		sum += p.prob(sc.logitWithout(i, j, mask, remI, remJ))
 	}
 	e.ProbRandomRemoved = sum / RandomDraws
+}
 
-	// Each selected neighbour alone removed, and its attribution.
-	p.leaveOneOut(sc, &e.I, i, j, mask, selI, selJ, false)
-	p.leaveOneOut(sc, &e.J, j, i, mask, selJ, selI, true)
-
-	if err := e.Finish(); err != nil {
-		return nil, fmt.Errorf("ilpgnn: %w", err)
-	}
-	return e, nil
+// logitWithout is the logit of (i, j) with remI removed from N(i) and remJ
+// from N(j) (sorted node lists), the model selecting again on what remains.
+func (sc *scorer) logitWithout(i, j int, mask bool, remI, remJ []int32) float32 {
+	ci, ki := sc.side(0, i, j, mask, remI, remJ)
+	cj, kj := sc.side(1, j, i, mask, remJ, remI)
+	return sc.logit(i, j, ci[:ki], cj[:kj])
 }
 
 // RandomDraws is how many random removals Explain's ProbRandomRemoved

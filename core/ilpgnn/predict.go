@@ -150,9 +150,7 @@ func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
 		sc.remove[0] = topNodes(sc.remove[0][:0], sc, i, j, mask, m)
 		sc.remove[1] = topNodes(sc.remove[1][:0], sc, j, i, mask, m)
 		remI, remJ := sc.remove[0], sc.remove[1]
-		ci, ki := sc.side(0, i, j, mask, remI, remJ)
-		cj, kj := sc.side(1, j, i, mask, remJ, remI)
-		out[k] = sc.logit(i, j, ci[:ki], cj[:kj])
+		out[k] = sc.logitWithout(i, j, mask, remI, remJ)
 	})
 	return out
 }
@@ -179,9 +177,7 @@ func (p *Predictor) LogitsWithoutRandom(pairs []graph.Edge, m, draw int) []float
 		remI := rr.pick(rr.nbrI, m)
 		rr.rng = rand.New(rand.NewPCG(seed, uint64(j)<<32|uint64(uint32(i))|1<<63))
 		remJ := rr.pick(rr.nbrJ, m)
-		ci, ki := sc.side(0, i, j, mask, remI, remJ)
-		cj, kj := sc.side(1, j, i, mask, remJ, remI)
-		out[k] = sc.logit(i, j, ci[:ki], cj[:kj])
+		out[k] = sc.logitWithout(i, j, mask, remI, remJ)
 	})
 	return out
 }
