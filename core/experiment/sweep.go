@@ -307,51 +307,9 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 	}
 	for _, seed := range opt.Seeds {
 		t0 := time.Now()
-		f, err := fit(ctx, src, &opt, opt.Train, seed)
+		line, err := fidelitySeed(ctx, src, &opt, seed, maxM, rep)
 		if err != nil {
 			return nil, err
-		}
-		pairs := append(append([]graph.Edge{}, f.split.TestPos...), f.split.TestNeg...)
-		nPos := len(f.split.TestPos)
-		auc, cut, err := explain.Fidelity(ctx, nPos, maxM, func(m int) []float32 {
-			if m == 0 {
-				return f.pred.Logits(pairs)
-			}
-			return f.pred.LogitsWithout(pairs, m)
-		}, nil)
-		if err != nil {
-			return nil, err
-		}
-		rep.AUC = append(rep.AUC, auc)
-		f.pred.Seed = seed
-		random, err := randomFidelity(ctx, f.pred, pairs, nPos, maxM)
-		if err != nil {
-			return nil, err
-		}
-		line := fmt.Sprintf("fidelity %s seed %d: AUC %.4f; ΔAUC", src, seed, auc)
-		for k := range rep.Points {
-			d, r := auc-cut[k], auc-random[k]
-			rep.Points[k].Deltas = append(rep.Points[k].Deltas, d)
-			rep.Points[k].RandomDeltas = append(rep.Points[k].RandomDeltas, r)
-			line += fmt.Sprintf(" M=%d %.4f (random %.4f)", rep.Points[k].M, d, r)
-		}
-		fa, err := faithfulness(ctx, f.pred, f.split.TestPos)
-		if err != nil {
-			return nil, err
-		}
-		rep.Faithfulness = append(rep.Faithfulness, fa)
-		line += fmt.Sprintf("; selected beat random %.3f, substitutes %.3f (%d pairs); attribution Spearman %.3f (%d pairs)",
-			fa.SelectedBeatsRandomShare, fa.SelectedBeatsSubstitutesShare, fa.Pairs, fa.AttributionSpearmanMean, fa.SpearmanPairs)
-		if !opt.NoBaselines {
-			if err := fidelityBaselines(ctx, f, &opt, seed, pairs, nPos, rep.Baselines); err != nil {
-				return nil, err
-			}
-			for _, c := range rep.Baselines {
-				line += fmt.Sprintf("; %s (AUC %.4f)", c.Explainer, c.AUC[len(c.AUC)-1])
-				for _, pt := range c.Points {
-					line += fmt.Sprintf(" M=%d %.4f", pt.M, pt.Deltas[len(pt.Deltas)-1])
-				}
-			}
 		}
 		opt.logf("%s, %.1fs", line, since(t0))
 	}
@@ -367,6 +325,59 @@ func Fidelity(ctx context.Context, src *dataset.Source, opt Options, maxM int) (
 	}
 	rep.Seconds = since(start)
 	return rep, nil
+}
+
+// fidelitySeed adds one seed's run to rep: ILP-GNN's ΔAUC for the top M
+// and for M random neighbours, its faithfulness on the linked test pairs,
+// and the baselines' curves. It returns the seed's log line.
+func fidelitySeed(ctx context.Context, src *dataset.Source, opt *Options, seed uint64, maxM int, rep *FidelityReport) (string, error) {
+	f, err := fit(ctx, src, opt, opt.Train, seed)
+	if err != nil {
+		return "", err
+	}
+	pairs := append(append([]graph.Edge{}, f.split.TestPos...), f.split.TestNeg...)
+	nPos := len(f.split.TestPos)
+	auc, cut, err := explain.Fidelity(ctx, nPos, maxM, func(m int) []float32 {
+		if m == 0 {
+			return f.pred.Logits(pairs)
+		}
+		return f.pred.LogitsWithout(pairs, m)
+	}, nil)
+	if err != nil {
+		return "", err
+	}
+	rep.AUC = append(rep.AUC, auc)
+	f.pred.Seed = seed
+	random, err := randomFidelity(ctx, f.pred, pairs, nPos, maxM)
+	if err != nil {
+		return "", err
+	}
+	line := fmt.Sprintf("fidelity %s seed %d: AUC %.4f; ΔAUC", src, seed, auc)
+	for k := range rep.Points {
+		d, r := auc-cut[k], auc-random[k]
+		rep.Points[k].Deltas = append(rep.Points[k].Deltas, d)
+		rep.Points[k].RandomDeltas = append(rep.Points[k].RandomDeltas, r)
+		line += fmt.Sprintf(" M=%d %.4f (random %.4f)", rep.Points[k].M, d, r)
+	}
+	fa, err := faithfulness(ctx, f.pred, f.split.TestPos)
+	if err != nil {
+		return "", err
+	}
+	rep.Faithfulness = append(rep.Faithfulness, fa)
+	line += fmt.Sprintf("; selected beat random %.3f, substitutes %.3f (%d pairs); attribution Spearman %.3f (%d pairs)",
+		fa.SelectedBeatsRandomShare, fa.SelectedBeatsSubstitutesShare, fa.Pairs, fa.AttributionSpearmanMean, fa.SpearmanPairs)
+	if !opt.NoBaselines {
+		if err := fidelityBaselines(ctx, f, opt, seed, pairs, nPos, rep.Baselines); err != nil {
+			return "", err
+		}
+		for _, c := range rep.Baselines {
+			line += fmt.Sprintf("; %s (AUC %.4f)", c.Explainer, c.AUC[len(c.AUC)-1])
+			for _, pt := range c.Points {
+				line += fmt.Sprintf(" M=%d %.4f", pt.M, pt.Deltas[len(pt.Deltas)-1])
+			}
+		}
+	}
+	return line, nil
 }
 
 // fidelityCurves returns every curve of the reports as (column name,
