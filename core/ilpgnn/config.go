@@ -107,6 +107,60 @@ func (s *InitScheme) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// SelectionOrder says how N^r(i|j) is filled from the scored candidates.
+type SelectionOrder int
+
+const (
+	// OrderCommonFirst takes common neighbours of i and j first, then the
+	// others, each group by descending score s, ties by node id (SPEC §4).
+	OrderCommonFirst SelectionOrder = iota
+	// OrderScore takes the K best by s, common or not, ties by node id.
+	// Under common-first a selected common neighbour can score below a
+	// passed-over one, which the prediction then rests on instead:
+	// core/experiment/RESULTS.md, "Selection order", measures both.
+	OrderScore
+)
+
+// String returns "common-first" or "score".
+func (o SelectionOrder) String() string {
+	switch o {
+	case OrderCommonFirst:
+		return "common-first"
+	case OrderScore:
+		return "score"
+	}
+	return fmt.Sprintf("SelectionOrder(%d)", int(o))
+}
+
+// ParseSelectionOrder is the inverse of String.
+func ParseSelectionOrder(s string) (SelectionOrder, error) {
+	switch s {
+	case "common-first":
+		return OrderCommonFirst, nil
+	case "score":
+		return OrderScore, nil
+	}
+	return 0, fmt.Errorf("selection order must be \"common-first\" or \"score\" (got %q)", s)
+}
+
+// MarshalText encodes o as its name, so configs read well as JSON.
+func (o SelectionOrder) MarshalText() ([]byte, error) {
+	if o != OrderCommonFirst && o != OrderScore {
+		return nil, fmt.Errorf("unknown selection order %d", int(o))
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText is the inverse of MarshalText.
+func (o *SelectionOrder) UnmarshalText(b []byte) error {
+	v, err := ParseSelectionOrder(string(b))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
 // Config is what the model needs to compute p_ij and explain it. The
 // defaults are SPEC's except where a measurement, written beside the field,
 // says otherwise.
@@ -140,6 +194,11 @@ type Config struct {
 	// tag keeps a checkpoint of a model without the bound byte-identical
 	// to one written before the field existed.
 	Candidates int `json:"Candidates,omitempty"`
+	// Order is how N^r(i|j) is filled; the bound on candidates keeps its
+	// own order (common neighbours first, then s_ST) under either. The
+	// tag keeps a checkpoint of a common-first model (the zero value)
+	// byte-identical to one written before the field existed.
+	Order SelectionOrder `json:"Order,omitempty"`
 }
 
 // DefaultConfig returns the defaults. core/train/DEFAULTS.md and README.md
@@ -183,6 +242,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("unknown init scheme %d", int(c.Init))
 	case !(c.IsometricBranch >= 0):
 		return fmt.Errorf("isometric branch scale must be non-negative (got %g)", c.IsometricBranch)
+	case c.Order != OrderCommonFirst && c.Order != OrderScore:
+		return fmt.Errorf("unknown selection order %d", int(c.Order))
 	case c.Candidates < 0:
 		return fmt.Errorf("candidates must be 0 (every neighbour) or at least k = %d (got %d)", c.K, c.Candidates)
 	case c.Candidates > 0 && c.Candidates < c.K:

@@ -83,7 +83,7 @@ func batchesEqual(got, want *Batch) error {
 // target, fills a batch identical, entry by entry and bit for bit, to the
 // per-task Build it replaced (refBuildAt), on a hub-heavy graph, with and
 // without masking, with and without the bound on candidates, with either
-// scaling of s_ST, on 1 and 2 CPUs; and again when the batch is reused with
+// scaling of s_ST, under either selection order, on 1 and 2 CPUs; and again when the batch is reused with
 // other embeddings (the target tables must not keep the old scores).
 func TestBuildGroupedMatchesReference(t *testing.T) {
 	const n = 300
@@ -121,38 +121,40 @@ func TestBuildGroupedMatchesReference(t *testing.T) {
 	for _, mask := range []bool{true, false} {
 		for _, cand := range []int{0, 5} {
 			for _, scale := range []StructureScale{ScaleMax, ScalePaper} {
-				cfg := smallConfig()
-				cfg.MaskTarget, cfg.Candidates, cfg.Structure = mask, cand, scale
-				m, in := testModel(t, g, cfg)
-				hr0 := m.Encode(nil, in, 0, nil).Value
-				hr := make([]float32, len(hr0))
-				for k := range hr {
-					hr[k] = float32(rng.NormFloat64())
-				}
-				for _, obj := range []Objective{{Lambda: 0.1, Delta: 0.5}, {Lambda: 1, Delta: 0.2, Relaxed: true}} {
-					var want Batch
-					m.refBuildAt(&want, in, hr, pairs, labels, obj, 3, 17)
-					if len(want.contrib) == 0 || len(want.rnd.node) == 0 {
-						t.Fatal("no positive draws random neighbours: the test would not cover them")
+				for _, order := range []SelectionOrder{OrderCommonFirst, OrderScore} {
+					cfg := smallConfig()
+					cfg.MaskTarget, cfg.Candidates, cfg.Structure, cfg.Order = mask, cand, scale, order
+					m, in := testModel(t, g, cfg)
+					hr0 := m.Encode(nil, in, 0, nil).Value
+					hr := make([]float32, len(hr0))
+					for k := range hr {
+						hr[k] = float32(rng.NormFloat64())
 					}
-					for _, procs := range []int{1, 2} {
-						runtime.GOMAXPROCS(procs)
-						var got Batch
-						m.BuildAt(&got, in, hr0, pairs, labels, obj, 3, 17)
-						m.BuildAt(&got, in, hr, pairs, labels, obj, 3, 17)
-						if err := batchesEqual(&got, &want); err != nil {
-							t.Errorf("mask %v, C %d, %v, relaxed %v, GOMAXPROCS %d: %v", mask, cand, scale, obj.Relaxed, procs, err)
-						}
-						// A hub's self-pair alone: both tasks, in both
-						// Builds, have the same target.
-						self := []graph.Edge{{U: 0, V: 0}}
-						m.refBuildAt(&want, in, hr, self, []float32{1}, obj, 3, 17)
-						m.BuildAt(&got, in, hr0, self, []float32{1}, obj, 3, 17)
-						m.BuildAt(&got, in, hr, self, []float32{1}, obj, 3, 17)
-						if err := batchesEqual(&got, &want); err != nil {
-							t.Errorf("mask %v, C %d, %v, relaxed %v, GOMAXPROCS %d, pair (0, 0): %v", mask, cand, scale, obj.Relaxed, procs, err)
-						}
+					for _, obj := range []Objective{{Lambda: 0.1, Delta: 0.5}, {Lambda: 1, Delta: 0.2, Relaxed: true}} {
+						var want Batch
 						m.refBuildAt(&want, in, hr, pairs, labels, obj, 3, 17)
+						if len(want.contrib) == 0 || len(want.rnd.node) == 0 {
+							t.Fatal("no positive draws random neighbours: the test would not cover them")
+						}
+						for _, procs := range []int{1, 2} {
+							runtime.GOMAXPROCS(procs)
+							var got Batch
+							m.BuildAt(&got, in, hr0, pairs, labels, obj, 3, 17)
+							m.BuildAt(&got, in, hr, pairs, labels, obj, 3, 17)
+							if err := batchesEqual(&got, &want); err != nil {
+								t.Errorf("mask %v, C %d, %v, %v, relaxed %v, GOMAXPROCS %d: %v", mask, cand, scale, order, obj.Relaxed, procs, err)
+							}
+							// A hub's self-pair alone: both tasks, in both
+							// Builds, have the same target.
+							self := []graph.Edge{{U: 0, V: 0}}
+							m.refBuildAt(&want, in, hr, self, []float32{1}, obj, 3, 17)
+							m.BuildAt(&got, in, hr0, self, []float32{1}, obj, 3, 17)
+							m.BuildAt(&got, in, hr, self, []float32{1}, obj, 3, 17)
+							if err := batchesEqual(&got, &want); err != nil {
+								t.Errorf("mask %v, C %d, %v, %v, relaxed %v, GOMAXPROCS %d, pair (0, 0): %v", mask, cand, scale, order, obj.Relaxed, procs, err)
+							}
+							m.refBuildAt(&want, in, hr, pairs, labels, obj, 3, 17)
+						}
 					}
 				}
 			}

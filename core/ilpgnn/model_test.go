@@ -525,18 +525,20 @@ func TestSelectFirst(t *testing.T) {
 				cands[k].Node = int32(r.IntN(1000)) // node ids are distinct in a neighbourhood
 			}
 		}
-		want := slices.Clone(cands)
-		slices.SortFunc(want, selectionOrder)
 		k := min(r.IntN(20), n)
-		got := slices.Clone(cands)
-		selectFirst(got, k)
-		if !slices.Equal(got[:k], want[:k]) {
-			t.Fatalf("n=%d k=%d: first %v, want %v", n, k, got[:k], want[:k])
-		}
-		rest, wantRest := slices.Clone(got[k:]), slices.Clone(want[k:])
-		slices.SortFunc(rest, selectionOrder)
-		if !slices.Equal(rest, wantRest) {
-			t.Fatalf("n=%d k=%d: the others are not the remaining candidates", n, k)
+		for o, order := range map[SelectionOrder]func(a, b Candidate) int{OrderCommonFirst: selectionOrder, OrderScore: scoreOrder} {
+			want := slices.Clone(cands)
+			slices.SortFunc(want, order)
+			got := slices.Clone(cands)
+			selectFirst(got, k, o)
+			if !slices.Equal(got[:k], want[:k]) {
+				t.Fatalf("n=%d k=%d %v: first %v, want %v", n, k, o, got[:k], want[:k])
+			}
+			rest, wantRest := slices.Clone(got[k:]), slices.Clone(want[k:])
+			slices.SortFunc(rest, order)
+			if !slices.Equal(rest, wantRest) {
+				t.Fatalf("n=%d k=%d %v: the others are not the remaining candidates", n, k, o)
+			}
 		}
 	}
 }

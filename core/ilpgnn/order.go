@@ -106,21 +106,26 @@ func selectBound(cands []Candidate, c int) {
 	}
 }
 
-// selectFirst moves the first k candidates in selection order to the front,
+// selectFirst moves the first k candidates in selection order o to the front,
 // in that order; the others keep a deterministic but unspecified order. For
 // small k it costs O(k·n) instead of a sort's O(n log n): on Amazon Photo,
 // whose hubs have a thousand neighbours, sorting every candidate list took
 // a third of an epoch. A large k (every neighbour, as in the ablation
 // without selection) sorts instead.
-func selectFirst(cands []Candidate, k int) {
+func selectFirst(cands []Candidate, k int, o SelectionOrder) {
 	if k > 16 {
-		slices.SortFunc(cands, selectionOrder) // a total order: ties end at node ids
+		// Both are total orders: ties end at node ids.
+		if o == OrderScore {
+			slices.SortFunc(cands, scoreOrder)
+		} else {
+			slices.SortFunc(cands, selectionOrder)
+		}
 		return
 	}
 	for t := 0; t < k; t++ {
 		best := t
 		for u := t + 1; u < len(cands); u++ {
-			if selectsBefore(&cands[u], &cands[best]) {
+			if selectsBefore(&cands[u], &cands[best], o) {
 				best = u
 			}
 		}
@@ -131,7 +136,7 @@ func selectFirst(cands []Candidate, k int) {
 // maxTop is the largest k that selectTop takes; selectFirst sorts above it.
 const maxTop = 16
 
-// selectTop is selectFirst(cands, k) for k ≤ maxTop, leaving the whole list
+// selectTop is selectFirst(cands, k, o) for k ≤ maxTop, leaving the whole list
 // in the same order, when the first k in selection order all lie at the
 // places at (every place when at is nil, else ascending). It finds them in
 // one pass, comparing most candidates once with the k-th best so far
@@ -141,7 +146,7 @@ const maxTop = 16
 // from it by place. Node ids are distinct and selectsBefore is a total
 // order, so the k best do not depend on the scan. It returns top (the
 // scratch it used).
-func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
+func selectTop(cands []Candidate, k int, at []int32, top []int32, o SelectionOrder) []int32 {
 	top = top[:0]
 	if k == 0 {
 		return top
@@ -150,10 +155,10 @@ func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
 	if at == nil {
 		for u := range cands {
 			c := &cands[u]
-			if worst != nil && !selectsBefore(c, worst) {
+			if worst != nil && !selectsBefore(c, worst, o) {
 				continue
 			}
-			top = insertTop(cands, top, k, int32(u))
+			top = insertTop(cands, top, k, int32(u), o)
 			if len(top) == k {
 				worst = &cands[top[k-1]]
 			}
@@ -161,10 +166,10 @@ func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
 	} else {
 		for _, u := range at {
 			c := &cands[u]
-			if worst != nil && !selectsBefore(c, worst) {
+			if worst != nil && !selectsBefore(c, worst, o) {
 				continue
 			}
-			top = insertTop(cands, top, k, u)
+			top = insertTop(cands, top, k, u, o)
 			if len(top) == k {
 				worst = &cands[top[k-1]]
 			}
@@ -184,28 +189,29 @@ func selectTop(cands []Candidate, k int, at []int32, top []int32) []int32 {
 }
 
 // insertTop inserts place u into top, the places of the best candidates
-// so far in selection order (at most k, best first), dropping the k+1-th.
-func insertTop(cands []Candidate, top []int32, k int, u int32) []int32 {
+// so far in selection order o (at most k, best first), dropping the k+1-th.
+func insertTop(cands []Candidate, top []int32, k int, u int32, o SelectionOrder) []int32 {
 	if len(top) == k {
 		top = top[:k-1]
 	}
 	top = append(top, u)
 	c := &cands[u]
-	for x := len(top) - 1; x > 0 && selectsBefore(c, &cands[top[x-1]]); x-- {
+	for x := len(top) - 1; x > 0 && selectsBefore(c, &cands[top[x-1]], o); x-- {
 		top[x], top[x-1] = top[x-1], top[x]
 	}
 	return top
 }
 
-// selectsBefore reports selectionOrder(*a, *b) < 0. It is the comparison
+// selectsBefore reports selectionOrder(*a, *b) < 0 under OrderCommonFirst
+// and scoreOrder(*a, *b) < 0 under OrderScore. It is the comparison
 // of selectFirst's inner loop, taking pointers and comparing the scores
 // directly: under wasm the call to selectionOrder with two Candidates by
 // value and cmp.Compare's NaN tests made selectFirst ~12 ms of a Cora epoch,
 // ~2.5 ms with this (node --cpu-prof, 20 epochs).
 // NaN scores sort last, as with cmp.Compare, and equal scores (+0 and -0
 // included) fall back to node ids.
-func selectsBefore(a, b *Candidate) bool {
-	if a.Common != b.Common {
+func selectsBefore(a, b *Candidate, o SelectionOrder) bool {
+	if a.Common != b.Common && o == OrderCommonFirst {
 		return a.Common
 	}
 	switch as, bs := a.S, b.S; {

@@ -104,8 +104,8 @@ func (p *Predictor) checkNode(i int) error {
 
 // Ranked returns the neighbours of i scored against j (with the pair's
 // target-edge masking), in decreasing score s, ties by node id: the ranking
-// that Precision@k and fidelity use (SPEC §7), which is not the selection
-// order (common neighbours first). Neighbours that the bound on candidates
+// that Precision@k and fidelity use (SPEC §7), which is the selection order
+// only under OrderScore (OrderCommonFirst takes common neighbours first). Neighbours that the bound on candidates
 // (Config.Candidates) leaves out come after every candidate, in the bound's
 // order (common first, then by s_ST, ties by node id): the model never
 // looked at them, so they explain nothing, but fidelity may remove more

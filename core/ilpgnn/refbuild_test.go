@@ -80,7 +80,7 @@ func (sc *scorer) refSide(slot int, i, j int, masked bool, removeI, removeJ []in
 	// scorer leaves their feature score unset (0) instead of paying a dot
 	// product and an exp each; so it does for those the bound left out.
 	// (With C ≥ K, K commons anywhere means K commons within the bound.)
-	skip := sc.lazy && commons >= sc.m.Config.K
+	skip := sc.lazy && sc.m.Config.Order == OrderCommonFirst && commons >= sc.m.Config.K
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
@@ -92,7 +92,7 @@ func (sc *scorer) refSide(slot int, i, j int, masked bool, removeI, removeJ []in
 	}
 	sc.cands[slot] = cands
 	k := min(sc.m.Config.K, n)
-	selectFirst(cands[:n], k)
+	selectFirst(cands[:n], k, sc.m.Config.Order)
 	return cands, k
 }
 

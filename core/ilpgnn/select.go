@@ -177,11 +177,14 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 		commonAt = nil // the bound moved the candidates
 	}
 	sc.bound[slot] = n
-	// With K common neighbours, the others cannot be selected: a lazy
+	// With K common neighbours, the others cannot be selected (common
+	// first): a lazy
 	// scorer leaves their feature score unset (0) instead of paying a dot
 	// product and an exp each; so it does for those the bound left out.
 	// (With C ≥ K, K commons anywhere means K commons within the bound.)
-	skip := sc.lazy && commons >= sc.m.Config.K
+	// Under OrderScore any neighbour may outscore the commons: no skip.
+	order := sc.m.Config.Order
+	skip := sc.lazy && order == OrderCommonFirst && commons >= sc.m.Config.K
 	k := min(sc.m.Config.K, n)
 	eq := newEq5(sc.m.Config.Alpha)
 	if skip && commonAt != nil && k <= maxTop {
@@ -203,7 +206,7 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 			}
 			c.S = eq.combine(c.ST, c.NO)
 		}
-		sc.top = selectTop(cands, k, commonAt, sc.top)
+		sc.top = selectTop(cands, k, commonAt, sc.top, order)
 		return k
 	}
 	sc.need, sc.needAt = sc.need[:0], sc.needAt[:0]
@@ -228,9 +231,9 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 		c.S = eq.combine(c.ST, c.NO)
 	}
 	if k <= maxTop {
-		sc.top = selectTop(cands[:n], k, nil, sc.top)
+		sc.top = selectTop(cands[:n], k, nil, sc.top, order)
 	} else {
-		selectFirst(cands[:n], k)
+		selectFirst(cands[:n], k, order)
 	}
 	return k
 }

@@ -20,8 +20,11 @@ func TestSelectsBefore(t *testing.T) {
 	}
 	for _, a := range cands {
 		for _, b := range cands {
-			if got, want := selectsBefore(&a, &b), selectionOrder(a, b) < 0; got != want {
-				t.Errorf("selectsBefore(%+v, %+v) = %v, want %v", a, b, got, want)
+			if got, want := selectsBefore(&a, &b, OrderCommonFirst), selectionOrder(a, b) < 0; got != want {
+				t.Errorf("selectsBefore(%+v, %+v, common-first) = %v, want %v", a, b, got, want)
+			}
+			if got, want := selectsBefore(&a, &b, OrderScore), scoreOrder(a, b) < 0; got != want {
+				t.Errorf("selectsBefore(%+v, %+v, score) = %v, want %v", a, b, got, want)
 			}
 		}
 	}
@@ -36,7 +39,7 @@ func TestSelectsBefore(t *testing.T) {
 		k := min(3, len(c))
 		sorted := append([]Candidate(nil), c...)
 		slices.SortFunc(sorted, selectionOrder)
-		selectFirst(c, k)
+		selectFirst(c, k, OrderCommonFirst)
 		for i := range k {
 			if c[i].Node != sorted[i].Node {
 				t.Fatalf("selectFirst prefix %d = %+v, want %+v", i, c[i], sorted[i])
@@ -66,21 +69,24 @@ func TestSelectTopMatchesSelectFirst(t *testing.T) {
 			}
 		}
 		k := min(r.IntN(maxTop+1), n)
-		want := slices.Clone(cands)
-		selectFirst(want, k)
-		got := slices.Clone(cands)
-		top = selectTop(got, k, nil, top)
-		// Node ids are distinct, so the nodes' order is the list's (and
-		// NaN scores would make == on Candidates fail).
-		if !slices.EqualFunc(got, want, sameNode) {
-			t.Fatalf("n=%d k=%d, every place: %v, want %v", n, k, got, want)
-		}
-		if len(commonAt) >= k {
-			commonsOnly++
-			got = slices.Clone(cands)
-			top = selectTop(got, k, commonAt, top)
+		for _, o := range []SelectionOrder{OrderCommonFirst, OrderScore} {
+			want := slices.Clone(cands)
+			selectFirst(want, k, o)
+			got := slices.Clone(cands)
+			top = selectTop(got, k, nil, top, o)
+			// Node ids are distinct, so the nodes' order is the list's (and
+			// NaN scores would make == on Candidates fail).
 			if !slices.EqualFunc(got, want, sameNode) {
-				t.Fatalf("n=%d k=%d, commons' places %v: %v, want %v", n, k, commonAt, got, want)
+				t.Fatalf("n=%d k=%d %v, every place: %v, want %v", n, k, o, got, want)
+			}
+			// Only common-first may look at the commons' places alone.
+			if o == OrderCommonFirst && len(commonAt) >= k {
+				commonsOnly++
+				got = slices.Clone(cands)
+				top = selectTop(got, k, commonAt, top, o)
+				if !slices.EqualFunc(got, want, sameNode) {
+					t.Fatalf("n=%d k=%d, commons' places %v: %v, want %v", n, k, commonAt, got, want)
+				}
 			}
 		}
 	}

@@ -20,8 +20,7 @@ type Selected struct {
 }
 
 // Selection is what the model aggregates for one pair: the selected
-// neighbours of each end, in selection order (common neighbours first,
-// then by descending score), and p_ij.
+// neighbours of each end, in selection order (Config.Order), and p_ij.
 type Selection struct {
 	I, J []Selected
 	Prob float64
