@@ -246,7 +246,27 @@ func TestReliabilityPanicsOnBugs(t *testing.T) {
 // are those of the calibrated probabilities.
 func TestMeasureLowersECE(t *testing.T) {
 	logits, labels := draw(11, 40000, 6, 3)
-	// Lay out links first as Measure expects.
+	ordered, nPos := linksFirst(logits, labels)
+	T, err := Fit(logits, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Measure(ordered, nPos, T, 0)
+	if r.Temperature != T || r.Bias != 0 || !(r.ECE < r.ECEUncalibrated/3) {
+		t.Errorf("Measure: %+v", r)
+	}
+	probs := make([]float64, len(ordered))
+	for k, l := range ordered {
+		probs[k] = 1 / (1 + math.Exp(-float64(l)/T))
+	}
+	if w := ECE(probs, Labels(nPos, len(ordered)-nPos), Bins); math.Abs(r.ECE-w) > 1e-9 {
+		t.Errorf("ECE %v, recomputed %v", r.ECE, w)
+	}
+}
+
+// linksFirst lays out the logits of links first, as Measure expects, and
+// returns how many links there are.
+func linksFirst(logits []float32, labels []bool) ([]float32, int) {
 	var pos, neg []float32
 	for k, l := range logits {
 		if labels[k] {
@@ -255,20 +275,5 @@ func TestMeasureLowersECE(t *testing.T) {
 			neg = append(neg, l)
 		}
 	}
-	ordered := append(pos, neg...)
-	T, err := Fit(logits, labels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Measure(ordered, len(pos), T, 0)
-	if r.Temperature != T || r.Bias != 0 || !(r.ECE < r.ECEUncalibrated/3) {
-		t.Errorf("Measure: %+v", r)
-	}
-	probs := make([]float64, len(ordered))
-	for k, l := range ordered {
-		probs[k] = 1 / (1 + math.Exp(-float64(l)/T))
-	}
-	if w := ECE(probs, Labels(len(pos), len(neg)), Bins); math.Abs(r.ECE-w) > 1e-9 {
-		t.Errorf("ECE %v, recomputed %v", r.ECE, w)
-	}
+	return append(pos, neg...), len(pos)
 }

@@ -18,15 +18,8 @@ func TestPortable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pos, neg []float32
-	for k, l := range logits {
-		if labels[k] {
-			pos = append(pos, l)
-		} else {
-			neg = append(neg, l)
-		}
-	}
-	r := Measure(append(pos, neg...), len(pos), T, b)
+	ordered, nPos := linksFirst(logits, labels)
+	r := Measure(ordered, nPos, T, b)
 	got := [...]uint64{math.Float64bits(T), math.Float64bits(b), math.Float64bits(T0), math.Float64bits(r.ECE), math.Float64bits(r.ECEUncalibrated)}
 	want := [...]uint64{0x3fe30f6e27f45fd6, 0xbff314d69d9b3be0, 0x3fe728b5b6796688, 0x3f85fd2b5f1438bb, 0x3fb3ab6d16f298b8}
 	if got != want {

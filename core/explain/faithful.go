@@ -96,10 +96,12 @@ func MeasureFaithfulness(es []*Explanation, k int) Faithfulness {
 			subst++
 		}
 		var attr, drop []float64
-		for _, n := range append(slices.Clone(e.I.Neighbors), e.J.Neighbors...) {
-			if n.Selected {
-				attr = append(attr, n.Attribution)
-				drop = append(drop, e.Prob-n.ProbWithout)
+		for _, side := range [2]Side{e.I, e.J} {
+			for _, n := range side.Neighbors {
+				if n.Selected {
+					attr = append(attr, n.Attribution)
+					drop = append(drop, e.Prob-n.ProbWithout)
+				}
 			}
 		}
 		if rho, ok := Spearman(attr, drop); ok {

@@ -40,13 +40,20 @@ func boundsBefore(a, b *Candidate) bool {
 	if a.Common != b.Common {
 		return a.Common
 	}
-	switch as, bs := a.ST, b.ST; {
+	return higherFirst(a.ST, b.ST, a.Node, b.Node)
+}
+
+// higherFirst reports whether the score as of node an comes before the
+// score bs of node bn in descending order: NaNs last, equal scores (±0
+// included) and two NaNs by node id, so the order is total.
+func higherFirst(as, bs float32, an, bn int32) bool {
+	switch {
 	case as > bs:
 		return true
 	case as < bs:
 		return false
 	case as == bs, as != as && bs != bs:
-		return a.Node < b.Node
+		return an < bn
 	default: // exactly one NaN: the number comes first
 		return bs != bs
 	}
@@ -214,14 +221,5 @@ func selectsBefore(a, b *Candidate, o SelectionOrder) bool {
 	if a.Common != b.Common && o == OrderCommonFirst {
 		return a.Common
 	}
-	switch as, bs := a.S, b.S; {
-	case as > bs:
-		return true
-	case as < bs:
-		return false
-	case as == bs, as != as && bs != bs:
-		return a.Node < b.Node
-	default: // exactly one NaN: the number comes first
-		return bs != bs
-	}
+	return higherFirst(a.S, b.S, a.Node, b.Node)
 }

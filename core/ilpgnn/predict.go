@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"ilpgnn/core/calibrate"
 	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
@@ -92,7 +93,8 @@ func (p *Predictor) prob(logit float32) float64 {
 	if t == 0 {
 		t = 1
 	}
-	return float64(sigmoid(float32(float64(logit)/t + p.Bias)))
+	// The formula Measure's ECE uses, so the p shown is the p measured.
+	return calibrate.Prob(logit, t, p.Bias)
 }
 
 func (p *Predictor) checkNode(i int) error {
