@@ -62,8 +62,9 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 	cfg := c.Config
 	cfg.Seed = run.Seed
 	var crit train.Criterion
+	selectedOn := SelectAUC
 	if run.Data.Truth != nil && run.Select != SelectAUC {
-		crit = PrecisionCriterion(run.Data.Truth)
+		crit, selectedOn = PrecisionCriterion(run.Data.Truth), SelectPrecision
 		if !run.Given["patience"] {
 			cfg.Patience = PrecisionPatience
 		}
@@ -84,11 +85,16 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 	if res == nil {
 		return nil, err
 	}
-	return &ILPGNN{Run: res}, err
+	return &ILPGNN{Run: res, SelectedOn: selectedOn}, err
 }
 
 // ILPGNN is a trained ILP-GNN model.
-type ILPGNN struct{ Run *train.Result }
+type ILPGNN struct {
+	Run *train.Result
+	// SelectedOn is the rule that kept Run's weights: SelectPrecision or
+	// SelectAUC.
+	SelectedOn Selection
+}
 
 // Result returns the run's measurements, with each phase of an epoch.
 func (t *ILPGNN) Result() Result {
@@ -96,7 +102,7 @@ func (t *ILPGNN) Result() Result {
 	epochs := float64(max(r.Epochs, 1))
 	out := Result{Split: r.Split, TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
 		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: 1000 * r.TrainSeconds / epochs, PrepSeconds: r.PrepSeconds,
-		Calibration: &r.Calibration}
+		Calibration: &r.Calibration, SelectedOn: t.SelectedOn}
 	p := r.Phases
 	for _, ph := range []struct {
 		name string

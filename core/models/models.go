@@ -90,6 +90,12 @@ const (
 	SelectPrecision Selection = "precision"
 )
 
+// AUCSelectionCaveat says what keeping the weights on validation AUC costs
+// the explanations, for graphs without groundtruth to select on
+// (core/experiment/RESULTS.md, core/models/SELECTION.md).
+const AUCSelectionCaveat = "this graph has no groundtruth explanations to choose by; on the synthetic graphs that have them, " +
+	"weights kept on AUC explain 5 to 9 points worse (Precision@1 and @2) than weights kept on explanation precision"
+
 // ErrNoGroundtruth is the error of SelectPrecision on a graph without
 // groundtruth explanations.
 var ErrNoGroundtruth = errors.New("selecting on precision needs groundtruth explanations, which only synthetic graphs have")
@@ -190,6 +196,10 @@ type Result struct {
 	// Phases are the mean milliseconds per epoch of each part of an epoch,
 	// for models that time them.
 	Phases []Phase
+	// SelectedOn is the rule that chose BestEpoch's weights, for models
+	// that can select on their explanations (SelectPrecision or
+	// SelectAUC); empty for the others, which keep the best validation AUC.
+	SelectedOn Selection
 	// Calibration is the test pairs' calibration with the temperature
 	// fitted on the validation pairs, for models whose probabilities are
 	// calibrated (nil for the others).

@@ -60,5 +60,8 @@ test("Coauthor CS opens when dropped on the page and trains an epoch", async () 
   await page.waitForFunction(() => document.querySelector("#train-result h3, #train-error") !== null && !window.ilpgnnExplorer.training, null, { timeout: LONG_WAIT, polling: 500 });
   assert.equal(await page.textContent("#train-result h3"), "Trained ILP-GNN", await page.textContent("#train-result"));
   assert.match(await page.textContent("#progress-text"), /^Done: 1 epochs in /);
+  // No groundtruth to keep the weights by: the result says what AUC costs.
+  assert.match(await page.textContent("#train-result"), /weights kept onvalidation AUC/);
+  assert.match(await page.textContent("#selection-note"), /^Weights kept on validation AUC: this graph has no groundtruth explanations/);
   assert.deepEqual(pageErrors, []);
 });

@@ -107,6 +107,7 @@ test("a reload or deep link restores the completed run, not a later cancelled on
   assert.ok(origin.includes(shortKey(done.key)), origin);
   assert.match(origin, /of synth:sparse:seed=0, trained /);
   assert.match(origin, /completed run/);
+  assert.equal(await page.$("#selection-note"), null, "a graph with groundtruth keeps its weights on precision");
   assert.match(origin, new RegExp(`test AUC ${(100 * done.testAUC).toFixed(2)}%`));
   assert.match(await page.textContent("#status"), /^Restored checkpoint .*completed run/);
   await page.waitForSelector("#pair-prob", { timeout: LONG });

@@ -250,6 +250,11 @@ export interface TrainResult extends ModelInfo {
    * test links).
    */
   warning?: string;
+  /**
+   * SelectedOn is the rule that kept the weights ("precision" or
+   * "auc") for models that can select on their explanations.
+   */
+  selectedOn?: string;
 }
 
 /**

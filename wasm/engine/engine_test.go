@@ -196,7 +196,7 @@ func TestTrainExplainReload(t *testing.T) {
 	}
 	var tr TrainResult
 	roundTrip(t, r.Result, &tr)
-	if tr.Cancelled || !tr.Saved.Saved || tr.Epochs != 4 || tr.Seed != 1 || tr.P1 == nil {
+	if tr.Cancelled || !tr.Saved.Saved || tr.Epochs != 4 || tr.Seed != 1 || tr.P1 == nil || tr.SelectedOn != string(models.SelectPrecision) {
 		t.Fatalf("train result: %+v", tr)
 	}
 	checkPrepareReports(t, p.prepares[id], 4)
@@ -886,6 +886,11 @@ func TestFewTestLinksWarning(t *testing.T) {
 		p.call("train", args, &tr)
 		if !strings.Contains(tr.Warning, "the test AUC is not meaningful: the split holds out only 1 test link") {
 			t.Errorf("%v: warning %q", args, tr.Warning)
+		}
+		// Without groundtruth ILP-GNN keeps its weights on validation AUC
+		// and says so; the baselines select on nothing else.
+		if want := map[bool]string{true: string(models.SelectAUC)}[args["model"] == nil]; tr.SelectedOn != want {
+			t.Errorf("%v: selected on %q, want %q", args, tr.SelectedOn, want)
 		}
 	}
 }

@@ -223,6 +223,9 @@ type TrainResult struct {
 	// Warning says why the AUCs may mean little (a split with too few
 	// test links).
 	Warning string `json:"warning,omitempty"`
+	// SelectedOn is the rule that kept the weights ("precision" or
+	// "auc") for models that can select on their explanations.
+	SelectedOn string `json:"selectedOn,omitempty"`
 }
 
 // Evaluation is the result of an evaluate request.

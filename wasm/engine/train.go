@@ -126,7 +126,7 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 	r := t.Result()
 	out.TestAUC, out.ValAUC, out.BestEpoch = r.TestAUC, r.ValAUC, r.BestEpoch
 	out.TestHits = &r.TestHits
-	out.Epochs, out.TrainSeconds = r.Epochs, r.TrainSeconds
+	out.Epochs, out.TrainSeconds, out.SelectedOn = r.Epochs, r.TrainSeconds, string(r.SelectedOn)
 	out.P1, out.P2 = models.TestPrecision(t.Ranker(), l.d.Truth)
 	return out, nil
 }
@@ -140,7 +140,7 @@ func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, 
 	}
 	r := t.Result()
 	out := TrainResult{ModelInfo: modelInfo(mo), Model: job.spec.Name, Cancelled: cancelled, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds,
-		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split)}
+		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split), SelectedOn: string(r.SelectedOn)}
 	switch {
 	case job.save && (!cancelled || job.saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)

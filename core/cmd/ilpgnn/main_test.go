@@ -344,6 +344,9 @@ func TestSynthAndExperiment(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sel); code != 0 || err != nil || len(sel.Runs) != 1 || sel.Runs[0].P1 == nil {
 		t.Fatalf("train --select auto: exit %d, %v, %s", code, err, stderr)
 	}
+	if sel.Runs[0].SelectedOn != models.SelectPrecision {
+		t.Errorf("train --select auto on a graph with groundtruth: selected on %q", sel.Runs[0].SelectedOn)
+	}
 	if *sel.Runs[0].P1 != rep.P1 {
 		t.Errorf("train kept weights with P@1 %v, the precision experiment %v", *sel.Runs[0].P1, rep.P1)
 	}

@@ -64,6 +64,9 @@ type runJSON struct {
 	// of a graph with groundtruth (SPEC §7).
 	P1 *float64 `json:"p_at_1,omitempty"`
 	P2 *float64 `json:"p_at_2,omitempty"`
+	// SelectedOn is the rule that kept the weights ("precision" or
+	// "auc") for models that can select on their explanations.
+	SelectedOn models.Selection `json:"selected_on,omitempty"`
 	// Calibration is the test pairs' calibration (ece, ece_uncalibrated,
 	// temperature, reliability) of models whose probabilities are
 	// calibrated (package calibrate).
@@ -293,7 +296,7 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 func runOf(seed uint64, res models.Result) runJSON {
 	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
 		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis, PrepSeconds: res.PrepSeconds, phases: res.Phases,
-		Calibration: res.Calibration}
+		Calibration: res.Calibration, SelectedOn: res.SelectedOn}
 	if len(res.Phases) > 0 {
 		r.PhaseMillis = make(map[string]float64, len(res.Phases))
 		for _, p := range res.Phases {
@@ -316,6 +319,9 @@ func (r runJSON) print(w io.Writer, spec models.Spec) {
 	}
 	if r.P1 != nil {
 		fmt.Fprintf(w, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", spec.Explanation, *r.P1, *r.P2)
+	}
+	if r.SelectedOn == models.SelectAUC && r.P1 == nil {
+		fmt.Fprintf(w, "        weights kept on validation AUC: %s\n", models.AUCSelectionCaveat)
 	}
 }
 

@@ -313,6 +313,7 @@ export class TrainPanel {
     rows.push(["validation AUC", percent(r.valAUC, 2)]);
     if (r.p1 !== undefined && r.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(r.p1)} / ${percent(r.p2)}`]);
     rows.push(["kept epoch", String(r.bestEpoch)], ["model · seed", `${r.model} · ${r.seed}`]);
+    if (r.selectedOn) rows.push(["weights kept on", r.selectedOn === "precision" ? "validation explanation precision" : "validation AUC"]);
     const saves = this.specs.get(r.model)?.saves ?? r.model === "ilpgnn";
     const saved = saves ? (r.saved.saved ? "saved in this browser" : (r.saved.message ?? "not saved")) : null;
     replace(
@@ -320,6 +321,7 @@ export class TrainPanel {
       h("h3", {}, saves ? "Trained ILP-GNN" : `Trained baseline: ${r.model.toUpperCase()}`),
       metricsList(rows),
       r.warning ? h("p", { class: "warning", id: "train-warning" }, `Warning: ${r.warning}.`) : null,
+      r.selectedOn === "auc" && r.p1 === undefined ? aucSelectionNote() : null,
       saved ? h("p", { class: "note" }, `Checkpoint: ${saved}.`) : null,
       !saves
         ? h("p", { class: "note" }, PAIR_MODELS.has(r.model) && r.model !== "conpi"
@@ -338,7 +340,14 @@ export class TrainPanel {
     ];
     if (info.p1 !== undefined && info.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(info.p1)} / ${percent(info.p2)}`]);
     rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)], ["trained", dateTime(info.created)], ["run", runState(info.cancelledAtEpoch)]);
-    replace(this.result, h("h3", {}, "Current model: ILP-GNN"), metricsList(rows), h("p", { class: "note", id: "model-origin" }, `This is ${describeModel(info)}.`));
+    replace(
+      this.result,
+      h("h3", {}, "Current model: ILP-GNN"),
+      metricsList(rows),
+      h("p", { class: "note", id: "model-origin" }, `This is ${describeModel(info)}.`),
+      // Without groundtruth, ILP-GNN can only have kept its weights on AUC.
+      info.p1 === undefined ? aucSelectionNote() : null,
+    );
   }
 
   /** Offers a stored checkpoint of the loaded graph (see chooseRestore), so a reload needs no retraining. */
@@ -387,4 +396,14 @@ function valueOf(input: HTMLInputElement): string {
 /** A definition list of metric rows. */
 export function metricsList(rows: Array<[string, string]>): HTMLElement {
   return h("dl", { class: "metrics" }, ...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+}
+
+/**
+ * What keeping the weights on validation AUC costs the explanations, on a
+ * graph without groundtruth to select on (the command line's words).
+ */
+function aucSelectionNote(): HTMLElement {
+  return h("p", { class: "note", id: "selection-note" },
+    "Weights kept on validation AUC: this graph has no groundtruth explanations to choose by. " +
+    "On the synthetic graphs that have them, weights kept on AUC explain 5 to 9 points worse (Precision@1 and @2) than weights kept on explanation precision.");
 }
