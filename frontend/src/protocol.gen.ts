@@ -308,9 +308,92 @@ export interface TrainProgress {
   prepare?: PrepareProgress;
 }
 
+/** TuneArgs are the args of tune. */
+export interface TuneArgs {
+  /** Model is whose hyperparameters are searched (default ilpgnn). */
+  model?: ModelName;
+  /**
+   * BudgetSeconds is the time the search may take; it sets the plan
+   * (how many candidates, how many epochs), never a deadline.
+   */
+  budgetSeconds: number;
+  /**
+   * Config are hyperparameters every candidate keeps, by their defaults
+   * names (the user's own), left out of the search.
+   */
+  config?: Record<string, string | number | boolean>;
+  /**
+   * Seed is the tuning seed: its split's validation links score the
+   * candidates (default as train's).
+   */
+  seed?: number;
+}
+
+/** TunePlan is the search a tune request's budget buys. */
+export interface TunePlan {
+  budgetSeconds: number;
+  /**
+   * Candidates drawn from the model's search space, Eta the factor of
+   * each round (1/Eta of the candidates go on for Eta times the epochs),
+   * MinEpochs the epochs of the first round.
+   */
+  candidates: number;
+  eta: number;
+  minEpochs: number;
+  /** Trials is how many candidate runs the plan takes in all. */
+  trials: number;
+  /**
+   * Seeds are the tuning seeds, whose validation links chose the
+   * settings.
+   */
+  seeds: number[];
+}
+
+/** TuneTrial is one candidate trained in one round of the search. */
+export interface TuneTrial {
+  /** 1-based */
+  round: number;
+  /** index among the drawn candidates */
+  candidate: number;
+  /** Settings are the searched hyperparameters, by their defaults names. */
+  settings: Record<string, string>;
+  /** at most this many */
+  epochs: number;
+  /** on the tuning seed's validation links */
+  valAUC: number;
+  seconds: number;
+}
+
+/** TuneResult is the result of a tune request. */
+export interface TuneResult {
+  model: ModelName;
+  /**
+   * Best are the chosen settings (the searched ones and the fixed ones),
+   * by their defaults names, for train's config; empty when cancelled.
+   */
+  best: Record<string, string>;
+  /** ValAUC is Best's validation AUC in the last round. */
+  valAUC: number;
+  cancelled: boolean;
+  plan: TunePlan;
+  trials: TuneTrial[];
+  /** the search's wall time */
+  seconds: number;
+}
+
+/**
+ * TuneProgress is the progress event of one finished trial of a tune
+ * request: a candidate's settings trained for Epochs in Round.
+ */
+export interface TuneProgress extends TuneTrial {
+  /** Done trials of the Planned ones. */
+  done: number;
+  planned: number;
+}
+
 /** CancelArgs are the args of cancel. */
 export interface CancelArgs {
-  /** the id of a train request */
+  /** the id of a train or tune request */
   target: number;
 }
 
@@ -693,6 +776,7 @@ export interface Ops {
   generate: { args: GenerateArgs; result: GraphInfo };
   describe: { args: NoArgs; result: GraphDescription };
   train: { args: TrainArgs; result: TrainResult; progress: TrainProgress };
+  tune: { args: TuneArgs; result: TuneResult; progress: TuneProgress };
   cancel: { args: CancelArgs; result: CancelResult };
   evaluate: { args: NoArgs; result: Evaluation };
   explain: { args: PairArgs; result: Explanation };

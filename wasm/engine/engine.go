@@ -79,9 +79,19 @@ type model struct {
 	held *heldOut
 }
 
+// run is the background run the engine is busy with.
 type run struct {
 	id     int64
+	op     string // train or tune
 	cancel context.CancelFunc
+}
+
+// doing names the run for busy replies.
+func (r *run) doing() string {
+	if r.op == "tune" {
+		return "tuning"
+	}
+	return "training"
 }
 
 // New returns an engine and posts its ready message.
@@ -114,15 +124,15 @@ func (e *Engine) info() Info {
 }
 
 // Handle serves one request: it posts exactly one result or error reply for
-// it (for train, when the run ends).
+// it (for train and tune, when the run ends).
 func (e *Engine) Handle(ctx context.Context, req Request) {
 	id := req.ID
 	if req.V != Protocol {
 		e.fail(id, errorf(CodeVersion, "protocol version %d is not supported (this engine speaks %d)", req.V, Protocol))
 		return
 	}
-	if req.Op == "train" {
-		if err := e.startTraining(ctx, req); err != nil {
+	if start, ok := background[req.Op]; ok {
+		if err := start(e, ctx, req); err != nil {
 			e.fail(id, err)
 		}
 		return
@@ -141,6 +151,13 @@ func (e *Engine) fail(id int64, err error) {
 		pe = &Error{Code: CodeInternal, Message: err.Error()}
 	}
 	e.opt.Post(Reply{V: Protocol, Type: "error", ID: &id, Error: pe})
+}
+
+// background are the requests that start a run on a goroutine of its own,
+// which answers when it ends; the engine is busy until then.
+var background = map[string]func(e *Engine, ctx context.Context, req Request) error{
+	"train": (*Engine).startTraining,
+	"tune":  (*Engine).startTuning,
 }
 
 // operation serves one kind of request.
@@ -174,14 +191,14 @@ var operations = map[string]operation{
 	"checkpoints.import": {serve: (*Engine).importFile, idle: true},
 }
 
-// serve runs every operation but train.
+// serve runs every operation but the background ones.
 func (e *Engine) serve(ctx context.Context, req Request) (any, []byte, error) {
 	op, ok := operations[req.Op]
 	if !ok {
 		return nil, nil, errorf(CodeBadRequest, "unknown operation %q", req.Op)
 	}
-	if id, busy := e.busy(); busy && op.idle {
-		return nil, nil, errorf(CodeBusy, "%s: training (request %d) is in progress; cancel it or wait", req.Op, id)
+	if r, busy := e.busy(); busy && op.idle {
+		return nil, nil, errorf(CodeBusy, "%s: %s (request %d) is in progress; cancel it or wait", req.Op, r.doing(), r.id)
 	}
 	return op.serve(e, ctx, req)
 }
@@ -213,7 +230,7 @@ func (e *Engine) cancelRequest(_ context.Context, req Request) (any, []byte, err
 		return nil, nil, err
 	}
 	if a.Target == nil {
-		return nil, nil, errorf(CodeBadRequest, "cancel: args.target (the id of a train request) is required")
+		return nil, nil, errorf(CodeBadRequest, "cancel: args.target (the id of a train or tune request) is required")
 	}
 	return map[string]bool{"cancelled": e.cancel(*a.Target)}, nil, nil
 }
@@ -243,13 +260,13 @@ func keyArg(req Request) (string, error) {
 	return a.Key, nil
 }
 
-func (e *Engine) busy() (int64, bool) {
+func (e *Engine) busy() (run, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.training == nil {
-		return 0, false
+		return run{}, false
 	}
-	return e.training.id, true
+	return *e.training, true
 }
 
 func (e *Engine) cancel(target int64) bool {

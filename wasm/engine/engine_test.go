@@ -41,6 +41,7 @@ type page struct {
 	// kept apart so events holds one report per epoch.
 	prepares map[int64][]Progress
 	steps    map[int64][]StepProgress // progress of foreground operations
+	tunes    map[int64][]TuneProgress // progress of tune requests
 	ready    *Info
 	// onProgress, if set, runs on every progress event (from the training
 	// goroutine), as a page reacting to it would.
@@ -51,7 +52,7 @@ func newPage(t testing.TB, st store.Store) *page { return newPageOf(t, st, nil) 
 
 // newPageOf is newPage with the models of reg (nil: the default ones).
 func newPageOf(t testing.TB, st store.Store, reg models.Registry) *page {
-	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, prepares: map[int64][]Progress{}, steps: map[int64][]StepProgress{}}
+	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, prepares: map[int64][]Progress{}, steps: map[int64][]StepProgress{}, tunes: map[int64][]TuneProgress{}}
 	opt := Options{Models: reg}
 	if st != nil {
 		opt.Store = st
@@ -91,6 +92,8 @@ func (p *page) post(r Reply) {
 			}
 		case *StepProgress:
 			p.steps[*r.ID] = append(p.steps[*r.ID], *pr)
+		case *TuneProgress:
+			p.tunes[*r.ID] = append(p.tunes[*r.ID], *pr)
 		default:
 			p.t.Errorf("progress of type %T", r.Progress)
 		}

@@ -12,8 +12,24 @@ import (
 // (strings, numbers or booleans, as JSON gives them), reporting which were
 // given.
 func applyFlags(cfg models.Config, overrides map[string]any) (map[string]bool, error) {
+	settings, err := flagStrings("train", overrides)
+	if err != nil {
+		return nil, err
+	}
+	given := make(map[string]bool, len(settings))
+	for name := range settings {
+		given[name] = true
+	}
+	if err := settingError("train", models.Set(cfg, settings)); err != nil {
+		return nil, err
+	}
+	return given, nil
+}
+
+// flagStrings turns op's hyperparameter overrides (strings, numbers or
+// booleans, as JSON gives them) into the strings their flags parse.
+func flagStrings(op string, overrides map[string]any) (map[string]string, error) {
 	settings := make(map[string]string, len(overrides))
-	given := make(map[string]bool, len(overrides))
 	names := make([]string, 0, len(overrides))
 	for name := range overrides {
 		names = append(names, name)
@@ -28,18 +44,23 @@ func applyFlags(cfg models.Config, overrides map[string]any) (map[string]bool, e
 		case float64:
 			settings[name] = strconv.FormatFloat(v, 'g', -1, 64)
 		default:
-			return nil, errorf(CodeBadRequest, "train: config.%s: want a string, number or boolean", name)
+			return nil, errorf(CodeBadRequest, "%s: config.%s: want a string, number or boolean", op, name)
 		}
-		given[name] = true
 	}
+	return settings, nil
+}
+
+// settingError is op's bad_request for an error of models.Set (nil for
+// nil), naming the setting; other errors are returned as they are.
+func settingError(op string, err error) error {
 	var se *models.SettingError
-	if err := models.Set(cfg, settings); errors.As(err, &se) {
-		if se.Err == nil {
-			return nil, errorf(CodeBadRequest, "train: unknown hyperparameter %q (the defaults operation lists them)", se.Name)
-		}
-		return nil, errorf(CodeBadRequest, "train: config.%s: %v", se.Name, se.Err)
+	if !errors.As(err, &se) {
+		return err
 	}
-	return given, nil
+	if se.Err == nil {
+		return errorf(CodeBadRequest, "%s: unknown hyperparameter %q (the defaults operation lists them)", op, se.Name)
+	}
+	return errorf(CodeBadRequest, "%s: config.%s: %v", op, se.Name, se.Err)
 }
 
 // hyperparameters lists c's settings for the page.

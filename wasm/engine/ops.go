@@ -35,6 +35,7 @@ func Ops() []Op {
 		{Name: "generate", Args: reflect.TypeFor[GenerateArgs](), Result: reflect.TypeFor[GraphInfo]()},
 		{Name: "describe", Result: reflect.TypeFor[Description]()},
 		{Name: "train", Args: reflect.TypeFor[TrainArgs](), Result: reflect.TypeFor[TrainResult](), Progress: reflect.TypeFor[Progress]()},
+		{Name: "tune", Args: reflect.TypeFor[TuneArgs](), Result: reflect.TypeFor[TuneResult](), Progress: reflect.TypeFor[TuneProgress]()},
 		{Name: "cancel", Args: reflect.TypeFor[CancelArgs](), Result: reflect.TypeFor[CancelResult]()},
 		{Name: "evaluate", Result: reflect.TypeFor[Evaluation]()},
 		{Name: "explain", Args: reflect.TypeFor[PairArgs](), Result: reflect.TypeFor[Explanation]()},
@@ -105,9 +106,24 @@ type TrainArgs struct {
 	SaveOnCancel bool `json:"saveOnCancel,omitempty"`
 }
 
+// TuneArgs are the args of tune.
+type TuneArgs struct {
+	// Model is whose hyperparameters are searched (default ilpgnn).
+	Model string `json:"model,omitempty"`
+	// BudgetSeconds is the time the search may take; it sets the plan
+	// (how many candidates, how many epochs), never a deadline.
+	BudgetSeconds float64 `json:"budgetSeconds"`
+	// Config are hyperparameters every candidate keeps, by their defaults
+	// names (the user's own), left out of the search.
+	Config map[string]any `json:"config,omitempty"`
+	// Seed is the tuning seed: its split's validation links score the
+	// candidates (default as train's).
+	Seed uint64 `json:"seed,omitempty"`
+}
+
 // CancelArgs are the args of cancel.
 type CancelArgs struct {
-	Target int64 `json:"target"` // the id of a train request
+	Target int64 `json:"target"` // the id of a train or tune request
 }
 
 // PairArgs are the args of explain: the pair's node indices.

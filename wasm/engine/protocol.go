@@ -249,3 +249,53 @@ type CheckpointList struct {
 	Message     string            `json:"message,omitempty"`
 	Checkpoints []CheckpointEntry `json:"checkpoints"`
 }
+
+// TuneProgress is the progress event of one finished trial of a tune
+// request: a candidate's settings trained for Epochs in Round.
+type TuneProgress struct {
+	TuneTrial
+	// Done trials of the Planned ones.
+	Done    int `json:"done"`
+	Planned int `json:"planned"`
+}
+
+// TuneTrial is one candidate trained in one round of the search.
+type TuneTrial struct {
+	Round     int `json:"round"`     // 1-based
+	Candidate int `json:"candidate"` // index among the drawn candidates
+	// Settings are the searched hyperparameters, by their defaults names.
+	Settings map[string]string `json:"settings"`
+	Epochs   int               `json:"epochs"` // at most this many
+	ValAUC   float64           `json:"valAUC"` // on the tuning seed's validation links
+	Seconds  float64           `json:"seconds"`
+}
+
+// TunePlan is the search a tune request's budget buys.
+type TunePlan struct {
+	BudgetSeconds float64 `json:"budgetSeconds"`
+	// Candidates drawn from the model's search space, Eta the factor of
+	// each round (1/Eta of the candidates go on for Eta times the epochs),
+	// MinEpochs the epochs of the first round.
+	Candidates int `json:"candidates"`
+	Eta        int `json:"eta"`
+	MinEpochs  int `json:"minEpochs"`
+	// Trials is how many candidate runs the plan takes in all.
+	Trials int `json:"trials"`
+	// Seeds are the tuning seeds, whose validation links chose the
+	// settings.
+	Seeds []uint64 `json:"seeds"`
+}
+
+// TuneResult is the result of a tune request.
+type TuneResult struct {
+	Model string `json:"model"`
+	// Best are the chosen settings (the searched ones and the fixed ones),
+	// by their defaults names, for train's config; empty when cancelled.
+	Best map[string]string `json:"best"`
+	// ValAUC is Best's validation AUC in the last round.
+	ValAUC    float64     `json:"valAUC"`
+	Cancelled bool        `json:"cancelled"`
+	Plan      TunePlan    `json:"plan"`
+	Trials    []TuneTrial `json:"trials"`
+	Seconds   float64     `json:"seconds"` // the search's wall time
+}

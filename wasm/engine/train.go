@@ -43,7 +43,7 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 	if err != nil {
 		return err
 	}
-	l, runCtx, err := e.claim(ctx, req.ID, func(l *loaded) error {
+	l, runCtx, err := e.claim(ctx, req.ID, "train", func(l *loaded) error {
 		if err := job.selection.Check(l.d); err != nil {
 			return errorf(CodeBadRequest, "train: %v", err)
 		}
@@ -221,23 +221,23 @@ func (e *Engine) progress(id int64) func(models.Progress) {
 // millis is d in milliseconds.
 func millis(d time.Duration) float64 { return d.Seconds() * 1000 }
 
-// claim reserves the engine for training request id on the loaded graph,
-// after check accepts it, and returns the graph and the run's context;
-// the run releases it when it ends.
-func (e *Engine) claim(ctx context.Context, id int64, check func(*loaded) error) (*loaded, context.Context, error) {
+// claim reserves the engine for request id of op (train or tune) on the
+// loaded graph, after check accepts it, and returns the graph and the
+// run's context; the run releases it when it ends.
+func (e *Engine) claim(ctx context.Context, id int64, op string, check func(*loaded) error) (*loaded, context.Context, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.training != nil {
-		return nil, nil, errorf(CodeBusy, "train: training (request %d) is already in progress", e.training.id)
+		return nil, nil, errorf(CodeBusy, "%s: %s (request %d) is already in progress", op, e.training.doing(), e.training.id)
 	}
 	if e.data == nil {
-		return nil, nil, errorf(CodeNoGraph, "train: no graph is loaded")
+		return nil, nil, errorf(CodeNoGraph, "%s: no graph is loaded", op)
 	}
 	if err := check(e.data); err != nil {
 		return nil, nil, err
 	}
 	runCtx, cancel := context.WithCancel(ctx)
-	e.training = &run{id: id, cancel: cancel}
+	e.training = &run{id: id, op: op, cancel: cancel}
 	return e.data, runCtx, nil
 }
 

@@ -197,6 +197,9 @@ func generateTS() ([]byte, error) {
 		"engine.TrainArgs.Model":            "ModelName",
 		"engine.TrainArgs.Config":           "Record<string, string | number | boolean>",
 		"engine.TrainArgs.Select":           "TrainSelect",
+		"engine.TuneArgs.Model":             "ModelName",
+		"engine.TuneArgs.Config":            "Record<string, string | number | boolean>",
+		"engine.TuneResult.Model":           "ModelName",
 		"engine.GenerateArgs.Preset":        "Preset",
 		"engine.DeleteResult.Deleted":       "true",
 		"explain.Suggestion.Explanation":    "ModelExplanation", // never nil

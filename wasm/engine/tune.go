@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/models"
+	"ilpgnn/core/split"
+	"ilpgnn/core/tune"
+)
+
+// MinTuneBudget and MaxTuneBudget bound a tune request's budget: less
+// than a minute buys too few trials to choose between, and more than a
+// day is no longer a tab's work.
+const (
+	MinTuneBudget = time.Minute
+	MaxTuneBudget = 24 * time.Hour
+)
+
+// tuneRequest are the arguments of a tune request.
+type tuneRequest struct {
+	Model         string         `json:"model"`
+	BudgetSeconds *float64       `json:"budgetSeconds"`
+	Config        map[string]any `json:"config"`
+	Seed          *uint64        `json:"seed"`
+}
+
+// startTuning checks a tune request and starts its search on a goroutine
+// of its own; the search posts a progress event per trial, then its result.
+func (e *Engine) startTuning(ctx context.Context, req Request) error {
+	var a tuneRequest
+	if err := decode(req, &a); err != nil {
+		return err
+	}
+	if a.Model == "" {
+		a.Model = e.opt.Models[0].Name
+	}
+	spec, err := e.opt.Models.Lookup(a.Model)
+	if err != nil {
+		return errorf(CodeBadRequest, "tune: unknown model: %v", err)
+	}
+	if len(spec.Space) == 0 {
+		return errorf(CodeBadRequest, "tune: %s has no hyperparameters to search; train it as it is", spec.Name)
+	}
+	budget, err := tuneBudget(a.BudgetSeconds)
+	if err != nil {
+		return err
+	}
+	fixed, err := flagStrings("tune", a.Config)
+	if err != nil {
+		return err
+	}
+	base, err := tune.Configure(spec, fixed)
+	var se *models.SettingError
+	switch {
+	case errors.As(err, &se):
+		return settingError("tune", err)
+	case err != nil:
+		return errorf(CodeBadRequest, "tune: %v", err)
+	}
+	l, runCtx, err := e.claim(ctx, req.ID, "tune", func(l *loaded) error {
+		return affordable(&trainJob{spec: spec, config: base}, l.d.Graph.NumEdges())
+	})
+	if err != nil {
+		return err
+	}
+	seed := runSeed(l, a.Seed, 0)
+	opt := planFor(spec.Name, budget, seed)
+	opt.Fixed = fixed
+	go e.finishRun(req.ID, func() (any, error) { return e.tune(runCtx, req.ID, spec, base.Loop(), l, opt, budget) })
+	return nil
+}
+
+// tuneBudget reads a tune request's budget, in seconds.
+func tuneBudget(seconds *float64) (time.Duration, error) {
+	if seconds == nil {
+		return 0, errorf(CodeBadRequest, "tune: args.budgetSeconds (the time the search may take) is required")
+	}
+	s := *seconds
+	if math.IsNaN(s) || s < MinTuneBudget.Seconds() || s > MaxTuneBudget.Seconds() {
+		return 0, errorf(CodeBadRequest, "tune: a budget of %g s is out of range: give %g s (a minute) to %g s (a day); five minutes or more buys a search worth having",
+			s, MinTuneBudget.Seconds(), MaxTuneBudget.Seconds())
+	}
+	return time.Duration(s * float64(time.Second)), nil
+}
+
+// planFor turns a budget into a search plan: the CLI's default search
+// (9 candidates, thirds kept, 20 epochs to start) at five minutes, with
+// candidates and first-round epochs scaled by the budget. It is a
+// function of its arguments only, so a request gives the same plan and
+// the same answer on every machine.
+//
+// TODO(plan): tune.Plan, with the per-model cost model and the graph's size.
+func planFor(model string, budget time.Duration, seed uint64) tune.Options {
+	_ = model // tune.Plan's cost depends on the model
+	scale := budget.Seconds() / (5 * time.Minute).Seconds()
+	opt := tune.DefaultOptions()
+	opt.Candidates = min(max(int(math.Round(float64(opt.Candidates)*scale)), 3), 27)
+	opt.MinEpochs = min(max(int(math.Round(float64(opt.MinEpochs)*scale)), 3), opt.MinEpochs)
+	opt.Seeds = []uint64{seed}
+	return opt
+}
+
+// plannedTrials counts the trials tune.Search runs with opt for a space
+// of grid points, each round at most maxEpochs long: its rounds, without
+// training.
+func plannedTrials(opt tune.Options, grid, maxEpochs int) int {
+	alive, epochs, trials := min(opt.Candidates, grid), opt.MinEpochs, 0
+	for {
+		epochs = min(epochs, max(maxEpochs, 1))
+		trials += alive
+		alive = max(1, alive/opt.Eta)
+		if alive == 1 || epochs >= maxEpochs {
+			return trials
+		}
+		epochs *= opt.Eta
+	}
+}
+
+// gridSize is the number of points of space without the fixed settings.
+func gridSize(space []models.Dim, fixed map[string]string) int {
+	n := 1
+	for _, d := range space {
+		if _, ok := fixed[d.Flag]; !ok {
+			n *= len(d.Values)
+		}
+	}
+	return n
+}
+
+// tune runs the search of request id on l's graph and answers with its
+// result; a cancelled search answers with the trials it finished.
+func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop models.Loop, l *loaded, opt tune.Options, budget time.Duration) (any, error) {
+	out := TuneResult{Model: spec.Name, Best: map[string]string{}, Trials: []TuneTrial{},
+		Plan: TunePlan{BudgetSeconds: budget.Seconds(), Candidates: opt.Candidates, Eta: opt.Eta, MinEpochs: opt.MinEpochs,
+			Trials: plannedTrials(opt, gridSize(spec.Space, opt.Fixed), loop.Epochs), Seeds: opt.Seeds}}
+	opt.Progress = func(t tune.Trial) {
+		tr := TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
+		out.Trials = append(out.Trials, tr)
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id,
+			Progress: &TuneProgress{TuneTrial: tr, Done: len(out.Trials), Planned: out.Plan.Trials}})
+		e.opt.Yield()
+	}
+	start := time.Now()
+	res, err := tune.Search(ctx, e.yielding(spec), tuningData(l, loop), opt)
+	out.Seconds = time.Since(start).Seconds()
+	switch {
+	case errors.Is(err, context.Canceled):
+		out.Cancelled = true
+		return out, nil
+	case err != nil:
+		// The graph and the current model stay as they were.
+		return nil, &Error{Code: CodeBadRequest, Message: err.Error()}
+	}
+	out.Best, out.ValAUC = res.Best, res.ValAUC
+	return out, nil
+}
+
+// tuningData splits l's dataset by each tuning seed with the shares the
+// final training run will use; the split of a seed is made once.
+func tuningData(l *loaded, loop models.Loop) tune.Data {
+	splits := map[uint64]*split.Split{}
+	return func(seed uint64) (*dataset.Dataset, *split.Split, error) {
+		if sp, ok := splits[seed]; ok {
+			return l.d, sp, nil
+		}
+		sp, err := l.d.Split(seed, loop.ValFrac, loop.TestFrac)
+		if err != nil {
+			return nil, nil, err
+		}
+		splits[seed] = sp
+		return l.d, sp, nil
+	}
+}
+
+// yielding returns spec with configurations whose training yields to the
+// host after every epoch, as a train request's does: tune trains without
+// progress reports, and under WebAssembly a cancel is delivered only when
+// the training goroutine gives the event loop a turn.
+func (e *Engine) yielding(spec models.Spec) models.Spec {
+	newConfig := spec.New
+	spec.New = func() models.Config { return yieldingConfig{Config: newConfig(), yield: e.opt.Yield} }
+	return spec
+}
+
+// yieldingConfig is a models.Config whose Train calls yield after every
+// epoch (not during the preparation, whose reports come from elsewhere).
+type yieldingConfig struct {
+	models.Config
+	yield func()
+}
+
+// Train trains c's model, yielding after every epoch.
+func (c yieldingConfig) Train(ctx context.Context, run models.Run, progress func(models.Progress)) (models.Trained, error) {
+	return c.Config.Train(ctx, run, func(p models.Progress) {
+		if progress != nil {
+			progress(p)
+		}
+		if p.Prepare == nil && p.EpochDone {
+			c.yield()
+		}
+	})
+}
