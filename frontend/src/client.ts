@@ -36,6 +36,9 @@ import {
   type TrainConfig,
   type TrainProgress,
   type TrainResult,
+  type TuneArgs,
+  type TuneProgress,
+  type TuneResult,
 } from "./protocol";
 
 /** The part of the `Worker` interface the client uses (tests pass a fake). */
@@ -67,7 +70,7 @@ export interface RequestOptions<O extends OpName = OpName> {
   /** Called for each progress event, in arrival order (`train`, `fidelity`). */
   onProgress?: [OpProgress<O>] extends [never] ? never : (progress: OpProgress<O>) => void;
   /**
-   * Aborting a `train` sends `cancel`; the promise then resolves with the
+   * Aborting a `train` or `tune` sends `cancel`; the promise then resolves with the
    * engine's result (`cancelled: true`). Aborting anything else rejects at
    * once with an `AbortError` DOMException and the late reply is dropped. An
    * already aborted signal rejects with `AbortError` and sends nothing.
@@ -105,6 +108,17 @@ export interface TrainOptions {
   select?: TrainSelect;
   save?: boolean;
   saveOnCancel?: boolean;
+}
+
+/** Options of {@link EngineClient.tune}. */
+export interface TuneOptions {
+  /** Called after every trial, in order. */
+  onProgress?: (progress: TuneProgress) => void;
+  /** Aborting sends `cancel`; the promise resolves with the trials done (`cancelled: true`). */
+  signal?: AbortSignal;
+  /** Default `ilpgnn`. */
+  model?: ModelName;
+  seed?: number;
 }
 
 /** Options of {@link EngineClient.fidelity}. */
@@ -284,6 +298,18 @@ export class EngineClient {
     return this.request("train", args, compact({ onProgress, signal }));
   }
 
+  /**
+   * `tune`: chooses the model's hyperparameters on validation AUC within a
+   * time budget, with a progress event per trial; `config` are settings
+   * every candidate keeps. Aborting `signal` cancels the search (the
+   * promise resolves with `cancelled: true`).
+   */
+  tune(budgetSeconds: number, config?: TrainConfig, options: TuneOptions = {}): Promise<TuneResult> {
+    const { onProgress, signal, model, seed } = options;
+    const args: TuneArgs = { ...compact({ model, config, seed }), budgetSeconds };
+    return this.request("tune", args, compact({ onProgress, signal }));
+  }
+
   /** `evaluate`: AUCs (and explanation precision on synthetic graphs) of the current model. */
   evaluate(): Promise<Evaluation> {
     return this.request("evaluate");
@@ -392,13 +418,13 @@ export class EngineClient {
   private abort(id: number): void {
     const entry = this.pending.get(id);
     if (entry === undefined) return;
-    if (entry.op === "train") {
-      // The protocol can stop a run: it ends within an epoch with a result
-      // whose `cancelled` is true, which resolves the train promise.
+    if (entry.op === "train" || entry.op === "tune") {
+      // The protocol can stop a run or a search: it ends within an epoch
+      // with a result whose `cancelled` is true, which resolves the promise.
       if (entry.cancelSent) return;
       entry.cancelSent = true;
       this.send("cancel", { target: id }, {}).catch((error: unknown) => {
-        if (this.failure === undefined) this.warn(`cancel of train request ${id} failed`, error);
+        if (this.failure === undefined) this.warn(`cancel of ${entry.op} request ${id} failed`, error);
       });
       return;
     }

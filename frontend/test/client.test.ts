@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { EngineClient, EngineError } from "../src/client";
-import type { Explanation, FidelityProgress, FidelityResult, Insight, TrainProgress, TrainResult } from "../src/protocol";
+import type { Explanation, FidelityProgress, FidelityResult, Insight, TrainProgress, TrainResult, TuneProgress, TuneResult } from "../src/protocol";
 import { FakeWorker } from "./fake-worker";
 
 function setup(): { worker: FakeWorker; client: EngineClient; warnings: string[] } {
@@ -187,6 +187,33 @@ describe("EngineClient", () => {
     const result = await train;
     assert.equal(result.cancelled, true);
     assert.equal(progress.length, 2);
+    assert.deepEqual(warnings, []);
+  });
+
+  test("tune sends its budget and settings; aborting it sends cancel and resolves with the trials done", async () => {
+    const { worker, client, warnings } = setup();
+    const controller = new AbortController();
+    const progress: TuneProgress[] = [];
+    const tune = client.tune(120, { epochs: 30 }, { model: "gae", seed: 3, signal: controller.signal, onProgress: (p) => progress.push(p) });
+    const tuneId = worker.last.id;
+    assert.equal(worker.last.op, "tune");
+    assert.deepEqual(worker.last.args, { model: "gae", config: { epochs: 30 }, seed: 3, budgetSeconds: 120 });
+    worker.progress(tuneId, { done: 1, planned: 4 });
+
+    controller.abort();
+    const cancel = worker.last;
+    assert.equal(cancel.op, "cancel");
+    assert.deepEqual(cancel.args, { target: tuneId });
+    worker.result(cancel.id, { cancelled: true });
+    const state = track(tune);
+    await tick();
+    assert.equal(state.settled(), false, "tune waits for the engine's result");
+
+    const partial: Partial<TuneResult> = { cancelled: true, best: {}, trials: [] };
+    worker.result(tuneId, partial);
+    const result = await tune;
+    assert.equal(result.cancelled, true);
+    assert.deepEqual(progress, [{ done: 1, planned: 4 }]);
     assert.deepEqual(warnings, []);
   });
 

@@ -3,7 +3,7 @@
 // DataCloneError behave as in a browser) and lets a test post replies.
 
 import type { WorkerLike } from "../src/client";
-import type { ErrorInfo, RequestMessage, TrainProgress } from "../src/protocol";
+import type { ErrorInfo, RequestMessage, TrainProgress, TuneProgress } from "../src/protocol";
 
 /** One postMessage call as the worker would receive it. */
 export interface Posted {
@@ -66,7 +66,7 @@ export class FakeWorker implements WorkerLike {
     this.emit({ v: 1, type: "error", id, error });
   }
 
-  progress(id: number, progress: Partial<TrainProgress>): void {
+  progress(id: number, progress: Partial<TrainProgress> | Partial<TuneProgress>): void {
     this.emit({ v: 1, type: "progress", id, progress });
   }
 

@@ -2,8 +2,11 @@
 // defaults and one-line help (from the engine, so the page never disagrees
 // with the command line), Train / Cancel, a progress bar with time left,
 // live charts of the loss parts and validation AUC, and the final metrics.
+// Tune searches the model's hyperparameters within a time budget (a line
+// per trial, a table at the end), applies the chosen ones to the fields
+// and trains with them.
 
-import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, ModelSpec, PrepareProgress, TrainConfig, TrainProgress, TrainResult } from "../../protocol";
+import type { CheckpointMeta, Hyperparameter, ModelInfo, ModelName, ModelSpec, PrepareProgress, TrainConfig, TrainProgress, TrainResult, TuneProgress, TuneResult } from "../../protocol";
 import { EngineError, type EngineClient } from "../../client";
 import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
@@ -13,9 +16,10 @@ import { bytes, dateTime, duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
 import type { AppStore } from "../store";
+import { parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
 
 /** The engine requests the training panel makes, and whether the engine is gone. */
-export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "error">;
+export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "tune" | "error">;
 
 /** What the training panel asks of the rest of the app. */
 export interface TrainActions {
@@ -80,6 +84,9 @@ export class TrainPanel {
   private readonly fields = byId("hyper-fields", HTMLElement);
   private readonly trainButton = byId("train", HTMLButtonElement);
   private readonly cancelButton = byId("cancel", HTMLButtonElement);
+  private readonly tuneButton = byId("tune", HTMLButtonElement);
+  private readonly budget = byId("tune-budget", HTMLInputElement);
+  private readonly tuneResult = byId("tune-result", HTMLElement);
   private readonly progress = byId("progress", HTMLProgressElement);
   private readonly progressText = byId("progress-text", HTMLElement);
   private readonly progressEta = byId("progress-eta", HTMLElement);
@@ -95,6 +102,9 @@ export class TrainPanel {
   private abort: AbortController | null = null;
   /** Progress events received during the last run (the browser tests read it). */
   progressEvents = 0;
+  /** Trials reported during the last search, and its result (the browser tests read them). */
+  tuneEvents = 0;
+  lastTune: TuneResult | null = null;
   /** The last run's epoch times, for the time-left estimate. */
   private clock = new EpochClock();
   /** Page time when Train was pressed, and when the first epoch report came (setup = the gap less its elapsed time). */
@@ -113,6 +123,7 @@ export class TrainPanel {
       void this.start();
     });
     this.cancelButton.addEventListener("click", () => this.abort?.abort());
+    this.tuneButton.addEventListener("click", () => void this.tune());
     this.model.addEventListener("change", () => void this.loadDefaults());
     byId("hyper-reset", HTMLButtonElement).addEventListener("click", () => this.renderFields());
     store.subscribe("engineInfo", (info) => {
@@ -136,6 +147,7 @@ export class TrainPanel {
   async loadDefaults(): Promise<void> {
     const name = this.modelName;
     this.modelHelp.textContent = MODEL_HELP[name] ?? this.specs.get(name)?.about ?? "";
+    this.tuneButton.disabled = this.store.get("training") || !this.learns(name);
     try {
       const list = await this.engine.defaults(name);
       if (name !== this.modelName) return;
@@ -174,15 +186,27 @@ export class TrainPanel {
     return out;
   }
 
+  /** Whether a model trains (a heuristic has nothing to tune); unknown models are given the benefit. */
+  private learns(name: string): boolean {
+    return this.specs.get(name)?.learns ?? true;
+  }
+
+  /** The seed field's value, or null after showing in `where` what is wrong with it. */
+  private seedValue(where: HTMLElement): number | null {
+    const seed = Number(this.seed.value);
+    if (!Number.isInteger(seed) || seed < 0) {
+      replace(where, h("p", { class: "error" }, `seed must be a whole number ≥ 0 (got "${this.seed.value}")`));
+      return null;
+    }
+    return seed;
+  }
+
   /** Trains the chosen model with progress; resolves when it ends (or fails). */
   async start(): Promise<void> {
     const store = this.store;
     if (store.get("training") || store.get("graph") === null) return;
-    const seed = Number(this.seed.value);
-    if (!Number.isInteger(seed) || seed < 0) {
-      replace(this.result, h("p", { class: "error" }, `seed must be a whole number ≥ 0 (got "${this.seed.value}")`));
-      return;
-    }
+    const seed = this.seedValue(this.result);
+    if (seed === null) return;
     const model = this.modelName;
     this.offer.hidden = true;
     this.setTraining(true);
@@ -247,15 +271,109 @@ export class TrainPanel {
     }
   }
 
-  private setTraining(on: boolean): void {
+  private setTraining(on: boolean, doing = "Training…"): void {
     this.trainButton.disabled = on;
+    this.tuneButton.disabled = on || !this.learns(this.modelName);
+    this.budget.disabled = on;
     this.cancelButton.disabled = !on;
     this.model.disabled = on;
     // The graph picker follows (it subscribes to "training").
     this.store.set("training", on);
     const g = this.store.get("graph");
     if (this.engine.error !== undefined) this.actions.engineStopped();
-    else this.actions.setStatus(on ? "Training…" : g ? `Showing ${g.desc.name}` : "");
+    else this.actions.setStatus(on ? doing : g ? `Showing ${g.desc.name}` : "");
+  }
+
+  /**
+   * Searches the chosen model's hyperparameters within the budget (the
+   * ones the user changed stay fixed), a line per trial; then applies the
+   * chosen settings to the fields and trains with them. Resolves when the
+   * training ends, or when the search is cancelled or fails.
+   */
+  async tune(): Promise<void> {
+    const store = this.store;
+    if (store.get("training") || store.get("graph") === null) return;
+    const seed = this.seedValue(this.tuneResult);
+    if (seed === null) return;
+    const budget = parseBudget(this.budget.value);
+    if ("error" in budget) {
+      replace(this.tuneResult, h("p", { class: "error", id: "tune-error" }, `Cannot tune: ${budget.error}.`));
+      return;
+    }
+    const model = this.modelName;
+    this.offer.hidden = true;
+    this.setTraining(true, "Tuning…");
+    this.tuneEvents = 0;
+    this.lastTune = null;
+    this.showCharts(false);
+    this.progress.value = 0;
+    this.progressText.textContent = `Tuning ${model}: training the first candidate…`;
+    this.progressEta.hidden = true;
+    replace(this.result);
+    const lines = h("ol", { class: "small", id: "tune-lines" });
+    replace(this.tuneResult, h("h3", {}, `Tuning ${model}`), lines);
+    this.abort = new AbortController();
+    let res: TuneResult;
+    try {
+      res = await this.engine.tune(budget.seconds, this.config(), {
+        model,
+        seed,
+        signal: this.abort.signal,
+        onProgress: (p) => this.onTrial(p, lines),
+      });
+    } catch (e) {
+      const gone = e instanceof EngineError && e.code === "fatal";
+      this.progressText.textContent = gone ? "Tuning stopped: the engine stopped." : "Tuning stopped; the hyperparameters, the graph and any earlier model are unchanged.";
+      replace(
+        this.tuneResult,
+        h("p", { class: "error", id: "tune-error" }, `Tuning failed: ${errorText(e)}`),
+        gone ? h("p", { class: "note" }, "Reload the page to start the engine again; the models stored in this browser are kept.") : null,
+      );
+      return;
+    } finally {
+      this.abort = null;
+      this.setTraining(false);
+    }
+    this.lastTune = res;
+    this.showTune(res, seed);
+    if (res.cancelled) {
+      this.progressText.textContent = `Tuning cancelled after ${res.trials.length} of ${res.plan.trials} trials; the hyperparameters are unchanged.`;
+      return;
+    }
+    this.applySettings(res.best);
+    await this.start();
+  }
+
+  private onTrial(p: TuneProgress, lines: HTMLElement): void {
+    this.tuneEvents++;
+    this.progress.value = tuneShare(p);
+    const line = trialLine(p);
+    this.progressText.textContent = line;
+    lines.append(h("li", {}, line));
+  }
+
+  /** Shows a finished or cancelled search: what it did, its trials, and which seeds chose. */
+  private showTune(r: TuneResult, seed: number): void {
+    const head = h("tr", {}, ...TRIAL_COLUMNS.map((c) => h("th", { scope: "col" }, c)));
+    const rows = trialRows(r).map((row) => h("tr", { class: row.chosen ? "chosen" : null }, ...row.cells.map((c) => h("td", {}, c))));
+    replace(
+      this.tuneResult,
+      h("h3", {}, r.cancelled ? "Tuning cancelled" : "Tuned hyperparameters"),
+      h("p", { class: "small", id: "tune-summary" }, tuneSummary(r)),
+      h("table", { class: "trials", id: "tune-table" }, h("caption", { class: "muted small" }, "Trials in the order they ran (the chosen one in bold)"), h("thead", {}, head), h("tbody", {}, ...rows)),
+      r.cancelled ? null : h("p", { class: "note", id: "tune-seeds" }, `${seedsNote(r.plan, seed)} Training with them now.`),
+    );
+  }
+
+  /** Puts settings into their fields, marked as changed where they differ from the defaults. */
+  private applySettings(settings: Readonly<Record<string, string>>): void {
+    for (const [name, value] of Object.entries(settings)) {
+      const input = this.fields.querySelector<HTMLInputElement>(`input[data-name="${CSS.escape(name)}"]`);
+      if (input === null) continue;
+      if (input.type === "checkbox") input.checked = value === "true";
+      else input.value = value;
+      input.dispatchEvent(new Event("change"));
+    }
   }
 
   private onProgress(p: TrainProgress): void {
@@ -340,6 +458,8 @@ export class TrainPanel {
     ];
     if (info.p1 !== undefined && info.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(info.p1)} / ${percent(info.p2)}`]);
     rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)], ["trained", dateTime(info.created)], ["run", runState(info.cancelledAtEpoch)]);
+    const changed = this.changedSettings(info.config);
+    if (changed !== null) rows.push(["settings changed from the defaults", changed === "" ? "none" : changed]);
     replace(
       this.result,
       h("h3", {}, "Current model: ILP-GNN"),
@@ -348,6 +468,17 @@ export class TrainPanel {
       // Without groundtruth, ILP-GNN can only have kept its weights on AUC.
       info.p1 === undefined ? aucSelectionNote() : null,
     );
+  }
+
+  /** The settings of an ILP-GNN model that differ from ILP-GNN's defaults, or null while those are not loaded. */
+  private changedSettings(config: Readonly<Record<string, string>>): string | null {
+    if (this.modelName !== "ilpgnn" || this.defaults.size === 0) return null;
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(config)) {
+      const d = this.defaults.get(name);
+      if (d !== undefined && d.value !== value) out[name] = value;
+    }
+    return settingsText(out);
   }
 
   /** Offers a stored checkpoint of the loaded graph (see chooseRestore), so a reload needs no retraining. */
@@ -385,6 +516,7 @@ export class TrainPanel {
     this.aucChart.setSeries([]);
     this.aucChart.setMarker(null);
     this.showCharts(false);
+    replace(this.tuneResult);
     replace(this.result, this.store.get("model") ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
   }
 }

@@ -1,0 +1,79 @@
+// The words and numbers of the Tune button's search (the engine's `tune`):
+// the budget the user gives, the line each trial adds, the table of trials
+// at the end and what the result says about the seeds. Pure, so the unit
+// tests read the same text the page shows.
+
+import type { TuneProgress, TuneResult, TuneTrial } from "../protocol";
+import { duration, percent } from "./format";
+
+/** The budget control's bounds and default, in minutes; the engine takes 1 minute to a day. */
+export const BUDGET_MINUTES = { min: 1, max: 60, default: 5 } as const;
+
+/** The budget in seconds, or what is wrong with the text the user typed. */
+export function parseBudget(text: string): { seconds: number } | { error: string } {
+  const t = text.trim();
+  const minutes = Number(t);
+  if (t === "" || !Number.isFinite(minutes) || minutes < BUDGET_MINUTES.min || minutes > BUDGET_MINUTES.max) {
+    return { error: `the tuning budget must be ${BUDGET_MINUTES.min} to ${BUDGET_MINUTES.max} minutes (got "${text}")` };
+  }
+  return { seconds: Math.round(minutes * 60) };
+}
+
+/** Settings in name order, "lr 0.001, dropout 0.2" style: name and value. */
+export function settingsText(settings: Readonly<Record<string, string>>): string {
+  return Object.keys(settings)
+    .sort()
+    .map((k) => `${k} ${settings[k]}`)
+    .join(", ");
+}
+
+/** The progress line of a finished trial: "trial 4 of 13 · round 2 · 60 epochs · alpha 0.1, lr 0.001 · val AUC 95.3% · 12 s". */
+export function trialLine(p: TuneProgress): string {
+  return `trial ${p.done} of ${p.planned} · round ${p.round} · ${p.epochs} epochs · ${settingsText(p.settings)} · val AUC ${percent(p.valAUC)} · ${duration(p.seconds * 1000)}`;
+}
+
+/** The search's share done, for the progress bar. */
+export function tuneShare(p: Pick<TuneProgress, "done" | "planned">): number {
+  return p.planned > 0 ? Math.min(1, p.done / p.planned) : 0;
+}
+
+/** The columns of the trials table. */
+export const TRIAL_COLUMNS = ["round", "candidate", "epochs", "val AUC", "settings"] as const;
+
+/** The rows of the trials table, in the order the trials ran; `chosen` marks the chosen candidate's last trial. */
+export function trialRows(r: Pick<TuneResult, "trials" | "best" | "cancelled">): Array<{ cells: string[]; chosen: boolean }> {
+  const last = r.cancelled ? -1 : lastOfChosen(r.trials, r.best);
+  return r.trials.map((t, k) => ({
+    cells: [String(t.round), String(t.candidate), String(t.epochs), percent(t.valAUC, 2), settingsText(t.settings)],
+    chosen: k === last,
+  }));
+}
+
+/** The index of the last trial whose settings are all among best's, -1 when none. */
+function lastOfChosen(trials: readonly TuneTrial[], best: Readonly<Record<string, string>>): number {
+  for (let k = trials.length - 1; k >= 0; k--) {
+    const s = trials[k]!.settings;
+    if (Object.keys(s).every((name) => best[name] === s[name])) return k;
+  }
+  return -1;
+}
+
+/** The search in one sentence: its plan, its trials and the time it took. */
+export function tuneSummary(r: TuneResult): string {
+  const p = r.plan;
+  const plan = `${p.candidates} candidates, a third kept each round${p.eta === 3 ? "" : ` (eta ${p.eta})`}, ${p.minEpochs} epochs in the first round`;
+  const took = `${r.trials.length} of ${p.trials} trials in ${duration(r.seconds * 1000)} (budget ${duration(p.budgetSeconds * 1000)})`;
+  if (r.cancelled) return `Tuning cancelled: ${took}; the hyperparameters are unchanged. Plan: ${plan}.`;
+  return `Tuned ${r.model}: ${took}. Plan: ${plan}. Chosen: ${settingsText(r.best)} (validation AUC ${percent(r.valAUC, 2)}).`;
+}
+
+/**
+ * Which seeds chose the settings and which measured the model trained with
+ * them: the tuning seeds' validation links chose; the final run's test
+ * links, which no trial saw, measure.
+ */
+export function seedsNote(plan: Pick<TuneResult["plan"], "seeds">, trainSeed: number): string {
+  const chose = plan.seeds.join(", ");
+  const same = plan.seeds.length === 1 && plan.seeds[0] === trainSeed;
+  return `Settings chosen on the validation links of seed ${chose}; the test AUC is measured on the test links of seed ${trainSeed}${same ? " (the same split's, which no trial saw)" : ""}.`;
+}

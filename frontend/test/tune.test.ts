@@ -1,0 +1,58 @@
+// Unit tests of the Tune button's text: the budget it accepts, the line a
+// trial adds, the trials table and what the result says about seeds.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary } from "../src/app/tune";
+import type { TuneResult, TuneTrial } from "../src/protocol";
+
+test("the budget is 1 to 60 minutes, in seconds", () => {
+  assert.deepEqual(parseBudget("5"), { seconds: 300 });
+  assert.deepEqual(parseBudget(" 1.5 "), { seconds: 90 });
+  assert.deepEqual(parseBudget("60"), { seconds: 3600 });
+  for (const bad of ["", "0", "0.5", "61", "abc", "Infinity", "-3"]) {
+    const r = parseBudget(bad);
+    assert.ok("error" in r, bad);
+    assert.equal(r.error, `the tuning budget must be 1 to 60 minutes (got "${bad}")`);
+  }
+});
+
+test("a trial reads as one line, settings in name order", () => {
+  const p = { round: 2, candidate: 7, settings: { lr: "0.001", dropout: "0.2" }, epochs: 60, valAUC: 0.95349, seconds: 12.4, done: 4, planned: 13 };
+  assert.equal(settingsText(p.settings), "dropout 0.2, lr 0.001");
+  assert.equal(trialLine(p), "trial 4 of 13 · round 2 · 60 epochs · dropout 0.2, lr 0.001 · val AUC 95.3% · 12 s");
+  assert.equal(tuneShare(p), 4 / 13);
+  assert.equal(tuneShare({ done: 3, planned: 0 }), 0);
+  assert.equal(tuneShare({ done: 9, planned: 8 }), 1);
+});
+
+const trial = (round: number, candidate: number, lr: string, valAUC: number): TuneTrial => ({ round, candidate, settings: { lr }, epochs: 20 * round, valAUC, seconds: 1 });
+
+function result(cancelled: boolean): TuneResult {
+  const trials = [trial(1, 0, "0.01", 0.8), trial(1, 1, "0.001", 0.9), trial(1, 2, "0.005", 0.85), trial(2, 1, "0.001", 0.93)];
+  return {
+    model: "ilpgnn", best: cancelled ? {} : { lr: "0.001", epochs: "40" }, valAUC: cancelled ? 0 : 0.93, cancelled,
+    plan: { budgetSeconds: 300, candidates: 3, eta: 3, minEpochs: 20, trials: cancelled ? 6 : 4, seeds: [0] },
+    trials, seconds: 75,
+  };
+}
+
+test("the trials table marks the chosen candidate's last trial, none when cancelled", () => {
+  const rows = trialRows(result(false));
+  assert.deepEqual(rows.map((r) => r.cells), [
+    ["1", "0", "20", "80.00%", "lr 0.01"],
+    ["1", "1", "20", "90.00%", "lr 0.001"],
+    ["1", "2", "20", "85.00%", "lr 0.005"],
+    ["2", "1", "40", "93.00%", "lr 0.001"],
+  ]);
+  assert.deepEqual(rows.map((r) => r.chosen), [false, false, false, true]);
+  assert.deepEqual(trialRows(result(true)).map((r) => r.chosen), [false, false, false, false]);
+});
+
+test("the summary states the plan, the time and the choice; the note which seeds chose and measured", () => {
+  assert.equal(tuneSummary(result(false)),
+    "Tuned ilpgnn: 4 of 4 trials in 1 min 15 s (budget 5 min 00 s). Plan: 3 candidates, a third kept each round, 20 epochs in the first round. Chosen: epochs 40, lr 0.001 (validation AUC 93.00%).");
+  assert.equal(tuneSummary(result(true)),
+    "Tuning cancelled: 4 of 6 trials in 1 min 15 s (budget 5 min 00 s); the hyperparameters are unchanged. Plan: 3 candidates, a third kept each round, 20 epochs in the first round.");
+  assert.equal(seedsNote({ seeds: [0] }, 0), "Settings chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0 (the same split's, which no trial saw).");
+  assert.equal(seedsNote({ seeds: [1, 2] }, 0), "Settings chosen on the validation links of seed 1, 2; the test AUC is measured on the test links of seed 0.");
+});
