@@ -1,0 +1,120 @@
+// The Tune button in headless Chromium on the demo graph: a budget out of
+// range is refused in words; a one-minute search, started from the
+// keyboard, reports every trial, ends with a table of trials, puts the
+// chosen settings into the hyperparameter fields and trains a model that
+// carries them; a second search cancelled after its first trial leaves the
+// fields and the model as they were. No request leaves the page's origin.
+// It asserts behaviour, never timing. Run with
+// `node --test frontend/e2e/tune.test.mjs` after `make site`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { serve, root } from "./server.mjs";
+import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+
+const artifacts = join(root, "build", "e2e-artifacts");
+let server, browser, page;
+const requests = [];
+const pageErrors = [];
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  server = await serve();
+  browser = await launch();
+  browser.context.on("request", (r) => requests.push(r.url()));
+  page = await appPage(browser.context, pageErrors);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const app = (fn, arg) => page.evaluate(fn, arg);
+const shot = (name) => page.screenshot({ path: join(artifacts, `tune-${name}.png`) });
+
+/** The hyperparameter fields' values, by name. */
+const fields = () => app(() => Object.fromEntries([...document.querySelectorAll("#hyper-fields input[data-name]")].map((i) => [i.dataset.name, i.type === "checkbox" ? String(i.checked) : i.value])));
+
+test("Tune: every trial reported, the chosen settings applied, trained with and kept; cancel changes nothing", async () => {
+  await page.goto(`${server.origin}/`);
+  await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
+  assert.match(await page.textContent("#graph-info"), /1,000 nodes/);
+  await page.waitForSelector("#hp-epochs", { state: "attached" });
+  await page.locator("#train-panel").scrollIntoViewIfNeeded();
+
+  // A budget out of range is refused before anything runs.
+  await page.fill("#tune-budget", "0");
+  await page.click("#tune");
+  assert.equal(await page.textContent("#tune-error"), 'Cannot tune: the tuning budget must be 1 to 60 minutes (got "0").');
+  assert.equal(await app(() => window.ilpgnnExplorer.training), false);
+
+  // Every round at most 12 epochs (a setting the user keeps), one minute:
+  // the engine's plan is 3 candidates of 4 epochs.
+  await app(() => (document.getElementById("hyper").open = true));
+  await page.fill("#hp-epochs", "12");
+  await page.fill("#tune-budget", "1");
+  const before = await fields();
+  await page.evaluate(() => {
+    const el = document.getElementById("progress-text");
+    window.trialTexts = [];
+    new MutationObserver(() => el.textContent.startsWith("trial ") && window.trialTexts.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  await page.focus("#tune");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => window.ilpgnnExplorer.train.tuneEvents >= 1, null, { timeout: LONG_WAIT });
+  assert.match(await page.textContent("#progress-text"), /^trial 1 of 3 · round 1 · 4 epochs · alpha [\d.]+, dropout [\d.]+, lambda [\d.]+, lr [\d.]+, weight-decay [\d.]+ · val AUC \d+\.\d% · /);
+  assert.equal(await app(() => document.getElementById("progress").value), 1 / 3);
+  assert.equal(await page.isDisabled("#train"), true);
+  assert.equal(await page.isDisabled("#cancel"), false);
+  await shot("01-first-trial");
+
+  // The search ends, then the model trains with the chosen settings.
+  await page.waitForSelector("#tune-table", { timeout: LONG_WAIT });
+  const tuned = await app(() => window.ilpgnnExplorer.train.lastTune);
+  assert.equal(tuned.cancelled, false);
+  assert.equal(tuned.trials.length, 3);
+  assert.equal(await app(() => window.ilpgnnExplorer.train.tuneEvents), 3);
+  assert.equal(tuned.best.epochs, "12", "the user's setting is kept");
+  const lines = await app(() => window.trialTexts);
+  assert.deepEqual(lines.map((l) => /^trial (\d) of 3 · round 1 · 4 epochs/.exec(l)?.[1]), ["1", "2", "3"]);
+  assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr").length), 3);
+  assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr.chosen").length), 1);
+  assert.match(await page.textContent("#tune-summary"), /^Tuned ilpgnn: 3 of 3 trials in .* Chosen: alpha/);
+  assert.match(await page.textContent("#tune-seeds"), /chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0/);
+  const applied = await fields();
+  for (const [name, value] of Object.entries(tuned.best)) assert.equal(applied[name], value, `field ${name}`);
+
+  await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
+  assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
+  assert.match(await page.textContent("#progress-text"), /^Done: \d+ epochs/);
+  const model = await app(() => window.ilpgnnExplorer.model.info);
+  for (const [name, value] of Object.entries(tuned.best)) assert.equal(model.config[name], value, `model setting ${name}`);
+  assert.match(await page.textContent("#train-result"), /saved in this browser/);
+  await page.locator("#tune-table").scrollIntoViewIfNeeded();
+  await shot("02-tuned-and-trained");
+  const settingsBefore = await fields();
+  assert.notDeepEqual(settingsBefore, before, "the chosen settings differ from the defaults somewhere");
+
+  // A second search, cancelled after its first trial: the fields and the
+  // model stay as they were.
+  await page.fill("#tune-budget", "5");
+  await page.click("#tune");
+  await page.waitForFunction(() => window.ilpgnnExplorer.train.tuneEvents >= 1, null, { timeout: LONG_WAIT });
+  await page.click("#cancel");
+  await page.waitForSelector("#tune-summary", { timeout: LONG_WAIT });
+  assert.match(await page.textContent("#tune-summary"), /^Tuning cancelled: \d+ of \d+ trials/);
+  assert.match(await page.textContent("#progress-text"), /^Tuning cancelled after \d+ of \d+ trials; the hyperparameters are unchanged\.$/);
+  assert.equal(await app(() => window.ilpgnnExplorer.train.lastTune.cancelled), true);
+  assert.deepEqual(await fields(), settingsBefore);
+  assert.equal(await app(() => window.ilpgnnExplorer.model.info.key), model.key);
+  assert.equal(await app(() => window.ilpgnnExplorer.training), false);
+  assert.equal(await page.isDisabled("#tune"), false);
+  await shot("03-cancelled");
+
+  const local = /^(blob|data):/;
+  const foreign = requests.filter((u) => !u.startsWith(server.origin) && !local.test(u));
+  assert.deepEqual(foreign, [], "no request leaves the origin");
+  assert.deepEqual(pageErrors, []);
+});
