@@ -361,7 +361,7 @@ export class TrainPanel {
       h("h3", {}, r.cancelled ? "Tuning cancelled" : "Tuned hyperparameters"),
       h("p", { class: "small", id: "tune-summary" }, tuneSummary(r)),
       h("table", { class: "trials", id: "tune-table" }, h("caption", { class: "muted small" }, "Trials in the order they ran (the chosen one in bold)"), h("thead", {}, head), h("tbody", {}, ...rows)),
-      r.cancelled ? null : h("p", { class: "note", id: "tune-seeds" }, `${seedsNote(r.plan, seed)} Training with them now.`),
+      r.cancelled ? null : h("p", { class: "note", id: "tune-seeds" }, `${seedsNote(r.plan, seed)} The model below is trained with them.`),
     );
   }
 
