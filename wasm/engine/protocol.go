@@ -28,7 +28,7 @@ type Reply struct {
 	Type     string `json:"type"` // ready, progress, result or error
 	ID       *int64 `json:"id,omitempty"`
 	Engine   *Info  `json:"engine,omitempty"`
-	Progress any    `json:"progress,omitempty"` // *Progress (train) or *StepProgress (fidelity)
+	Progress any    `json:"progress,omitempty"` // *Progress (train), *TuneProgress (tune) or *StepProgress (fidelity)
 	Result   any    `json:"result,omitempty"`
 	Error    *Error `json:"error,omitempty"`
 	Bytes    []byte `json:"-"`
