@@ -1,0 +1,181 @@
+package tune
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ilpgnn/core/models"
+)
+
+// Sizes of graphs the plans are tested on: synth:sparse, Cora, Amazon
+// Photo (as ilpgnn inspect prints them).
+var (
+	sparseSize = Size{Nodes: 1000, Edges: 4243, FeatureNNZ: 128000, FeatureDim: 128}
+	coraSize   = Size{Nodes: 2708, Edges: 5278, FeatureNNZ: 49216, FeatureDim: 1433}
+	photoSize  = Size{Nodes: 7650, Edges: 119081, FeatureNNZ: 1979909, FeatureDim: 745}
+)
+
+func lookup(t *testing.T, name string) models.Spec {
+	t.Helper()
+	spec, err := models.Default().Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// Rounds says exactly the rounds Search runs: the trials of a search are
+// its rounds' candidates at its rounds' epochs.
+func TestRoundsAreSearchs(t *testing.T) {
+	for _, opt := range []Options{
+		{Candidates: 9, Eta: 3, MinEpochs: 5},
+		{Candidates: 20, Eta: 3, MinEpochs: 30}, // the grid has 9: 9 @30, 3 @90, 1 @100 is not run
+		{Candidates: 27, Eta: 2, MinEpochs: 1},
+		{Candidates: 1, Eta: 3, MinEpochs: 7},
+		{Candidates: 9, Eta: 3, MinEpochs: 5, Fixed: map[string]string{"epochs": "8"}},
+	} {
+		opt.Seeds = []uint64{0}
+		rounds, err := Rounds(scored, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), scored, noData, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ran []Round
+		for _, tr := range res.Trials {
+			if len(ran) < tr.Round {
+				ran = append(ran, Round{Epochs: tr.Epochs})
+			}
+			ran[tr.Round-1].Candidates++
+		}
+		if !slices.Equal(rounds, ran) {
+			t.Errorf("%+v: Rounds %v, Search ran %v", opt, rounds, ran)
+		}
+	}
+}
+
+// The estimate by hand: ILP-GNN, 9 candidates, rounds of 100 and 300
+// epochs, two seeds.
+func TestEstimateByHand(t *testing.T) {
+	spec := lookup(t, "ilpgnn")
+	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 100, Seeds: []uint64{10, 11}}
+	est, err := EstimateOf(spec, coraSize, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := costOf("ilpgnn")
+	epoch := c.Edge*5278 + c.NNZ*49216 + c.EdgeDeg*5278*(2*5278.0/2708)
+	setup := c.Setup + c.SetupEdge*5278
+	want := 9*2*(setup+100*epoch) + 3*2*(setup+300*epoch)
+	if !slices.Equal(est.Rounds, []Round{{9, 100}, {3, 300}}) || !near(est.Seconds, want, 1e-9) {
+		t.Errorf("estimate %+v, want rounds 9@100, 3@300 and %.3f s", est, want)
+	}
+	if got := EpochSeconds("ilpgnn", coraSize); !near(got, epoch, 1e-12) {
+		t.Errorf("EpochSeconds %v, want %v", got, epoch)
+	}
+	if EpochSeconds("cn", coraSize) != 0 {
+		t.Error("a heuristic has epochs")
+	}
+	if _, err := EstimateOf(lookup(t, "cn"), coraSize, opt); err == nil {
+		t.Error("an estimate for a heuristic")
+	}
+}
+
+func near(a, b, rel float64) bool { return a == b || (a-b)*(a-b) <= rel*rel*b*b }
+
+// Every plan fits its budget; a bigger budget never plans a smaller
+// search (fewer candidates or a shorter first round) or a shorter
+// estimate; the same arguments give the same plan.
+func TestPlanGrows(t *testing.T) {
+	for _, spec := range models.Default() {
+		if len(spec.Space) == 0 {
+			continue
+		}
+		for _, size := range []Size{sparseSize, coraSize, photoSize} {
+			var last Options
+			var lastEst Estimate
+			planned := 0
+			for budget := 10 * time.Second; budget <= 48*time.Hour; budget = budget * 5 / 4 {
+				opt, est, err := Plan(spec, size, budget, Options{Seeds: []uint64{10, 11}})
+				if err != nil {
+					if planned > 0 {
+						t.Fatalf("%s %v: %v after a plan fitted a smaller budget", spec.Name, budget, err)
+					}
+					continue
+				}
+				planned++
+				if est.Seconds > budget.Seconds() {
+					t.Errorf("%s %v: estimate %.0f s over the budget", spec.Name, budget, est.Seconds)
+				}
+				if opt.Candidates < last.Candidates || opt.MinEpochs < last.MinEpochs || est.Seconds < lastEst.Seconds {
+					t.Errorf("%s %v: %s after %s", spec.Name, budget, est, lastEst)
+				}
+				if again, againEst, _ := Plan(spec, size, budget, Options{Seeds: []uint64{10, 11}}); again.Candidates != opt.Candidates || again.MinEpochs != opt.MinEpochs || againEst.Seconds != est.Seconds {
+					t.Errorf("%s %v: planned twice, %s and %s", spec.Name, budget, est, againEst)
+				}
+				if opt.Eta != planEta || !slices.Equal(opt.Seeds, []uint64{10, 11}) {
+					t.Errorf("%s: plan %+v", spec.Name, opt)
+				}
+				last, lastEst = opt, est
+			}
+			// The largest plan searches the whole grid (where it fits 48
+			// hours: SEAL and WalkPooling on Photo do not).
+			if grid := gridSize(spec.Space); size != photoSize && last.Candidates != grid {
+				t.Errorf("%s: 48 h plan %s, want all %d points", spec.Name, lastEst, grid)
+			}
+		}
+	}
+}
+
+// Rounds grow to a long first round before candidates grow: 100 epochs
+// for ILP-GNN, the model's own 30 for SEAL (one round: its maximum).
+func TestPlanPrefersLongRounds(t *testing.T) {
+	for _, tc := range []struct {
+		model  string
+		epochs int
+		rounds int
+	}{{"ilpgnn", 100, 2}, {"gae", 100, 2}, {"seal", 30, 1}, {"conpi", 200, 1}} {
+		spec := lookup(t, tc.model)
+		_, small, err := Plan(spec, coraSize, 48*time.Hour, Options{Seeds: []uint64{0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for budget := time.Second; budget < 48*time.Hour; budget = budget * 11 / 10 {
+			opt, est, err := Plan(spec, coraSize, budget, Options{Seeds: []uint64{0}})
+			if err == nil && opt.Candidates > planEta {
+				small = est
+				break
+			}
+		}
+		if small.Candidates() != 3*planEta || small.Rounds[0].Epochs != tc.epochs || len(small.Rounds) != tc.rounds {
+			t.Errorf("%s: first plan with more than %d candidates is %s, want rounds from %d epochs", tc.model, planEta, small, tc.epochs)
+		}
+	}
+}
+
+// A budget too small says the smallest budget that works, and that one
+// does.
+func TestPlanTooSmall(t *testing.T) {
+	spec := lookup(t, "ilpgnn")
+	_, _, err := Plan(spec, photoSize, time.Second, Options{Seeds: []uint64{0}})
+	if err == nil || !strings.Contains(err.Error(), "too small for ilpgnn") {
+		t.Fatalf("a 1 s budget on Photo: %v", err)
+	}
+	msg := err.Error()
+	need, perr := time.ParseDuration(msg[strings.LastIndex(msg, " ")+1:])
+	if perr != nil {
+		t.Fatalf("no budget at the end of %q: %v", msg, perr)
+	}
+	opt, est, err := Plan(spec, photoSize, need, Options{Seeds: []uint64{0}})
+	if err != nil || opt.Candidates != planEta || est.Rounds[0].Epochs > longRound/4 {
+		t.Errorf("the budget it named, %v: %s, %v", need, est, err)
+	}
+	if _, _, err := Plan(lookup(t, "cn"), photoSize, time.Hour, Options{}); err == nil {
+		t.Error("a plan for a heuristic")
+	}
+}
