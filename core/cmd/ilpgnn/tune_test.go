@@ -2,12 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"ilpgnn/core/dataset"
 	"ilpgnn/core/models"
+	"ilpgnn/core/tune"
 )
 
 // tune chooses on validation only and gives the same answer twice; its
@@ -101,4 +106,72 @@ func testAUC(t *testing.T, out string) float64 {
 		t.Fatalf("train output %q: %v", out, err)
 	}
 	return r.Runs[0].TestAUC
+}
+
+// tune --budget plans the search from the graph's size before the first
+// trial, chooses the same settings twice, and explicit flags win over
+// the plan; the JSON carries the plan, its estimate and the actual time.
+func TestTuneBudget(t *testing.T) {
+	data := "synth:sparse:seed=1"
+	args := []string{"tune", "--data", data, "--model", "gae", "--budget", "8s", "--seeds", "0", "--epochs", "4", "--quiet", "--json"}
+	var runs []searchJSON
+	for range 2 {
+		code, out, stderr := cli(t, args...)
+		if code != 0 {
+			t.Fatalf("tune --budget: exit %d: %s", code, stderr)
+		}
+		if !strings.HasPrefix(stderr, "plan: gae (budget 8s), ") || !strings.Contains(stderr, "tune: gae took ") {
+			t.Errorf("stderr %q: no plan before the trials or no time after", stderr)
+		}
+		var s searchJSON
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("tune --json %q: %v", out, err)
+		}
+		runs = append(runs, s)
+	}
+	a, b := runs[0], runs[1]
+	if fmt.Sprint(a.Best) != fmt.Sprint(b.Best) || a.ValAUC != b.ValAUC || !slices.Equal(a.Plan, b.Plan) || a.EstimatedSeconds != b.EstimatedSeconds {
+		t.Errorf("twice: %+v\n%+v", a, b)
+	}
+	// The plan is the one tune.Plan makes for this graph, and the search
+	// ran it: its trials are the plan's rounds.
+	spec, _ := models.Default().Lookup("gae")
+	src, _ := dataset.Parse(data)
+	d, err := src.Load(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, est, err := tune.Plan(spec, tune.SizeOf(d.Graph), 8*time.Second, tune.Options{Seeds: []uint64{0}, Fixed: map[string]string{"epochs": "4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials := 0
+	for _, r := range est.Rounds {
+		trials += r.Candidates
+	}
+	if !slices.Equal(a.Plan, est.Rounds) || a.EstimatedSeconds != est.Seconds || est.Seconds > 8 || len(a.Trials) != trials || a.Budget != "8s" || a.Seconds <= 0 || a.Best["epochs"] != "4" {
+		t.Errorf("plan %v (%v s, %d trials, %+v), want %v (%v s, %d trials, %+v)", a.Plan, a.EstimatedSeconds, len(a.Trials), a, est.Rounds, est.Seconds, trials, opt)
+	}
+	// --trials beside --budget wins over the plan's candidates.
+	code, out, stderr := cli(t, append(args, "--trials", "2")...)
+	var c searchJSON
+	if code != 0 || json.Unmarshal([]byte(out), &c) != nil || c.Plan[0].Candidates != 2 || c.Plan[0].Epochs != est.Rounds[0].Epochs {
+		t.Errorf("--trials 2 --budget 8s: exit %d, plan %v: %s", code, c.Plan, stderr)
+	}
+	// A budget too small names the smallest that works.
+	code, _, stderr = cli(t, "tune", "--data", data, "--model", "ilpgnn", "--budget", "1s")
+	if code != 1 || !strings.Contains(stderr, "too small for ilpgnn") || !strings.Contains(stderr, "give a budget of at least") {
+		t.Errorf("--budget 1s: exit %d, %q", code, stderr)
+	}
+}
+
+// searchJSON is tune --json's output.
+type searchJSON struct {
+	Best             map[string]string
+	ValAUC           float64
+	Trials           []tune.Trial
+	Seconds          float64
+	Budget           string       `json:"budget"`
+	Plan             []tune.Round `json:"plan"`
+	EstimatedSeconds float64      `json:"estimated_seconds"`
 }
