@@ -110,6 +110,15 @@ func (e Estimate) Candidates() int {
 // String says the plan in words: "9 candidates, rounds of 100 and 300
 // epochs, at most about 3 min".
 func (e Estimate) String() string {
+	return fmt.Sprintf("%s, at most about %s", e.Plan(), Seconds(e.Seconds))
+}
+
+// Plan says the rounds in words: "9 candidates, rounds of 100 and 300
+// epochs".
+func (e Estimate) Plan() string {
+	if len(e.Rounds) == 0 {
+		return "no rounds"
+	}
 	ep := make([]string, len(e.Rounds))
 	for k, r := range e.Rounds {
 		ep[k] = fmt.Sprint(r.Epochs)
@@ -118,7 +127,7 @@ func (e Estimate) String() string {
 	if len(ep) > 1 {
 		rounds = "rounds of " + strings.Join(ep[:len(ep)-1], ", ") + " and " + ep[len(ep)-1] + " epochs"
 	}
-	return fmt.Sprintf("%d candidates, %s, at most about %s", e.Candidates(), rounds, Seconds(e.Seconds))
+	return fmt.Sprintf("%d candidates, %s", e.Candidates(), rounds)
 }
 
 // Seconds writes a duration in seconds roundly: "40 s", "3 min", "1.5 h".

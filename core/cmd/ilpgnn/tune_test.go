@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/experiment"
 	"ilpgnn/core/models"
 	"ilpgnn/core/tune"
 )
@@ -174,4 +175,78 @@ type searchJSON struct {
 	Budget           string       `json:"budget"`
 	Plan             []tune.Round `json:"plan"`
 	EstimatedSeconds float64      `json:"estimated_seconds"`
+}
+
+// experiment table1 --tune tunes every learned model with the same budget
+// on the tuning seeds and measures the choice on --seeds: its numbers are
+// tune's choice trained by train --config, and the report says which
+// seeds chose and which measured. Heuristics are measured as they are.
+func TestTable1Tune(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"experiment", "table1", "--data", small, "--models", "ilpgnn,cn,gae", "--seeds", "0,1", "--epochs", "5", "--set", "gae.epochs=5", "--tune", "10s", "--quiet"}
+	code, out, stderr := cli(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("table1 --tune: exit %d: %s", code, stderr)
+	}
+	var rep experiment.Table1Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Rows) != 1 || len(rep.Rows[0].Cells) != 3 {
+		t.Fatalf("report %s: %v", out, err)
+	}
+	cells := rep.Rows[0].Cells
+	if cells[1].Model != "cn" || cells[1].Tuning != nil {
+		t.Errorf("cn was tuned: %+v", cells[1].Tuning)
+	}
+	for _, c := range []experiment.Table1Cell{cells[0], cells[2]} {
+		if c.Tuning == nil || !slices.Equal(c.Tuning.Seeds, []uint64{10, 11}) || c.Tuning.Budget != "10s" || c.Tuning.Settings["epochs"] != "5" ||
+			c.Tuning.EstimatedSeconds > 10 || c.Tuning.Plan == "" {
+			t.Errorf("%s's tuning: %+v", c.Model, c.Tuning)
+		}
+	}
+	// The same search by tune, its settings trained by train --config.
+	file := filepath.Join(dir, "gae.json")
+	if code, _, stderr := cli(t, "tune", "--data", small, "--model", "gae", "--seeds", "10,11", "--budget", "10s", "--epochs", "5", "--quiet", "--settings", file); code != 0 {
+		t.Fatalf("tune: %s", stderr)
+	}
+	code, out, stderr = cli(t, "train", "--data", small, "--model", "gae", "--seeds", "0,1", "--config", file, "--json")
+	var tr trainJSON
+	if code != 0 || json.Unmarshal([]byte(out), &tr) != nil || len(tr.Runs) != 2 {
+		t.Fatalf("train --config: exit %d, %s", code, stderr)
+	}
+	var s settingsFile
+	saved, _ := os.ReadFile(file)
+	if err := json.Unmarshal(saved, &s); err != nil || fmt.Sprint(s.Settings) != fmt.Sprint(cells[2].Tuning.Settings) || s.ValAUC != cells[2].Tuning.ValAUC {
+		t.Errorf("tune chose %v (%v), table1 %v (%v)", s.Settings, s.ValAUC, cells[2].Tuning.Settings, cells[2].Tuning.ValAUC)
+	}
+	for k, r := range tr.Runs {
+		if got := cells[2].Runs[k]; got.TestAUC != r.TestAUC || got.ValAUC != r.ValAUC {
+			t.Errorf("seed %d: table1 %v (val %v), tune + train --config %v (val %v)", k, got.TestAUC, got.ValAUC, r.TestAUC, r.ValAUC)
+		}
+	}
+	// The markdown says who chose and who measured, and what.
+	code, md, _ := cli(t, args...)
+	for _, want := range []string{
+		"Test AUC % over seeds [0 1]",
+		"the settings of ilpgnn, gae chosen by tune on seeds [10 11] on validation AUC alone, measured on seeds [0 1]",
+		"cn with their own settings, not tuned here",
+		"| small | gae | [10 11] | ",
+		settingsText(cells[2].Tuning.Settings) + " |",
+	} {
+		if code != 0 || !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	// Tuning seeds among the measuring ones are refused before any work.
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"--tune-seeds", "1,7"}, "--tune-seeds 1,7 and --seeds share seed 1"},
+		{[]string{"--tune", "0s"}, "--tune: want a positive duration"},
+		{[]string{"--tune", "1s"}, "too small for ilpgnn"},
+	} {
+		a := append(slices.Clone(args), tc.extra...)
+		if code, _, stderr := cli(t, a...); code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q, want %q", tc.extra, code, stderr, tc.want)
+		}
+	}
 }
