@@ -27,12 +27,13 @@ func SizeOf(g *graph.Graph) Size {
 }
 
 // cost is a model's estimated native seconds as linear functions of a
-// graph's size: an epoch costs Edge·E + NNZ·nnz + EdgeDeg·E·d̄ (d̄ = 2E/N,
-// the mean degree, which sizes the pair models' subgraphs), a run's
-// setup (loading, splitting, preparing, testing) Setup + SetupEdge·E.
+// graph's size: an epoch costs Node·N + Edge·E + NNZ·nnz + EdgeDeg·E·d̄
+// (d̄ = 2E/N, the mean degree, which sizes the pair models' subgraphs);
+// a run's setup (loading, splitting, preparing, testing) Setup +
+// SetupEdge·E + SetupEpochs epochs.
 type cost struct {
-	Edge, NNZ, EdgeDeg float64
-	Setup, SetupEdge   float64
+	Node, Edge, NNZ, EdgeDeg      float64
+	Setup, SetupEdge, SetupEpochs float64
 }
 
 // costOf returns model's cost constants, fitted on this project's 2-core
@@ -42,19 +43,19 @@ type cost struct {
 func costOf(model string) (c cost, ok bool) {
 	switch model {
 	case "ilpgnn":
-		return cost{Edge: 5e-6, NNZ: 2e-7, Setup: 1, SetupEdge: 1e-4}, true
+		return cost{Node: 2.53e-5, EdgeDeg: 8.44e-7, Setup: 2.14, SetupEdge: 1.11e-5}, true
 	case "gae":
-		return cost{Edge: 2e-6, NNZ: 5e-8, Setup: 0.5}, true
+		return cost{Node: 1.69e-5, EdgeDeg: 4.01e-8, Setup: 0.8}, true
 	case "vgae":
-		return cost{Edge: 4e-6, NNZ: 1e-7, Setup: 0.5}, true
+		return cost{Node: 3.77e-5, Setup: 0.8}, true
 	case "gat":
-		return cost{Edge: 5e-6, NNZ: 1e-7, Setup: 0.5}, true
+		return cost{Node: 3.62e-5, Edge: 3.74e-6, Setup: 0.8}, true
 	case "seal":
-		return cost{EdgeDeg: 2e-4, Setup: 0.5}, true
+		return cost{Edge: 5.23e-5, EdgeDeg: 1.78e-4, Setup: 0.8, SetupEpochs: 0.2}, true
 	case "wp":
-		return cost{EdgeDeg: 4e-4, Setup: 0.5}, true
+		return cost{EdgeDeg: 4.02e-4, Setup: 0.8, SetupEpochs: 0.2}, true
 	case "conpi":
-		return cost{Edge: 1e-4, Setup: 0.5}, true
+		return cost{Node: 2.24e-4, EdgeDeg: 1.06e-5, Setup: 0.8, SetupEpochs: 0.2}, true
 	}
 	return cost{}, false
 }
@@ -66,11 +67,13 @@ func (c cost) epoch(s Size) float64 {
 	if s.Nodes > 0 {
 		deg = 2 * e / float64(s.Nodes)
 	}
-	return c.Edge*e + c.NNZ*float64(s.FeatureNNZ) + c.EdgeDeg*e*deg
+	return c.Node*float64(s.Nodes) + c.Edge*e + c.NNZ*float64(s.FeatureNNZ) + c.EdgeDeg*e*deg
 }
 
 // setup returns c's seconds of one run's setup on s.
-func (c cost) setup(s Size) float64 { return c.Setup + c.SetupEdge*float64(s.Edges) }
+func (c cost) setup(s Size) float64 {
+	return c.Setup + c.SetupEdge*float64(s.Edges) + c.SetupEpochs*c.epoch(s)
+}
 
 // EpochSeconds is the estimated native seconds of one training epoch of
 // model at its default settings on a graph of size s, 0 for a model
@@ -204,7 +207,7 @@ const longRound = 100
 // set, and the plan's estimate. Plans grow first in the length of the
 // first round, with 3 candidates, up to a round long enough to matter
 // (longRound epochs, or the model's maximum for a pair model), then in
-// candidates, by threes, up to the whole grid. The same arguments give the
+// candidates, by half as many again each step, up to the whole grid. The same arguments give the
 // same plan on every machine. A budget too small for the smallest plan is
 // an error naming the smallest budget that works.
 func Plan(spec models.Spec, s Size, budget time.Duration, opt Options) (Options, Estimate, error) {
@@ -264,7 +267,9 @@ func planLadder(spec models.Spec, opt Options) ([]Options, error) {
 			out = append(out, at(planEta, e))
 		}
 	}
-	for c := planEta; ; c *= planEta {
+	// Then more candidates, half as many again each step (3, 5, 8, 12,
+	// 18, 27, ...): steps of eta would leave much of a budget unused.
+	for c := planEta; ; c += (c + 1) / 2 {
 		out = append(out, at(c, long))
 		if c >= grid {
 			return out, nil

@@ -104,6 +104,35 @@ type tableTuning struct {
 	log   io.Writer // plan, progress and time lines; nil for none
 }
 
+// checkBudgets plans every tuned predictor's search on every dataset of
+// specs before any of them runs, so that a budget too small for one of
+// them is refused at once, not after hours of the others' work.
+func checkBudgets(reg models.Registry, preds []experiment.Predictor, specs string, tt tableTuning) error {
+	sources, err := parseSources(specs)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, src := range sources {
+		d, err := src.Load(tt.seeds[0])
+		if err != nil {
+			return err
+		}
+		for _, p := range preds {
+			spec, err := reg.Lookup(p.Name)
+			if err != nil || p.Tune == nil {
+				continue
+			}
+			opt := tune.DefaultOptions()
+			opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
+			if _, _, err := tune.Plan(spec, tune.SizeOf(d.Graph), tt.budget, opt); err != nil {
+				errs = append(errs, fmt.Errorf("--tune on %s: %w", src.Name(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // tuned gives every learned predictor of preds a Tune that searches its
 // settings with tt's budget and seeds, and measures the choice with the
 // same run as train --config would.

@@ -123,6 +123,9 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 			if err := tuned(reg, preds, tt); err != nil {
 				return err
 			}
+			if err := checkBudgets(reg, preds, specs, tt); err != nil {
+				return err
+			}
 		}
 		return runTable1(ctx, specs, preds, seeds, opt.Log, stdout, *outDir, *asJSON)
 	case "fidelity", "ablation", "sensitivity":

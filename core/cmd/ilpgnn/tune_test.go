@@ -183,7 +183,7 @@ type searchJSON struct {
 // seeds chose and which measured. Heuristics are measured as they are.
 func TestTable1Tune(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"experiment", "table1", "--data", small, "--models", "ilpgnn,cn,gae", "--seeds", "0,1", "--epochs", "5", "--set", "gae.epochs=5", "--tune", "10s", "--quiet"}
+	args := []string{"experiment", "table1", "--data", small, "--models", "ilpgnn,cn,gae", "--seeds", "0,1", "--epochs", "5", "--set", "gae.epochs=5", "--tune", "30s", "--quiet"}
 	code, out, stderr := cli(t, append(args, "--json")...)
 	if code != 0 {
 		t.Fatalf("table1 --tune: exit %d: %s", code, stderr)
@@ -197,14 +197,14 @@ func TestTable1Tune(t *testing.T) {
 		t.Errorf("cn was tuned: %+v", cells[1].Tuning)
 	}
 	for _, c := range []experiment.Table1Cell{cells[0], cells[2]} {
-		if c.Tuning == nil || !slices.Equal(c.Tuning.Seeds, []uint64{10, 11}) || c.Tuning.Budget != "10s" || c.Tuning.Settings["epochs"] != "5" ||
-			c.Tuning.EstimatedSeconds > 10 || c.Tuning.Plan == "" {
+		if c.Tuning == nil || !slices.Equal(c.Tuning.Seeds, []uint64{10, 11}) || c.Tuning.Budget != "30s" || c.Tuning.Settings["epochs"] != "5" ||
+			c.Tuning.EstimatedSeconds > 30 || c.Tuning.Plan == "" {
 			t.Errorf("%s's tuning: %+v", c.Model, c.Tuning)
 		}
 	}
 	// The same search by tune, its settings trained by train --config.
 	file := filepath.Join(dir, "gae.json")
-	if code, _, stderr := cli(t, "tune", "--data", small, "--model", "gae", "--seeds", "10,11", "--budget", "10s", "--epochs", "5", "--quiet", "--settings", file); code != 0 {
+	if code, _, stderr := cli(t, "tune", "--data", small, "--model", "gae", "--seeds", "10,11", "--budget", "30s", "--epochs", "5", "--quiet", "--settings", file); code != 0 {
 		t.Fatalf("tune: %s", stderr)
 	}
 	code, out, stderr = cli(t, "train", "--data", small, "--model", "gae", "--seeds", "0,1", "--config", file, "--json")
@@ -242,7 +242,9 @@ func TestTable1Tune(t *testing.T) {
 	}{
 		{[]string{"--tune-seeds", "1,7"}, "--tune-seeds 1,7 and --seeds share seed 1"},
 		{[]string{"--tune", "0s"}, "--tune: want a positive duration"},
-		{[]string{"--tune", "1s"}, "too small for ilpgnn"},
+		// Refused before any work, for every model that does not fit.
+		{[]string{"--tune", "1s"}, "--tune on small: tune: a budget of 1s is too small for ilpgnn"},
+		{[]string{"--tune", "1s"}, "--tune on small: tune: a budget of 1s is too small for gae"},
 	} {
 		a := append(slices.Clone(args), tc.extra...)
 		if code, _, stderr := cli(t, a...); code != 1 || !strings.Contains(stderr, tc.want) {
