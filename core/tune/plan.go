@@ -43,19 +43,19 @@ type cost struct {
 func costOf(model string) (c cost, ok bool) {
 	switch model {
 	case "ilpgnn":
-		return cost{Node: 2.53e-5, EdgeDeg: 8.44e-7, Setup: 2.14, SetupEdge: 1.11e-5}, true
+		return cost{Node: 2.64e-5, EdgeDeg: 5.98e-7, Setup: 1.5, SetupEdge: 2.2e-5}, true
 	case "gae":
-		return cost{Node: 1.69e-5, EdgeDeg: 4.01e-8, Setup: 0.8}, true
+		return cost{Node: 1.29e-5, NNZ: 6.2e-8, Setup: 0.8}, true
 	case "vgae":
-		return cost{Node: 3.77e-5, Setup: 0.8}, true
+		return cost{Node: 2.05e-5, Edge: 1.52e-6, Setup: 0.8}, true
 	case "gat":
-		return cost{Node: 3.62e-5, Edge: 3.74e-6, Setup: 0.8}, true
+		return cost{Node: 2.88e-5, NNZ: 2.31e-7, Setup: 0.8}, true
 	case "seal":
-		return cost{Edge: 5.23e-5, EdgeDeg: 1.78e-4, Setup: 0.8, SetupEpochs: 0.2}, true
+		return cost{EdgeDeg: 1.7e-4, Setup: 0.8, SetupEpochs: 0.2}, true
 	case "wp":
-		return cost{EdgeDeg: 4.02e-4, Setup: 0.8, SetupEpochs: 0.2}, true
+		return cost{EdgeDeg: 2.58e-4, Setup: 0.8, SetupEpochs: 0.2}, true
 	case "conpi":
-		return cost{Node: 2.24e-4, EdgeDeg: 1.06e-5, Setup: 0.8, SetupEpochs: 0.2}, true
+		return cost{Node: 1.7e-4, EdgeDeg: 8.72e-6, Setup: 0.8, SetupEpochs: 0.2}, true
 	}
 	return cost{}, false
 }
