@@ -229,6 +229,10 @@ func Plan(spec models.Spec, s Size, budget time.Duration, opt Options) (Options,
 			best, bestEst = k, est
 		}
 	}
+	if best < 0 && first.Seconds > (366*24*time.Hour).Seconds() {
+		return opt, Estimate{}, fmt.Errorf("tune: %s on this graph (%d nodes, %d edges) cannot be tuned: the smallest search is %s",
+			spec.Name, s.Nodes, s.Edges, first)
+	}
 	if best < 0 {
 		need := time.Duration(math.Ceil(first.Seconds/60)) * time.Minute
 		if first.Seconds < 60 {

@@ -205,3 +205,43 @@ func TestEpochSecondsMeasured(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPlan: for any graph size, budget and model, a plan fits its budget
+// and is what EstimateOf says of its options, or the error names a
+// budget that plans.
+func FuzzPlan(f *testing.F) {
+	f.Add(uint8(0), uint32(2708), uint32(5278), uint32(49216), int64(5*time.Minute), uint8(2))
+	f.Add(uint8(6), uint32(1000), uint32(4243), uint32(128000), int64(time.Second), uint8(1))
+	f.Add(uint8(7), uint32(1), uint32(9999999), uint32(0), int64(time.Hour), uint8(3))
+	reg := models.Default()
+	f.Fuzz(func(t *testing.T, model uint8, nodes, edges, nnz uint32, budget int64, seeds uint8) {
+		spec := reg[int(model)%len(reg)]
+		s := Size{Nodes: int(nodes % 1e6), Edges: int(edges % 1e7), FeatureNNZ: int(nnz % 1e8)}
+		opt := Options{Seeds: make([]uint64, 1+seeds%4)}
+		got, est, err := Plan(spec, s, time.Duration(budget), opt)
+		if len(spec.Space) == 0 {
+			if err == nil {
+				t.Fatalf("%s planned", spec.Name)
+			}
+			return
+		}
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "cannot be tuned") && est.Seconds == 0 {
+				return // more than a year for the smallest search
+			}
+			need, perr := time.ParseDuration(msg[strings.LastIndex(msg, " ")+1:])
+			if perr != nil || !strings.Contains(msg, "give a budget of at least") {
+				t.Fatalf("%v", err)
+			}
+			if _, _, err := Plan(spec, s, need, opt); err != nil {
+				t.Fatalf("the budget named, %v: %v", need, err)
+			}
+			return
+		}
+		again, err := EstimateOf(spec, s, got)
+		if err != nil || est.Seconds > time.Duration(budget).Seconds() || again.Seconds != est.Seconds || !slices.Equal(again.Rounds, est.Rounds) {
+			t.Fatalf("%s %+v %v: plan %+v, estimate %+v, again %+v, %v", spec.Name, s, time.Duration(budget), got, est, again, err)
+		}
+	})
+}
