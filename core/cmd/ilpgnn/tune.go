@@ -136,7 +136,7 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	if *asJSON {
 		return writeJSON(stdout, s)
 	}
-	printSearch(stdout, s.Result, *out)
+	printSearch(stdout, s.Result, opt.Seeds, *out)
 	return nil
 }
 
@@ -274,13 +274,14 @@ func settingsText(s map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// printSearch writes the trials in the order they ran, and the choice.
-func printSearch(w io.Writer, res *tune.Result, out string) {
+// printSearch writes the trials in the order they ran, and the choice
+// with the tuning seeds that made it.
+func printSearch(w io.Writer, res *tune.Result, seeds []uint64, out string) {
 	fmt.Fprintf(w, "%5s  %9s  %6s  %8s  %s\n", "round", "candidate", "epochs", "val AUC", "settings")
 	for _, t := range res.Trials {
 		fmt.Fprintf(w, "%5d  %9d  %6d  %8.4f  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, settingsText(t.Settings))
 	}
-	fmt.Fprintf(w, "chosen for %s (validation AUC %.4f): %s\n", res.Model, res.ValAUC, settingsText(res.Best))
+	fmt.Fprintf(w, "chosen for %s on tuning seeds %v (validation AUC %.4f; measure test numbers on other seeds): %s\n", res.Model, seeds, res.ValAUC, settingsText(res.Best))
 	if out != "" {
 		fmt.Fprintf(w, "written to %s: ilpgnn train --model %s --config %s\n", out, res.Model, out)
 	}
