@@ -190,7 +190,7 @@ func EstimateOf(spec models.Spec, s Size, opt Options) (Estimate, error) {
 	return Estimate{Rounds: rounds, Seconds: sec}, nil
 }
 
-// Eta is the halving factor of every plan.
+// planEta is the halving factor of every plan.
 const planEta = 3
 
 // longRound is the first round's length, in epochs, that a plan reaches
@@ -207,9 +207,9 @@ const longRound = 100
 // set, and the plan's estimate. Plans grow first in the length of the
 // first round, with 3 candidates, up to a round long enough to matter
 // (longRound epochs, or the model's maximum for a pair model), then in
-// candidates, by half as many again each step, up to the whole grid. The same arguments give the
-// same plan on every machine. A budget too small for the smallest plan is
-// an error naming the smallest budget that works.
+// candidates, by half as many again each step, up to the whole grid. The
+// same arguments give the same plan on every machine. A budget too small
+// for the smallest plan is an error naming the smallest budget that works.
 func Plan(spec models.Spec, s Size, budget time.Duration, opt Options) (Options, Estimate, error) {
 	ladder, err := planLadder(spec, opt)
 	if err != nil {
