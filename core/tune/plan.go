@@ -78,9 +78,11 @@ func (c cost) setup(s Size) float64 {
 // EpochSeconds is the estimated native seconds of one training epoch of
 // model at its default settings on a graph of size s, 0 for a model
 // without a cost model (the heuristics train no epochs). The constants
-// are measured, not timed at run time, so that a budget gives the same
-// plan on every machine; they are within about 2x of the measurements in
-// core/tune/RESULTS.md.
+// were measured once, as CPU seconds per epoch on this project's 2-core
+// machine, and are never timed at run time, so that a budget gives the
+// same plan on every machine; they are within 1.31x of those
+// measurements, about the wall time of a shared machine and up to 2.5x
+// above a quiet one's (core/tune/RESULTS.md, "The cost model").
 func EpochSeconds(model string, s Size) float64 {
 	c, _ := costOf(model)
 	return c.epoch(s)
