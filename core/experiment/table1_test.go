@@ -80,3 +80,39 @@ func TestTable1(t *testing.T) {
 		t.Error("a model the paper lacks has a number")
 	}
 }
+
+// A tuned cell is measured with what its Tune returned, and a tuning
+// seed among the measuring ones is refused.
+func TestTable1Tuned(t *testing.T) {
+	src, err := dataset.Parse("synth:sparse:seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tuneSeeds := []uint64{10}
+	p := Predictor{Name: "tuned", Fit: func(context.Context, *dataset.Dataset, *split.Split, uint64) (Fit, error) {
+		return Fit{TestAUC: 0.1}, nil
+	}, Tune: func(context.Context, *dataset.Source) (FitFunc, *Tuning, error) {
+		return func(_ context.Context, _ *dataset.Dataset, _ *split.Split, seed uint64) (Fit, error) {
+			return Fit{TestAUC: 0.9}, nil
+		}, &Tuning{Settings: map[string]string{"lr": "0.01", "dropout": "0"}, Seeds: tuneSeeds, ValAUC: 0.95, Budget: "1m", Plan: "3 candidates, one round of 12 epochs"}, nil
+	}}
+	rep, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Rows[0].Cells[0]; c.TestAUC != 0.9 || c.Tuning == nil || c.Tuning.Settings["lr"] != "0.01" {
+		t.Errorf("tuned cell %+v", c)
+	}
+	var b strings.Builder
+	if err := WriteTable1(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "chosen by tune on seeds [10] on validation AUC alone, measured on seeds [2]") ||
+		!strings.Contains(b.String(), "| synth:sparse:seed=1 | tuned | [10] | 95.00 | 1m | 3 candidates, one round of 12 epochs | 0 / 0 | --dropout 0 --lr 0.01 |") {
+		t.Errorf("table:\n%s", b.String())
+	}
+	tuneSeeds = []uint64{2}
+	if _, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil); err == nil || !strings.Contains(err.Error(), "seed 2 both chose the settings and measures them") {
+		t.Errorf("a tuning seed that measures: %v", err)
+	}
+}

@@ -66,6 +66,8 @@ type Result struct {
 	Best   map[string]string
 	ValAUC float64
 	Trials []Trial
+	// Seconds is the search's actual time.
+	Seconds float64
 }
 
 // Data loads the dataset and split of a tuning seed.
@@ -94,6 +96,7 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 	for k := range alive {
 		alive[k] = k
 	}
+	start := time.Now()
 	res := &Result{Model: spec.Name}
 	epochs := opt.MinEpochs
 	for round := 1; ; round++ {
@@ -123,6 +126,7 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 		if len(alive) == 1 || epochs >= maxEpochs {
 			best := alive[0]
 			res.Best, res.ValAUC = merge(cands[best], opt.Fixed), scores[best]
+			res.Seconds = time.Since(start).Seconds()
 			return res, nil
 		}
 		epochs *= opt.Eta

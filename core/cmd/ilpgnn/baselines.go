@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/experiment"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 	"ilpgnn/core/train"
+	"ilpgnn/core/tune"
 )
 
 // modelHelp documents --model with the registry's models.
@@ -71,17 +74,102 @@ func predictors(reg models.Registry, names string, ilp train.Config, sets []stri
 		if err := cfg.Validate(); err != nil {
 			return nil, fmt.Errorf("--set: %w", err)
 		}
-		out = append(out, experiment.Predictor{Name: name, Fit: func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
-			t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, nil)
-			if err != nil {
-				return experiment.Fit{}, err
-			}
-			r := t.Result()
-			return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
-				TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}, nil
-		}})
+		out = append(out, experiment.Predictor{Name: name, Fit: fitWith(cfg)})
 	}
 	return out, nil
+}
+
+// fitWith returns table 1's run of cfg: trained on the split, keeping the
+// weights of the best validation AUC.
+func fitWith(cfg models.Config) experiment.FitFunc {
+	return func(ctx context.Context, d *dataset.Dataset, sp *split.Split, seed uint64) (experiment.Fit, error) {
+		t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, nil)
+		if err != nil {
+			return experiment.Fit{}, err
+		}
+		r := t.Result()
+		return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
+			TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}, nil
+	}
+}
+
+// tableTuning is experiment table1 --tune: every learned model's settings
+// chosen by tune with the same budget on the same tuning seeds.
+type tableTuning struct {
+	budget time.Duration
+	seeds  []uint64
+	// fixed are the settings the user gave, by model: ILP-GNN's flags and
+	// the baselines' --set; tune keeps them.
+	fixed map[string]map[string]string
+	log   io.Writer // plan, progress and time lines; nil for none
+}
+
+// checkBudgets plans every tuned predictor's search on every dataset of
+// specs before any of them runs, so that a budget too small for one of
+// them is refused at once, not after hours of the others' work.
+func checkBudgets(reg models.Registry, preds []experiment.Predictor, specs string, tt tableTuning) error {
+	sources, err := parseSources(specs)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, src := range sources {
+		d, err := src.Load(tt.seeds[0])
+		if err != nil {
+			return err
+		}
+		for _, p := range preds {
+			spec, err := reg.Lookup(p.Name)
+			if err != nil || p.Tune == nil {
+				continue
+			}
+			opt := tune.DefaultOptions()
+			opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
+			if _, _, err := tune.Plan(spec, tune.SizeOf(d.Graph), tt.budget, opt); err != nil {
+				errs = append(errs, fmt.Errorf("--tune on %s: %w", src.Name(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// tuned gives every learned predictor of preds a Tune that searches its
+// settings with tt's budget and seeds, and measures the choice with the
+// same run as train --config would.
+func tuned(reg models.Registry, preds []experiment.Predictor, tt tableTuning) error {
+	for k := range preds {
+		spec, err := reg.Lookup(preds[k].Name)
+		if err != nil {
+			return fmt.Errorf("--models: %w", err)
+		}
+		if !spec.Learns || len(spec.Space) == 0 {
+			continue // heuristics are measured as they are
+		}
+		preds[k].Tune = func(ctx context.Context, src *dataset.Source) (experiment.FitFunc, *experiment.Tuning, error) {
+			opt := tune.DefaultOptions()
+			opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
+			log := tt.log
+			if log == nil {
+				log = io.Discard
+			} else {
+				opt.Progress = func(t tune.Trial) {
+					fmt.Fprintf(log, "tune %s %s round %d candidate %2d  %4d epochs  val AUC %.4f  %5.1fs\n", src.Name(), spec.Name, t.Round, t.Candidate, t.Epochs, t.ValAUC, t.Seconds)
+				}
+			}
+			s, err := runTune(ctx, spec, src, tt.budget, opt, nil, log)
+			if err != nil {
+				return nil, nil, err
+			}
+			cfg, err := tune.Configure(spec, s.Best)
+			if err != nil {
+				return nil, nil, err
+			}
+			est := tune.Estimate{Rounds: s.Plan, Seconds: s.EstimatedSeconds}
+			return fitWith(cfg), &experiment.Tuning{Settings: s.Best, Seeds: tt.seeds, ValAUC: s.ValAUC, Budget: s.Budget,
+				Plan: est.Plan(), EstimatedSeconds: s.EstimatedSeconds, Seconds: s.Seconds}, nil
+		}
+	}
+	return nil
 }
 
 // parseSets groups --set values MODEL.FLAG=VALUE by model; every model

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/experiment"
@@ -32,7 +35,9 @@ experiments (the paper's sec. 5.3-5.5):
   sensitivity  test AUC for K in {1, 2, 4, 6} and λ in {0.1, 0.3, 0.5, 0.7}
                (figure 5)
   table1       test AUC of every link predictor we have (--models) on the
-               same splits, beside the paper's table 1
+               same splits, beside the paper's table 1; --tune BUDGET first
+               chooses every learned model's settings with tune on
+               --tune-seeds (10,11), with the same budget for each
 
 Run "ilpgnn experiment NAME -h" for the flags.`
 
@@ -55,6 +60,8 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 	modelsFlag := fs.String("models", strings.Join(reg.Names(), ","), "table1: comma-separated link predictors, as train --model names them")
 	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2, with patience 30 unless --patience is given); the precision experiment defaults to precision")
 	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention and GNNExplainer, which train a GAT and a GAE per seed (gnn defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
+	tuneBudget := fs.Duration("tune", 0, "table1: choose every learned model's settings first, with tune and this time budget each (a Go duration: 5m), on --tune-seeds, then measure them on --seeds; heuristics are measured as they are")
+	tuneSeeds := fs.String("tune-seeds", "10,11", "table1 --tune: the seeds that choose the settings, on validation AUC alone; none of them may be among --seeds")
 	var sets []string
 	fs.Func("set", "table1: MODEL.FLAG=VALUE sets one hyperparameter of a baseline, as train --model MODEL --FLAG VALUE would (repeatable), e.g. conpi.lr=0.001", func(v string) error {
 		sets = append(sets, v)
@@ -104,6 +111,22 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		if err != nil {
 			return err
 		}
+		if set["tune-seeds"] && !set["tune"] {
+			return fmt.Errorf("--tune-seeds: give --tune BUDGET too")
+		}
+		if set["tune"] {
+			tt, err := tableTune(reg, fs, *tuneBudget, *tuneSeeds, seeds, sets, *modelsFlag)
+			if err != nil {
+				return err
+			}
+			tt.log = opt.Log
+			if err := tuned(reg, preds, tt); err != nil {
+				return err
+			}
+			if err := checkBudgets(reg, preds, specs, tt); err != nil {
+				return err
+			}
+		}
 		return runTable1(ctx, specs, preds, seeds, opt.Log, stdout, *outDir, *asJSON)
 	case "fidelity", "ablation", "sensitivity":
 		if specs == "" {
@@ -115,6 +138,47 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		fmt.Fprintf(stderr, "ilpgnn experiment: unknown experiment %q\n\nusage: ilpgnn experiment %s\n", name, experimentUsage)
 		return errUsage
 	}
+}
+
+// tableTune reads table1's --tune and --tune-seeds, refusing tuning seeds
+// among the measuring ones, with the settings the user fixed: ILP-GNN's
+// flags given to fs and the baselines' --set.
+func tableTune(reg models.Registry, fs *flag.FlagSet, budget time.Duration, tuneSeeds string, seeds []uint64, sets []string, names string) (tableTuning, error) {
+	if budget <= 0 {
+		return tableTuning{}, fmt.Errorf("--tune: want a positive duration (got %v)", budget)
+	}
+	ts, err := parseSeeds(tuneSeeds)
+	if err != nil {
+		return tableTuning{}, fmt.Errorf("--tune-seeds: %w", err)
+	}
+	for _, s := range ts {
+		if slices.Contains(seeds, s) {
+			return tableTuning{}, fmt.Errorf("--tune-seeds %s and --seeds share seed %d: the seeds that choose the settings must not measure them", tuneSeeds, s)
+		}
+	}
+	fixed := map[string]map[string]string{}
+	ilp := flag.NewFlagSet("ilpgnn", flag.ContinueOnError)
+	ilpCfg := train.DefaultConfig()
+	ilpCfg.RegisterFlags(ilp)
+	fs.Visit(func(f *flag.Flag) {
+		if ilp.Lookup(f.Name) != nil {
+			if fixed["ilpgnn"] == nil {
+				fixed["ilpgnn"] = map[string]string{}
+			}
+			fixed["ilpgnn"][f.Name] = f.Value.String()
+		}
+	})
+	bySet, err := parseSets(reg, sets, names)
+	if err != nil {
+		return tableTuning{}, err
+	}
+	for model, kvs := range bySet {
+		fixed[model] = map[string]string{}
+		for _, kv := range kvs {
+			fixed[model][kv[0]] = kv[1]
+		}
+	}
+	return tableTuning{budget: budget, seeds: ts, fixed: fixed}, nil
 }
 
 // capEpochs makes an explicit --epochs a budget for every optimisation

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/models"
@@ -76,14 +77,15 @@ func applySettings(cfg models.Config, given map[string]bool, path, model string)
 
 // cmdTune chooses a model's hyperparameters on validation AUC.
 func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "--data PATH [--model NAME] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE] [--json] [hyperparameters to keep fixed]", stderr)
+	fs := newFlags("tune", "--data PATH [--model NAME] [--budget 20m] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE] [--json] [hyperparameters to keep fixed]", stderr)
 	data := fs.String("data", "", dataHelp)
 	seedsFlag := fs.String("seeds", "0", "comma-separated tuning seeds: a candidate's score is its mean validation AUC over one run per seed; report test results on other seeds")
 	model := fs.String("model", "ilpgnn", modelHelp(reg))
+	budget := fs.Duration("budget", 0, "time budget (a Go duration: 20m, 1h): plans the search (candidates, eta, first round's epochs) from the model and the graph's size by a cost model measured natively, never by timing, so the same command plans the same search everywhere; --trials, --eta and --min-epochs given beside it win over the plan's")
 	opt := tune.DefaultOptions()
-	fs.IntVar(&opt.Candidates, "trials", opt.Candidates, "candidate settings drawn from the model's search space")
-	fs.IntVar(&opt.Eta, "eta", opt.Eta, "each round keeps 1/eta of the candidates and trains them eta times longer")
-	fs.IntVar(&opt.MinEpochs, "min-epochs", opt.MinEpochs, "epochs of the first round")
+	fs.IntVar(&opt.Candidates, "trials", opt.Candidates, "candidate settings drawn from the model's search space (given beside --budget, wins over the plan's)")
+	fs.IntVar(&opt.Eta, "eta", opt.Eta, "each round keeps 1/eta of the candidates and trains them eta times longer (given beside --budget, wins over the plan's)")
+	fs.IntVar(&opt.MinEpochs, "min-epochs", opt.MinEpochs, "epochs of the first round (given beside --budget, wins over the plan's)")
 	fs.Uint64Var(&opt.Seed, "draw-seed", opt.Seed, "draws the candidates")
 	out := fs.String("settings", "", "write the chosen settings to this file, for train --config")
 	asJSON := fs.Bool("json", false, "print the search as one JSON object on stdout")
@@ -108,6 +110,9 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	if opt.Seeds, err = parseSeeds(*seedsFlag); err != nil {
 		return err
 	}
+	if *budget < 0 {
+		return fmt.Errorf("--budget: want a positive duration (got %v)", *budget)
+	}
 	opt.Fixed = fixedSettings(fs)
 	src, err := dataset.Parse(*data)
 	if err != nil {
@@ -118,21 +123,85 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 			fmt.Fprintf(stderr, "round %d  candidate %2d  %4d epochs  val AUC %.4f  %5.1fs  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, t.Seconds, settingsText(t.Settings))
 		}
 	}
-	res, err := tune.Search(ctx, spec, tuningData(src), opt)
+	s, err := runTune(ctx, spec, src, *budget, opt, given(fs), stderr)
 	if err != nil {
 		return err
 	}
 	if *out != "" {
-		f := settingsFile{Model: spec.Name, Settings: res.Best, Data: *data, Seeds: opt.Seeds, ValAUC: res.ValAUC}
+		f := settingsFile{Model: spec.Name, Settings: s.Best, Data: *data, Seeds: opt.Seeds, ValAUC: s.ValAUC}
 		if err := writeFile(*out, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
 			return err
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, res)
+		return writeJSON(stdout, s)
 	}
-	printSearch(stdout, res, *out)
+	printSearch(stdout, s.Result, opt.Seeds, *out)
 	return nil
+}
+
+// searched is a finished search with its plan, as tune --json prints it.
+type searched struct {
+	*tune.Result
+	// Budget is --budget, "" without one.
+	Budget string `json:"budget,omitempty"`
+	// Plan is the search's rounds; EstimatedSeconds its native time by
+	// the cost model, every trial running all its epochs; Seconds (of
+	// Result) the actual time.
+	Plan             []tune.Round `json:"plan"`
+	EstimatedSeconds float64      `json:"estimated_seconds"`
+}
+
+// runTune searches spec's settings on src with opt, its size planned from
+// budget when positive (the flags of given among trials, eta and
+// min-epochs winning), and writes the plan with its estimate before the
+// first trial and the actual time after the last to log.
+func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget time.Duration, opt tune.Options, given map[string]bool, log io.Writer) (*searched, error) {
+	if len(spec.Space) == 0 {
+		return nil, tune.ErrNothingToTune
+	}
+	if len(opt.Seeds) == 0 {
+		return nil, errors.New("tune: no tuning seeds")
+	}
+	d, err := src.Load(opt.Seeds[0])
+	if err != nil {
+		return nil, err
+	}
+	size := tune.SizeOf(d.Graph)
+	if budget > 0 {
+		planned, _, err := tune.Plan(spec, size, budget, opt)
+		if err != nil {
+			return nil, err
+		}
+		if !given["trials"] {
+			opt.Candidates = planned.Candidates
+		}
+		if !given["eta"] {
+			opt.Eta = planned.Eta
+		}
+		if !given["min-epochs"] {
+			opt.MinEpochs = planned.MinEpochs
+		}
+	}
+	est, err := tune.EstimateOf(spec, size, opt)
+	if err != nil {
+		return nil, err
+	}
+	within := ""
+	if budget > 0 {
+		within = " (budget " + tune.Duration(budget) + ")"
+	}
+	fmt.Fprintf(log, "plan: %s%s, %s here\n", spec.Name, within, est)
+	res, err := tune.Search(ctx, spec, tuningData(src), opt)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(log, "tune: %s took %s (estimated at most %s)\n", spec.Name, tune.Seconds(res.Seconds), tune.Seconds(est.Seconds))
+	s := &searched{Result: res, Plan: est.Rounds, EstimatedSeconds: est.Seconds}
+	if budget > 0 {
+		s.Budget = tune.Duration(budget)
+	}
+	return s, nil
 }
 
 // tuningData loads a tuning seed's dataset and its split with the default
@@ -166,7 +235,7 @@ func fixedSettings(fs *flag.FlagSet) map[string]string {
 // are the model's.
 func isTuneFlag(name string) bool {
 	switch name {
-	case "data", "seeds", "model", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet":
+	case "data", "seeds", "model", "budget", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet":
 		return true
 	}
 	return false
@@ -205,13 +274,14 @@ func settingsText(s map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// printSearch writes the trials in the order they ran, and the choice.
-func printSearch(w io.Writer, res *tune.Result, out string) {
+// printSearch writes the trials in the order they ran, and the choice
+// with the tuning seeds that made it.
+func printSearch(w io.Writer, res *tune.Result, seeds []uint64, out string) {
 	fmt.Fprintf(w, "%5s  %9s  %6s  %8s  %s\n", "round", "candidate", "epochs", "val AUC", "settings")
 	for _, t := range res.Trials {
 		fmt.Fprintf(w, "%5d  %9d  %6d  %8.4f  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, settingsText(t.Settings))
 	}
-	fmt.Fprintf(w, "chosen for %s (validation AUC %.4f): %s\n", res.Model, res.ValAUC, settingsText(res.Best))
+	fmt.Fprintf(w, "chosen for %s on tuning seeds %v (validation AUC %.4f; measure test numbers on other seeds): %s\n", res.Model, seeds, res.ValAUC, settingsText(res.Best))
 	if out != "" {
 		fmt.Fprintf(w, "written to %s: ilpgnn train --model %s --config %s\n", out, res.Model, out)
 	}

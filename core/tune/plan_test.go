@@ -1,0 +1,247 @@
+package tune
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ilpgnn/core/models"
+)
+
+// Sizes of graphs the plans are tested on: synth:sparse, Cora, Amazon
+// Photo (as ilpgnn inspect prints them).
+var (
+	sparseSize = Size{Nodes: 1000, Edges: 4243, FeatureNNZ: 128000, FeatureDim: 128}
+	coraSize   = Size{Nodes: 2708, Edges: 5278, FeatureNNZ: 49216, FeatureDim: 1433}
+	photoSize  = Size{Nodes: 7650, Edges: 119081, FeatureNNZ: 1979909, FeatureDim: 745}
+)
+
+func lookup(t *testing.T, name string) models.Spec {
+	t.Helper()
+	spec, err := models.Default().Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// Rounds says exactly the rounds Search runs: the trials of a search are
+// its rounds' candidates at its rounds' epochs.
+func TestRoundsAreSearchs(t *testing.T) {
+	for _, opt := range []Options{
+		{Candidates: 9, Eta: 3, MinEpochs: 5},
+		{Candidates: 20, Eta: 3, MinEpochs: 30}, // the grid has 9: 9 @30, 3 @90, 1 @100 is not run
+		{Candidates: 27, Eta: 2, MinEpochs: 1},
+		{Candidates: 1, Eta: 3, MinEpochs: 7},
+		{Candidates: 9, Eta: 3, MinEpochs: 5, Fixed: map[string]string{"epochs": "8"}},
+	} {
+		opt.Seeds = []uint64{0}
+		rounds, err := Rounds(scored, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), scored, noData, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ran []Round
+		for _, tr := range res.Trials {
+			if len(ran) < tr.Round {
+				ran = append(ran, Round{Epochs: tr.Epochs})
+			}
+			ran[tr.Round-1].Candidates++
+		}
+		if !slices.Equal(rounds, ran) {
+			t.Errorf("%+v: Rounds %v, Search ran %v", opt, rounds, ran)
+		}
+	}
+}
+
+// The estimate by hand: ILP-GNN, 9 candidates, rounds of 100 and 300
+// epochs, two seeds.
+func TestEstimateByHand(t *testing.T) {
+	spec := lookup(t, "ilpgnn")
+	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 100, Seeds: []uint64{10, 11}}
+	est, err := EstimateOf(spec, coraSize, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := costOf("ilpgnn")
+	epoch := c.Node*2708 + c.Edge*5278 + c.NNZ*49216 + c.EdgeDeg*5278*(2*5278.0/2708)
+	setup := c.Setup + c.SetupEdge*5278 + c.SetupEpochs*epoch
+	want := 9*2*(setup+100*epoch) + 3*2*(setup+300*epoch)
+	if !slices.Equal(est.Rounds, []Round{{9, 100}, {3, 300}}) || !near(est.Seconds, want, 1e-9) {
+		t.Errorf("estimate %+v, want rounds 9@100, 3@300 and %.3f s", est, want)
+	}
+	if got := EpochSeconds("ilpgnn", coraSize); !near(got, epoch, 1e-12) {
+		t.Errorf("EpochSeconds %v, want %v", got, epoch)
+	}
+	if EpochSeconds("cn", coraSize) != 0 {
+		t.Error("a heuristic has epochs")
+	}
+	if _, err := EstimateOf(lookup(t, "cn"), coraSize, opt); err == nil {
+		t.Error("an estimate for a heuristic")
+	}
+}
+
+func near(a, b, rel float64) bool { return a == b || (a-b)*(a-b) <= rel*rel*b*b }
+
+// Every plan fits its budget; a bigger budget never plans a smaller
+// search (fewer candidates or a shorter first round) or a shorter
+// estimate; the same arguments give the same plan.
+func TestPlanGrows(t *testing.T) {
+	for _, spec := range models.Default() {
+		if len(spec.Space) == 0 {
+			continue
+		}
+		for _, size := range []Size{sparseSize, coraSize, photoSize} {
+			var last Options
+			var lastEst Estimate
+			planned := 0
+			for budget := 10 * time.Second; budget <= 48*time.Hour; budget = budget * 5 / 4 {
+				opt, est, err := Plan(spec, size, budget, Options{Seeds: []uint64{10, 11}})
+				if err != nil {
+					if planned > 0 {
+						t.Fatalf("%s %v: %v after a plan fitted a smaller budget", spec.Name, budget, err)
+					}
+					continue
+				}
+				planned++
+				if est.Seconds > budget.Seconds() {
+					t.Errorf("%s %v: estimate %.0f s over the budget", spec.Name, budget, est.Seconds)
+				}
+				if opt.Candidates < last.Candidates || opt.MinEpochs < last.MinEpochs || est.Seconds < lastEst.Seconds {
+					t.Errorf("%s %v: %s after %s", spec.Name, budget, est, lastEst)
+				}
+				if again, againEst, _ := Plan(spec, size, budget, Options{Seeds: []uint64{10, 11}}); again.Candidates != opt.Candidates || again.MinEpochs != opt.MinEpochs || againEst.Seconds != est.Seconds {
+					t.Errorf("%s %v: planned twice, %s and %s", spec.Name, budget, est, againEst)
+				}
+				if opt.Eta != planEta || !slices.Equal(opt.Seeds, []uint64{10, 11}) {
+					t.Errorf("%s: plan %+v", spec.Name, opt)
+				}
+				last, lastEst = opt, est
+			}
+			// The largest plan searches the whole grid (where it fits 48
+			// hours: SEAL and WalkPooling on Photo do not).
+			if grid := gridSize(spec.Space); size != photoSize && last.Candidates != grid {
+				t.Errorf("%s: 48 h plan %s, want all %d points", spec.Name, lastEst, grid)
+			}
+		}
+	}
+}
+
+// Rounds grow to a long first round before candidates grow: 100 epochs
+// for ILP-GNN, the model's own 30 for SEAL (one round: its maximum).
+func TestPlanPrefersLongRounds(t *testing.T) {
+	for _, tc := range []struct {
+		model  string
+		epochs int
+		rounds int
+	}{{"ilpgnn", 100, 1}, {"gae", 100, 1}, {"seal", 30, 1}, {"conpi", 200, 1}} { // 5 candidates, 5/3 = 1 left after one round
+		spec := lookup(t, tc.model)
+		_, small, err := Plan(spec, coraSize, 48*time.Hour, Options{Seeds: []uint64{0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for budget := time.Second; budget < 48*time.Hour; budget = budget * 11 / 10 {
+			opt, est, err := Plan(spec, coraSize, budget, Options{Seeds: []uint64{0}})
+			if err == nil && opt.Candidates > planEta {
+				small = est
+				break
+			}
+		}
+		if small.Candidates() != 5 || small.Rounds[0].Epochs != tc.epochs || len(small.Rounds) != tc.rounds {
+			t.Errorf("%s: first plan with more than %d candidates is %s, want rounds from %d epochs", tc.model, planEta, small, tc.epochs)
+		}
+	}
+}
+
+// A budget too small says the smallest budget that works, and that one
+// does.
+func TestPlanTooSmall(t *testing.T) {
+	spec := lookup(t, "ilpgnn")
+	_, _, err := Plan(spec, photoSize, time.Second, Options{Seeds: []uint64{0}})
+	if err == nil || !strings.Contains(err.Error(), "too small for ilpgnn") {
+		t.Fatalf("a 1 s budget on Photo: %v", err)
+	}
+	msg := err.Error()
+	need, perr := time.ParseDuration(msg[strings.LastIndex(msg, " ")+1:])
+	if perr != nil {
+		t.Fatalf("no budget at the end of %q: %v", msg, perr)
+	}
+	opt, est, err := Plan(spec, photoSize, need, Options{Seeds: []uint64{0}})
+	if err != nil || opt.Candidates != planEta || est.Rounds[0].Epochs > longRound/4 {
+		t.Errorf("the budget it named, %v: %s, %v", need, est, err)
+	}
+	if _, _, err := Plan(lookup(t, "cn"), photoSize, time.Hour, Options{}); err == nil {
+		t.Error("a plan for a heuristic")
+	}
+}
+
+// The cost model against the measurements it was fitted to
+// (core/tune/RESULTS.md, "The cost model"): CPU seconds per epoch, from
+// ilpgnn train --epochs A and B on seed 0, within the 1.31x written there.
+func TestEpochSecondsMeasured(t *testing.T) {
+	medium := Size{Nodes: 1000, Edges: 9576, FeatureNNZ: 128000, FeatureDim: 128}
+	citeseer := Size{Nodes: 3327, Edges: 4552, FeatureNNZ: 105165, FeatureDim: 3703}
+	for _, m := range []struct {
+		model string
+		size  Size
+		sec   float64
+	}{
+		{"ilpgnn", sparseSize, 0.0457}, {"ilpgnn", medium, 0.1722}, {"ilpgnn", coraSize, 0.0888}, {"ilpgnn", citeseer, 0.0914}, {"ilpgnn", photoSize, 2.1739},
+		{"gae", sparseSize, 0.0214}, {"gae", medium, 0.0209}, {"gae", coraSize, 0.0383}, {"gae", citeseer, 0.0487}, {"gae", photoSize, 0.2184},
+		{"vgae", sparseSize, 0.0273}, {"vgae", medium, 0.0415}, {"vgae", coraSize, 0.0792}, {"vgae", citeseer, 0.0646}, {"vgae", photoSize, 0.3071},
+		{"gat", sparseSize, 0.0551}, {"gat", medium, 0.0670}, {"gat", coraSize, 0.0904}, {"gat", citeseer, 0.1170}, {"gat", photoSize, 0.6595},
+		{"conpi", sparseSize, 0.4862}, {"conpi", medium, 1.7884}, {"conpi", coraSize, 0.5910}, {"conpi", citeseer, 0.7297},
+		{"seal", sparseSize, 6.2579}, {"seal", medium, 36.634}, {"seal", coraSize, 4.5441}, {"seal", citeseer, 1.6762},
+		{"wp", sparseSize, 8.2957}, {"wp", medium, 61.688}, {"wp", coraSize, 5.0366}, {"wp", citeseer, 3.2566},
+	} {
+		got := EpochSeconds(m.model, m.size)
+		if r := got / m.sec; r > 1.31 || r < 1/1.31 {
+			t.Errorf("%s on %d nodes, %d edges: %.4f s an epoch, measured %.4f (x%.2f)", m.model, m.size.Nodes, m.size.Edges, got, m.sec, r)
+		}
+	}
+}
+
+// FuzzPlan: for any graph size, budget and model, a plan fits its budget
+// and is what EstimateOf says of its options, or the error names a
+// budget that plans.
+func FuzzPlan(f *testing.F) {
+	f.Add(uint8(0), uint32(2708), uint32(5278), uint32(49216), int64(5*time.Minute), uint8(2))
+	f.Add(uint8(6), uint32(1000), uint32(4243), uint32(128000), int64(time.Second), uint8(1))
+	f.Add(uint8(7), uint32(1), uint32(9999999), uint32(0), int64(time.Hour), uint8(3))
+	reg := models.Default()
+	f.Fuzz(func(t *testing.T, model uint8, nodes, edges, nnz uint32, budget int64, seeds uint8) {
+		spec := reg[int(model)%len(reg)]
+		s := Size{Nodes: int(nodes % 1e6), Edges: int(edges % 1e7), FeatureNNZ: int(nnz % 1e8)}
+		opt := Options{Seeds: make([]uint64, 1+seeds%4)}
+		got, est, err := Plan(spec, s, time.Duration(budget), opt)
+		if len(spec.Space) == 0 {
+			if err == nil {
+				t.Fatalf("%s planned", spec.Name)
+			}
+			return
+		}
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "cannot be tuned") && est.Seconds == 0 {
+				return // more than a year for the smallest search
+			}
+			need, perr := time.ParseDuration(msg[strings.LastIndex(msg, " ")+1:])
+			if perr != nil || !strings.Contains(msg, "give a budget of at least") {
+				t.Fatalf("%v", err)
+			}
+			if _, _, err := Plan(spec, s, need, opt); err != nil {
+				t.Fatalf("the budget named, %v: %v", need, err)
+			}
+			return
+		}
+		again, err := EstimateOf(spec, s, got)
+		if err != nil || est.Seconds > time.Duration(budget).Seconds() || again.Seconds != est.Seconds || !slices.Equal(again.Rounds, est.Rounds) {
+			t.Fatalf("%s %+v %v: plan %+v, estimate %+v, again %+v, %v", spec.Name, s, time.Duration(budget), got, est, again, err)
+		}
+	})
+}
