@@ -112,6 +112,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./core/dataset
 	$(GO) test -run='^$$' -fuzz='^FuzzPair$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
 	$(GO) test -run='^$$' -fuzz='^FuzzSet$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
+	$(GO) test -run='^$$' -fuzz='^FuzzPlan$$' -fuzztime=$(FUZZTIME) ./core/tune
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./wasm/engine
 
 bench:

@@ -11,8 +11,8 @@ import (
 )
 
 // WasmSlowdown is how much longer an epoch takes in the browser's
-// WebAssembly than natively (measured: about 1.5x); the app divides its
-// budget by it before planning, so that the plan fits the tab's time.
+// WebAssembly than natively (measured: about 1.5x); the app plans with
+// it as Options.Slowdown, so that the plan fits the tab's time.
 const WasmSlowdown = 1.5
 
 // Size is what a model's training cost depends on: the graph's nodes,
@@ -172,9 +172,9 @@ func Rounds(spec models.Spec, opt Options) ([]Round, error) {
 	}
 }
 
-// EstimateOf returns the rounds and the estimated native seconds of
-// Search for spec with opt on a graph of size s, each of opt.Seeds (at
-// least one) a run of its own in every trial.
+// EstimateOf returns the rounds and the estimated seconds of Search for
+// spec with opt on a graph of size s, each of opt.Seeds (at least one) a
+// run of its own in every trial: native seconds times opt.Slowdown.
 func EstimateOf(spec models.Spec, s Size, opt Options) (Estimate, error) {
 	c, ok := costOf(spec.Name)
 	if !ok || len(spec.Space) == 0 {
@@ -188,6 +188,9 @@ func EstimateOf(spec models.Spec, s Size, opt Options) (Estimate, error) {
 	sec := 0.0
 	for _, r := range rounds {
 		sec += float64(r.Candidates) * runs * (c.setup(s) + float64(r.Epochs)*c.epoch(s))
+	}
+	if opt.Slowdown > 0 {
+		sec *= opt.Slowdown
 	}
 	return Estimate{Rounds: rounds, Seconds: sec}, nil
 }

@@ -245,3 +245,31 @@ func FuzzPlan(f *testing.F) {
 		}
 	})
 }
+
+// A slower host (the browser) states its own seconds and plans for them:
+// Options.Slowdown scales the estimate, so a budget plans the search the
+// native cost model fits into budget/Slowdown.
+func TestPlanSlowdown(t *testing.T) {
+	spec := lookup(t, "ilpgnn")
+	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 100, Seeds: []uint64{0}}
+	native, err := EstimateOf(spec, coraSize, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Slowdown = WasmSlowdown
+	slow, err := EstimateOf(spec, coraSize, opt)
+	if err != nil || !near(slow.Seconds, WasmSlowdown*native.Seconds, 1e-12) || !slices.Equal(slow.Rounds, native.Rounds) {
+		t.Errorf("slowed estimate %+v (%v), native %+v", slow, err, native)
+	}
+	for _, budget := range []time.Duration{3 * time.Minute, 20 * time.Minute, 2 * time.Hour} {
+		want, wantEst, err := Plan(spec, coraSize, time.Duration(float64(budget)/WasmSlowdown), Options{Seeds: []uint64{0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotEst, err := Plan(spec, coraSize, budget, Options{Seeds: []uint64{0}, Slowdown: WasmSlowdown})
+		if err != nil || got.Candidates != want.Candidates || got.MinEpochs != want.MinEpochs ||
+			!near(gotEst.Seconds, WasmSlowdown*wantEst.Seconds, 1e-12) || gotEst.Seconds > budget.Seconds() {
+			t.Errorf("budget %v in the browser: %+v %s (%v), want the native plan of %v: %+v %s", budget, got, gotEst, err, budget, want, wantEst)
+		}
+	}
+}

@@ -39,6 +39,10 @@ type Options struct {
 	// Fixed are settings by flag name that every candidate keeps (the
 	// user's own), left out of the search.
 	Fixed map[string]string
+	// Slowdown is the host's epoch time relative to the native one the
+	// cost model estimates (WasmSlowdown in a browser; 0 means 1): Plan
+	// fits and EstimateOf states the host's time.
+	Slowdown float64
 	// Progress, when not nil, is called after every trial.
 	Progress func(Trial)
 }

@@ -51,7 +51,8 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   assert.equal(await app(() => window.ilpgnnExplorer.training), false);
 
   // Every round at most 12 epochs (a setting the user keeps), one minute:
-  // the engine's plan is 3 candidates of 4 epochs.
+  // tune.Plan's search for this graph in a browser, one round of N
+  // candidates (a round of 3 or more candidates at the cap ends the search).
   await app(() => (document.getElementById("hyper").open = true));
   await page.fill("#hp-epochs", "12");
   await page.fill("#tune-budget", "1");
@@ -64,8 +65,12 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   await page.focus("#tune");
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => window.ilpgnnExplorer.train.tuneEvents >= 1, null, { timeout: LONG_WAIT });
-  assert.match(await page.textContent("#progress-text"), /^trial 1 of 3 · round 1 · 4 epochs · alpha [\d.]+, dropout [\d.]+, lambda [\d.]+, lr [\d.]+, weight-decay [\d.]+ · val AUC \d+\.\d% · /);
-  assert.equal(await app(() => document.getElementById("progress").value), 1 / 3);
+  const firstLine = /^trial 1 of (\d+) · round 1 · (\d+) epochs · alpha [\d.]+, dropout [\d.]+, lambda [\d.]+, lr [\d.]+, weight-decay [\d.]+ · val AUC \d+\.\d% · /
+    .exec(await page.textContent("#progress-text"));
+  assert.ok(firstLine, await page.textContent("#progress-text"));
+  const [n, epochs] = [Number(firstLine[1]), Number(firstLine[2])];
+  assert.ok(n >= 3 && epochs >= 1 && epochs <= 12, firstLine[0]);
+  assert.equal(await app(() => document.getElementById("progress").value), 1 / n);
   assert.equal(await page.isDisabled("#train"), true);
   assert.equal(await page.isDisabled("#cancel"), false);
   await shot("01-first-trial");
@@ -74,14 +79,17 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   await page.waitForSelector("#tune-table", { timeout: LONG_WAIT });
   const tuned = await app(() => window.ilpgnnExplorer.train.lastTune);
   assert.equal(tuned.cancelled, false);
-  assert.equal(tuned.trials.length, 3);
-  assert.equal(await app(() => window.ilpgnnExplorer.train.tuneEvents), 3);
+  assert.equal(tuned.trials.length, n);
+  assert.equal(tuned.plan.trials, n);
+  assert.ok(tuned.plan.estimatedSeconds > 0 && tuned.plan.estimatedSeconds <= 60, `estimate ${tuned.plan.estimatedSeconds} s`);
+  assert.equal(await app(() => window.ilpgnnExplorer.train.tuneEvents), n);
   assert.equal(tuned.best.epochs, "12", "the user's setting is kept");
   const lines = await app(() => window.trialTexts);
-  assert.deepEqual(lines.map((l) => /^trial (\d) of 3 · round 1 · 4 epochs/.exec(l)?.[1]), ["1", "2", "3"]);
-  assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr").length), 3);
+  assert.deepEqual(lines.map((l) => new RegExp(`^trial (\\d+) of ${n} · round 1 · ${epochs} epochs`).exec(l)?.[1]),
+    Array.from({ length: n }, (_, k) => String(k + 1)));
+  assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr").length), n);
   assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr.chosen").length), 1);
-  assert.match(await page.textContent("#tune-summary"), /^Tuned ilpgnn: 3 of 3 trials in .* Chosen: alpha/);
+  assert.match(await page.textContent("#tune-summary"), new RegExp(`^Tuned ilpgnn: ${n} of ${n} trials in .* Plan: ${n} candidates, one round of ${epochs} epochs, estimated at most .* in this browser\\. Chosen: alpha`));
   assert.match(await page.textContent("#tune-seeds"), /chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0/);
   const applied = await fields();
   for (const [name, value] of Object.entries(tuned.best)) assert.equal(applied[name], value, `field ${name}`);

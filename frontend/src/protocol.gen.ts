@@ -347,6 +347,13 @@ export interface TunePlan {
    * settings.
    */
   seeds: number[];
+  /**
+   * EstimatedSeconds is the cost model's time for the plan in a browser
+   * (tune.Plan with tune.WasmSlowdown), at most the budget; Summary says
+   * its rounds in words ("9 candidates, rounds of 100 and 300 epochs").
+   */
+  estimatedSeconds: number;
+  summary: string;
 }
 
 /** TuneTrial is one candidate trained in one round of the search. */

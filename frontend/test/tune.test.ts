@@ -31,7 +31,7 @@ function result(cancelled: boolean): TuneResult {
   const trials = [trial(1, 0, "0.01", 0.8), trial(1, 1, "0.001", 0.9), trial(1, 2, "0.005", 0.85), trial(2, 1, "0.001", 0.93)];
   return {
     model: "ilpgnn", best: cancelled ? {} : { lr: "0.001", epochs: "40" }, valAUC: cancelled ? 0 : 0.93, cancelled,
-    plan: { budgetSeconds: 300, candidates: 3, eta: 3, minEpochs: 20, trials: cancelled ? 6 : 4, seeds: [0] },
+    plan: { budgetSeconds: 300, candidates: 3, eta: 3, minEpochs: 20, trials: cancelled ? 6 : 4, seeds: [0], estimatedSeconds: 250, summary: "3 candidates, rounds of 20 and 60 epochs" },
     trials, seconds: 75,
   };
 }
@@ -50,9 +50,9 @@ test("the trials table marks the chosen candidate's last trial, none when cancel
 
 test("the summary states the plan, the time and the choice; the note which seeds chose and measured", () => {
   assert.equal(tuneSummary(result(false)),
-    "Tuned ilpgnn: 4 of 4 trials in 1 min 15 s (budget 5 min 00 s). Plan: 3 candidates, a third kept each round, 20 epochs in the first round. Chosen: epochs 40, lr 0.001 (validation AUC 93.00%).");
+    "Tuned ilpgnn: 4 of 4 trials in 1 min 15 s (budget 5 min 00 s). Plan: 3 candidates, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser. Chosen: epochs 40, lr 0.001 (validation AUC 93.00%).");
   assert.equal(tuneSummary(result(true)),
-    "Tuning cancelled: 4 of 6 trials in 1 min 15 s (budget 5 min 00 s); the hyperparameters are unchanged. Plan: 3 candidates, a third kept each round, 20 epochs in the first round.");
+    "Tuning cancelled: 4 of 6 trials in 1 min 15 s (budget 5 min 00 s); the hyperparameters are unchanged. Plan: 3 candidates, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser.");
   assert.equal(seedsNote({ seeds: [0] }, 0), "Settings chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0 (the same split's, which no trial saw).");
   assert.equal(seedsNote({ seeds: [1, 2] }, 0), "Settings chosen on the validation links of seed 1, 2; the test AUC is measured on the test links of seed 0.");
 });

@@ -284,6 +284,11 @@ type TunePlan struct {
 	// Seeds are the tuning seeds, whose validation links chose the
 	// settings.
 	Seeds []uint64 `json:"seeds"`
+	// EstimatedSeconds is the cost model's time for the plan in a browser
+	// (tune.Plan with tune.WasmSlowdown), at most the budget; Summary says
+	// its rounds in words ("9 candidates, rounds of 100 and 300 epochs").
+	EstimatedSeconds float64 `json:"estimatedSeconds"`
+	Summary          string  `json:"summary"`
 }
 
 // TuneResult is the result of a tune request.

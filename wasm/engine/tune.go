@@ -61,16 +61,26 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 	case err != nil:
 		return errorf(CodeBadRequest, "tune: %v", err)
 	}
+	// The plan needs the graph's size; an unaffordable or too small
+	// budget is refused before the engine is claimed.
+	var opt tune.Options
+	var est tune.Estimate
 	l, runCtx, err := e.claim(ctx, req.ID, "tune", func(l *loaded) error {
-		return affordable(&trainJob{spec: spec, config: base}, l.d.Graph.NumEdges())
+		if err := affordable(&trainJob{spec: spec, config: base}, l.d.Graph.NumEdges()); err != nil {
+			return err
+		}
+		seeds := []uint64{runSeed(l, a.Seed, 0)}
+		var err error
+		opt, est, err = tune.Plan(spec, tune.SizeOf(l.d.Graph), budget, tune.Options{Seeds: seeds, Fixed: fixed, Slowdown: tune.WasmSlowdown})
+		if err != nil {
+			return errorf(CodeBadRequest, "%v", err)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	seed := runSeed(l, a.Seed, 0)
-	opt := planFor(spec.Name, budget, seed)
-	opt.Fixed = fixed
-	go e.finishRun(req.ID, func() (any, error) { return e.tune(runCtx, req.ID, spec, base.Loop(), l, opt, budget) })
+	go e.finishRun(req.ID, func() (any, error) { return e.tune(runCtx, req.ID, spec, l, opt, est, budget) })
 	return nil
 }
 
@@ -87,56 +97,16 @@ func tuneBudget(seconds *float64) (time.Duration, error) {
 	return time.Duration(s * float64(time.Second)), nil
 }
 
-// planFor turns a budget into a search plan: the CLI's default search
-// (9 candidates, thirds kept, 20 epochs to start) at five minutes, with
-// candidates and first-round epochs scaled by the budget. It is a
-// function of its arguments only, so a request gives the same plan and
-// the same answer on every machine.
-//
-// TODO(plan): tune.Plan, with the per-model cost model and the graph's size.
-func planFor(model string, budget time.Duration, seed uint64) tune.Options {
-	_ = model // tune.Plan's cost depends on the model
-	scale := budget.Seconds() / (5 * time.Minute).Seconds()
-	opt := tune.DefaultOptions()
-	opt.Candidates = min(max(int(math.Round(float64(opt.Candidates)*scale)), 3), 27)
-	opt.MinEpochs = min(max(int(math.Round(float64(opt.MinEpochs)*scale)), 3), opt.MinEpochs)
-	opt.Seeds = []uint64{seed}
-	return opt
-}
-
-// plannedTrials counts the trials tune.Search runs with opt for a space
-// of grid points, each round at most maxEpochs long: its rounds, without
-// training.
-func plannedTrials(opt tune.Options, grid, maxEpochs int) int {
-	alive, epochs, trials := min(opt.Candidates, grid), opt.MinEpochs, 0
-	for {
-		epochs = min(epochs, max(maxEpochs, 1))
-		trials += alive
-		alive = max(1, alive/opt.Eta)
-		if alive == 1 || epochs >= maxEpochs {
-			return trials
-		}
-		epochs *= opt.Eta
-	}
-}
-
-// gridSize is the number of points of space without the fixed settings.
-func gridSize(space []models.Dim, fixed map[string]string) int {
-	n := 1
-	for _, d := range space {
-		if _, ok := fixed[d.Flag]; !ok {
-			n *= len(d.Values)
-		}
-	}
-	return n
-}
-
 // tune runs the search of request id on l's graph and answers with its
 // result; a cancelled search answers with the trials it finished.
-func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop models.Loop, l *loaded, opt tune.Options, budget time.Duration) (any, error) {
+func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, l *loaded, opt tune.Options, est tune.Estimate, budget time.Duration) (any, error) {
+	trials := 0
+	for _, r := range est.Rounds {
+		trials += r.Candidates
+	}
 	out := TuneResult{Model: spec.Name, Best: map[string]string{}, Trials: []TuneTrial{},
 		Plan: TunePlan{BudgetSeconds: budget.Seconds(), Candidates: opt.Candidates, Eta: opt.Eta, MinEpochs: opt.MinEpochs,
-			Trials: plannedTrials(opt, gridSize(spec.Space, opt.Fixed), loop.Epochs), Seeds: opt.Seeds}}
+			Trials: trials, Seeds: opt.Seeds, EstimatedSeconds: est.Seconds, Summary: est.Plan()}}
 	opt.Progress = func(t tune.Trial) {
 		tr := TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
 		out.Trials = append(out.Trials, tr)
@@ -145,7 +115,11 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop mode
 		e.opt.Yield()
 	}
 	start := time.Now()
-	res, err := tune.Search(ctx, e.yielding(spec), tuningData(l, loop), opt)
+	cfg, err := tune.Configure(spec, opt.Fixed)
+	if err != nil {
+		return nil, &Error{Code: CodeBadRequest, Message: err.Error()}
+	}
+	res, err := tune.Search(ctx, e.yielding(spec), tuningData(l, cfg.Loop()), opt)
 	out.Seconds = time.Since(start).Seconds()
 	switch {
 	case errors.Is(err, context.Canceled):

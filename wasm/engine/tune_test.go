@@ -1,20 +1,45 @@
 package engine
 
 import (
+	"maps"
 	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"ilpgnn/core/tune"
 	"ilpgnn/wasm/store"
 )
 
-// tuneArgs is a search of 6 candidates (a 200 s budget), 13 epochs in the
-// first round and at most 20 epochs (the fixed setting), so two rounds:
-// 6 trials, then the best 2 for 20 epochs.
+// tuneArgs is a one-minute search of seed 2 whose runs train at most 120
+// epochs: past tune.Plan's long first round of 100 epochs, so that the
+// plan has a second round. Fixing three of the five searched settings and
+// a narrow model keeps it small: 6 candidates, then the best 2.
 func tuneArgs() map[string]any {
-	return map[string]any{"budgetSeconds": 200, "seed": 2, "config": map[string]any{"epochs": 20}}
+	return map[string]any{"budgetSeconds": 60, "seed": 2, "config": map[string]any{"epochs": 120, "hidden": 8, "alpha": 0.02, "lambda": 0.1, "weight-decay": 0}}
+}
+
+// tuneFixed are tuneArgs' fixed settings as flag strings.
+var tuneFixed = map[string]string{"epochs": "120", "hidden": "8", "alpha": "0.02", "lambda": "0.1", "weight-decay": "0"}
+
+// wantPlan is the plan of tuneArgs for the loaded graph: tune.Plan's for a
+// browser (tune.WasmSlowdown), as the command line would plan it with
+// --budget 40s (60 s / 1.5).
+func wantPlan(t *testing.T, p *page) (tune.Options, tune.Estimate) {
+	t.Helper()
+	p.e.mu.Lock()
+	g := p.e.data.d.Graph
+	p.e.mu.Unlock()
+	spec, _ := p.e.opt.Models.Lookup("ilpgnn")
+	opt, est, err := tune.Plan(spec, tune.SizeOf(g), 40*time.Second, tune.Options{Seeds: []uint64{2}, Fixed: tuneFixed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(est.Rounds) < 2 {
+		t.Fatalf("the test needs a plan of two rounds or more, got %s", est)
+	}
+	return opt, est
 }
 
 // tuned runs a tune request to its end and returns its result and its
@@ -40,13 +65,21 @@ func TestTune(t *testing.T) {
 		t.Fatalf("load: %+v", r.Error)
 	}
 	res, events := tuned(t, p, tuneArgs())
-	// The plan by hand: round(9*200/300) = 6 candidates, round(20*200/300)
-	// = 13 epochs, then 6/3 = 2 candidates for min(39, 20) epochs.
-	wantPlan := TunePlan{BudgetSeconds: 200, Candidates: 6, Eta: 3, MinEpochs: 13, Trials: 8, Seeds: []uint64{2}}
-	if !reflect.DeepEqual(res.Plan, wantPlan) {
-		t.Errorf("plan %+v, want %+v", res.Plan, wantPlan)
+	opt, est := wantPlan(t, p)
+	// Round k's trials: the rounds' candidates added up before it.
+	var roundOf, epochsOf []int
+	for k, r := range est.Rounds {
+		for range r.Candidates {
+			roundOf, epochsOf = append(roundOf, k+1), append(epochsOf, r.Epochs)
+		}
 	}
-	if res.Cancelled || res.Model != "ilpgnn" || len(res.Trials) != 8 {
+	trials, first := len(roundOf), est.Rounds[0].Candidates
+	want := TunePlan{BudgetSeconds: 60, Candidates: opt.Candidates, Eta: opt.Eta, MinEpochs: opt.MinEpochs, Trials: trials,
+		Seeds: []uint64{2}, EstimatedSeconds: est.Seconds * tune.WasmSlowdown, Summary: est.Plan()}
+	if !reflect.DeepEqual(res.Plan, want) || !(res.Plan.EstimatedSeconds <= 60) {
+		t.Errorf("plan %+v, want %+v within the budget", res.Plan, want)
+	}
+	if res.Cancelled || res.Model != "ilpgnn" || len(res.Trials) != trials {
 		t.Fatalf("result: %+v", res)
 	}
 	// One progress event per trial, in order, each the trial it reports.
@@ -54,50 +87,46 @@ func TestTune(t *testing.T) {
 		t.Fatalf("%d progress events for %d trials", len(events), len(res.Trials))
 	}
 	for k, ev := range events {
-		if ev.Done != k+1 || ev.Planned != 8 || !reflect.DeepEqual(ev.TuneTrial, res.Trials[k]) {
+		if ev.Done != k+1 || ev.Planned != trials || !reflect.DeepEqual(ev.TuneTrial, res.Trials[k]) {
 			t.Errorf("event %d: %+v, trial %+v", k, ev, res.Trials[k])
 		}
-		wantRound, wantEpochs := 1, 13
-		if k >= 6 {
-			wantRound, wantEpochs = 2, 20
-		}
-		if ev.Round != wantRound || ev.Epochs != wantEpochs || ev.ValAUC <= 0.5 || len(ev.Settings) != 5 {
-			t.Errorf("trial %d: %+v, want round %d of %d epochs, a val AUC above chance, 5 searched settings", k, ev.TuneTrial, wantRound, wantEpochs)
+		wantRound, wantEpochs := roundOf[k], epochsOf[k]
+		if ev.Round != wantRound || ev.Epochs != wantEpochs || ev.ValAUC <= 0.5 || len(ev.Settings) != 2 {
+			t.Errorf("trial %d: %+v, want round %d of %d epochs, a val AUC above chance, 2 searched settings", k, ev.TuneTrial, wantRound, wantEpochs)
 		}
 	}
-	// The second round goes on with the first round's best two.
-	first := res.Trials[:6]
-	for _, tr := range res.Trials[6:] {
+	// The second round goes on with the first round's best.
+	second := est.Rounds[1].Candidates
+	for _, tr := range res.Trials[first : first+second] {
 		better := 0
-		for _, o := range first {
-			if o.ValAUC > first[tr.Candidate].ValAUC {
+		for _, o := range res.Trials[:first] {
+			if o.ValAUC > res.Trials[tr.Candidate].ValAUC {
 				better++
 			}
 		}
-		if better > 1 {
+		if better >= second {
 			t.Errorf("candidate %d went on with %d candidates better in round 1", tr.Candidate, better)
 		}
 	}
-	last := res.Trials[6:]
-	win := last[0]
-	if last[1].ValAUC > win.ValAUC {
-		win = last[1]
+	win := res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates]
+	for _, tr := range res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates:] {
+		if tr.ValAUC > win.ValAUC {
+			win = tr
+		}
 	}
 	if res.ValAUC != win.ValAUC {
 		t.Errorf("chosen val AUC %v, the last round's best %v", res.ValAUC, win.ValAUC)
 	}
-	want := map[string]string{"epochs": "20"}
+	best := maps.Clone(tuneFixed)
 	for k, v := range win.Settings {
-		want[k] = v
+		best[k] = v
 	}
-	if !reflect.DeepEqual(res.Best, want) {
-		t.Errorf("best %v, want the winner's settings and the fixed ones %v", res.Best, want)
+	if !reflect.DeepEqual(res.Best, best) {
+		t.Errorf("best %v, want the winner's settings and the fixed ones %v", res.Best, best)
 	}
 
 	// The same search as the command line's: tune.Search on the engine's
 	// split of seed 2 draws the same candidates and chooses the same.
-	opt := tune.DefaultOptions()
-	opt.Candidates, opt.MinEpochs, opt.Seeds, opt.Fixed = 6, 13, []uint64{2}, map[string]string{"epochs": "20"}
 	p.e.mu.Lock()
 	l := p.e.data
 	p.e.mu.Unlock()
@@ -148,15 +177,16 @@ func TestTuneCancelAndBusy(t *testing.T) {
 	if r := p.wait(p.send("load", nil, files)); r.Type != "result" {
 		t.Fatalf("load: %+v", r.Error)
 	}
-	// From the search goroutine itself, on the 20th epoch (in the second
-	// trial, whose first round is 13 epochs long): other requests find
-	// the engine busy, then the search is cancelled.
+	// From the search goroutine itself, five epochs into the second trial:
+	// other requests find the engine busy, then the search is cancelled.
+	opt, est := wantPlan(t, p)
+	at := int64(opt.MinEpochs + 5)
 	var n atomic.Int64
 	var busyTrain, busyExplain *Error
 	var cancelled Reply
 	var target int64
 	p.e.opt.Yield = func() {
-		if n.Add(1) != 20 {
+		if n.Add(1) != at {
 			return
 		}
 		busyTrain = p.callErr("train", trainArgs(2), nil)
@@ -167,7 +197,7 @@ func TestTuneCancelAndBusy(t *testing.T) {
 	target = p.next + 1
 	p.mu.Unlock()
 	res, events := tuned(t, p, tuneArgs())
-	if !res.Cancelled || len(res.Best) != 0 || len(res.Trials) != 1 || len(events) != 1 || res.Plan.Trials != 8 {
+	if !res.Cancelled || len(res.Best) != 0 || len(res.Trials) != 1 || len(events) != 1 || res.Plan.Summary != est.Plan() {
 		t.Fatalf("cancelled search: %+v, %d events", res, len(events))
 	}
 	if c, ok := cancelled.Result.(map[string]bool); cancelled.Type != "result" || !ok || !c["cancelled"] {
@@ -209,26 +239,6 @@ func TestTuneErrors(t *testing.T) {
 		e := p.callErr("tune", c.args, nil)
 		if e.Code != CodeBadRequest || !strings.Contains(e.Message, c.want) || !strings.HasPrefix(e.Message, "tune: ") {
 			t.Errorf("tune %v: %+v, want bad_request with %q", c.args, e, c.want)
-		}
-	}
-}
-
-func TestPlannedTrials(t *testing.T) {
-	// Counted by hand from successive halving's rounds: a round that
-	// leaves one candidate ends the search, so the last one is not rerun.
-	for _, c := range []struct {
-		cands, eta, minEpochs, grid, maxEpochs, want int
-	}{
-		{9, 3, 20, 216, 1000, 9 + 3},
-		{6, 3, 13, 216, 20, 6 + 2},
-		{9, 3, 20, 4, 1000, 4}, // a grid smaller than the candidates
-		{27, 3, 5, 216, 10, 27 + 9},
-		{3, 3, 4, 216, 1000, 3},
-		{10, 2, 1, 216, 1000, 10 + 5 + 2},
-	} {
-		opt := tune.Options{Candidates: c.cands, Eta: c.eta, MinEpochs: c.minEpochs}
-		if got := plannedTrials(opt, c.grid, c.maxEpochs); got != c.want {
-			t.Errorf("%+v: %d trials, want %d", c, got, c.want)
 		}
 	}
 }

@@ -61,7 +61,8 @@ function lastOfChosen(trials: readonly TuneTrial[], best: Readonly<Record<string
 /** The search in one sentence: its plan, its trials and the time it took. */
 export function tuneSummary(r: TuneResult): string {
   const p = r.plan;
-  const plan = `${p.candidates} candidates, a third kept each round${p.eta === 3 ? "" : ` (eta ${p.eta})`}, ${p.minEpochs} epochs in the first round`;
+  const halving = p.summary.includes("rounds of") ? `, ${p.eta === 3 ? "a third" : `1/${p.eta}`} kept each round` : "";
+  const plan = `${p.summary}${halving}, estimated at most ${duration(p.estimatedSeconds * 1000)} in this browser`;
   const took = `${r.trials.length} of ${p.trials} trials in ${duration(r.seconds * 1000)} (budget ${duration(p.budgetSeconds * 1000)})`;
   if (r.cancelled) return `Tuning cancelled: ${took}; the hyperparameters are unchanged. Plan: ${plan}.`;
   return `Tuned ${r.model}: ${took}. Plan: ${plan}. Chosen: ${settingsText(r.best)} (validation AUC ${percent(r.valAUC, 2)}).`;
