@@ -111,21 +111,8 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		if err != nil {
 			return err
 		}
-		if set["tune-seeds"] && !set["tune"] {
-			return fmt.Errorf("--tune-seeds: give --tune BUDGET too")
-		}
-		if set["tune"] {
-			tt, err := tableTune(reg, fs, *tuneBudget, *tuneSeeds, seeds, sets, *modelsFlag)
-			if err != nil {
-				return err
-			}
-			tt.log = opt.Log
-			if err := tuned(reg, preds, tt); err != nil {
-				return err
-			}
-			if err := checkBudgets(reg, preds, specs, tt); err != nil {
-				return err
-			}
+		if err := tuneTable1(reg, fs, preds, specs, seeds, sets, *modelsFlag, *tuneBudget, *tuneSeeds, opt.Log); err != nil {
+			return err
 		}
 		return runTable1(ctx, specs, preds, seeds, opt.Log, stdout, *outDir, *asJSON)
 	case "fidelity", "ablation", "sensitivity":
@@ -138,6 +125,29 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		fmt.Fprintf(stderr, "ilpgnn experiment: unknown experiment %q\n\nusage: ilpgnn experiment %s\n", name, experimentUsage)
 		return errUsage
 	}
+}
+
+// tuneTable1 gives table1's learned predictors the settings tune chooses
+// for them under --tune (nothing without it), after checking every plan
+// fits the budget on every dataset of specs.
+func tuneTable1(reg models.Registry, fs *flag.FlagSet, preds []experiment.Predictor, specs string, seeds []uint64, sets []string,
+	names string, budget time.Duration, tuneSeeds string, log io.Writer) error {
+	set := given(fs)
+	if set["tune-seeds"] && !set["tune"] {
+		return fmt.Errorf("--tune-seeds: give --tune BUDGET too")
+	}
+	if !set["tune"] {
+		return nil
+	}
+	tt, err := tableTune(reg, fs, budget, tuneSeeds, seeds, sets, names)
+	if err != nil {
+		return err
+	}
+	tt.log = log
+	if err := tuned(reg, preds, tt); err != nil {
+		return err
+	}
+	return checkBudgets(reg, preds, specs, tt)
 }
 
 // tableTune reads table1's --tune and --tune-seeds, refusing tuning seeds
