@@ -232,6 +232,8 @@ func TestTuneErrors(t *testing.T) {
 		{map[string]any{"budgetSeconds": 30}, "a budget of 30 s is out of range"},
 		{map[string]any{"budgetSeconds": 2e5}, "out of range"},
 		{map[string]any{"budgetSeconds": 300, "model": "cn"}, "cn has no hyperparameters to search"},
+		// SEAL's smallest search on this graph is about 2 minutes in a browser.
+		{map[string]any{"budgetSeconds": 60, "model": "seal"}, "a budget of 1m is too small for seal on this graph (1000 nodes, 4243 edges): the smallest search is 3 candidates, one round of 3 epochs"},
 		{map[string]any{"budgetSeconds": 300, "model": "nope"}, "unknown model"},
 		{map[string]any{"budgetSeconds": 300, "config": map[string]any{"nope": 1}}, `unknown hyperparameter "nope"`},
 		{map[string]any{"budgetSeconds": 300, "config": map[string]any{"lr": -1}}, "learning rate must be positive"},
