@@ -95,12 +95,13 @@ type Round struct {
 	Epochs     int `json:"epochs"`
 }
 
-// Estimate is a search's plan and its estimated native time.
+// Estimate is a search's plan and its estimated time.
 type Estimate struct {
 	// Rounds are the rounds the search runs, in order.
 	Rounds []Round `json:"rounds"`
-	// Seconds is the estimated native time with every trial running all
-	// its epochs; early stopping makes the actual time shorter.
+	// Seconds is the estimated time (native, times Options.Slowdown) with
+	// every trial running all its epochs; early stopping makes the actual
+	// time shorter.
 	Seconds float64 `json:"seconds"`
 }
 
@@ -110,6 +111,15 @@ func (e Estimate) Candidates() int {
 		return 0
 	}
 	return e.Rounds[0].Candidates
+}
+
+// Trials is how many candidate runs the search takes in all.
+func (e Estimate) Trials() int {
+	n := 0
+	for _, r := range e.Rounds {
+		n += r.Candidates
+	}
+	return n
 }
 
 // String says the plan in words: "9 candidates, rounds of 100 and 300

@@ -80,7 +80,7 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 	if err != nil {
 		return err
 	}
-	go e.finishRun(req.ID, func() (any, error) { return e.tune(runCtx, req.ID, spec, l, opt, est, budget) })
+	go e.finishRun(req.ID, func() (any, error) { return e.tune(runCtx, req.ID, spec, base.Loop(), l, opt, est, budget) })
 	return nil
 }
 
@@ -99,14 +99,10 @@ func tuneBudget(seconds *float64) (time.Duration, error) {
 
 // tune runs the search of request id on l's graph and answers with its
 // result; a cancelled search answers with the trials it finished.
-func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, l *loaded, opt tune.Options, est tune.Estimate, budget time.Duration) (any, error) {
-	trials := 0
-	for _, r := range est.Rounds {
-		trials += r.Candidates
-	}
+func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop models.Loop, l *loaded, opt tune.Options, est tune.Estimate, budget time.Duration) (any, error) {
 	out := TuneResult{Model: spec.Name, Best: map[string]string{}, Trials: []TuneTrial{},
 		Plan: TunePlan{BudgetSeconds: budget.Seconds(), Candidates: opt.Candidates, Eta: opt.Eta, MinEpochs: opt.MinEpochs,
-			Trials: trials, Seeds: opt.Seeds, EstimatedSeconds: est.Seconds, Summary: est.Plan()}}
+			Trials: est.Trials(), Seeds: opt.Seeds, EstimatedSeconds: est.Seconds, Summary: est.Plan()}}
 	opt.Progress = func(t tune.Trial) {
 		tr := TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
 		out.Trials = append(out.Trials, tr)
@@ -115,11 +111,7 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, l *loaded
 		e.opt.Yield()
 	}
 	start := time.Now()
-	cfg, err := tune.Configure(spec, opt.Fixed)
-	if err != nil {
-		return nil, &Error{Code: CodeBadRequest, Message: err.Error()}
-	}
-	res, err := tune.Search(ctx, e.yielding(spec), tuningData(l, cfg.Loop()), opt)
+	res, err := tune.Search(ctx, e.yielding(spec), tuningData(l, loop), opt)
 	out.Seconds = time.Since(start).Seconds()
 	switch {
 	case errors.Is(err, context.Canceled):

@@ -104,6 +104,14 @@ type tableTuning struct {
 	log   io.Writer // plan, progress and time lines; nil for none
 }
 
+// options are the search options of spec's tuning: the tuning seeds and
+// the settings the user fixed for it.
+func (tt tableTuning) options(spec models.Spec) tune.Options {
+	opt := tune.DefaultOptions()
+	opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
+	return opt
+}
+
 // checkBudgets plans every tuned predictor's search on every dataset of
 // specs before any of them runs, so that a budget too small for one of
 // them is refused at once, not after hours of the others' work.
@@ -123,9 +131,7 @@ func checkBudgets(reg models.Registry, preds []experiment.Predictor, specs strin
 			if err != nil || p.Tune == nil {
 				continue
 			}
-			opt := tune.DefaultOptions()
-			opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
-			if _, _, err := tune.Plan(spec, tune.SizeOf(d.Graph), tt.budget, opt); err != nil {
+			if _, _, err := tune.Plan(spec, tune.SizeOf(d.Graph), tt.budget, tt.options(spec)); err != nil {
 				errs = append(errs, fmt.Errorf("--tune on %s: %w", src.Name(), err))
 			}
 		}
@@ -146,8 +152,7 @@ func tuned(reg models.Registry, preds []experiment.Predictor, tt tableTuning) er
 			continue // heuristics are measured as they are
 		}
 		preds[k].Tune = func(ctx context.Context, src *dataset.Source) (experiment.FitFunc, *experiment.Tuning, error) {
-			opt := tune.DefaultOptions()
-			opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
+			opt := tt.options(spec)
 			log := tt.log
 			if log == nil {
 				log = io.Discard
