@@ -21,6 +21,7 @@ var ilpgnnSpec = Spec{
 		{"lambda", []string{"0.1", "0.5"}},
 		{"weight-decay", []string{"0", "0.0005"}},
 		{"dropout", []string{"0", "0.2"}},
+		{"beta", []string{"0.25", "0.5", "1"}},
 	},
 }
 

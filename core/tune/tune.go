@@ -45,6 +45,11 @@ type Options struct {
 	Slowdown float64
 	// Progress, when not nil, is called after every trial.
 	Progress func(Trial)
+	// Epoch, when not nil, is called after every epoch inside a trial
+	// with the trial (its ValAUC and Seconds not yet known) and its epochs
+	// done so far, counted over its seeds' runs: on a large graph a trial
+	// takes minutes, and a progress bar should move within it.
+	Epoch func(t Trial, done int)
 }
 
 // DefaultOptions are 9 candidates, thirds kept, 20 epochs to start.
@@ -107,11 +112,10 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 		epochs = min(epochs, max(maxEpochs, 1))
 		scores := make(map[int]float64, len(alive))
 		for _, c := range alive {
-			tr, err := trial(ctx, spec, data, opt, cands[c], epochs)
+			tr, err := trial(ctx, spec, data, opt, Trial{Round: round, Candidate: c, Settings: cands[c], Epochs: epochs})
 			if err != nil {
 				return nil, fmt.Errorf("tune: %s candidate %d (%v): %w", spec.Name, c, cands[c], err)
 			}
-			tr.Round, tr.Candidate = round, c
 			scores[c] = tr.ValAUC
 			res.Trials = append(res.Trials, tr)
 			if opt.Progress != nil {
@@ -137,14 +141,23 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 	}
 }
 
-// trial trains one candidate with epochs on every seed and returns its
-// mean validation AUC.
-func trial(ctx context.Context, spec models.Spec, data Data, opt Options, settings map[string]string, epochs int) (Trial, error) {
+// trial trains out's candidate for its epochs on every seed and returns
+// out with the mean validation AUC and the time taken.
+func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Trial) (Trial, error) {
 	start := time.Now()
-	out := Trial{Settings: settings, Epochs: epochs}
-	run := merge(settings, opt.Fixed)
+	run := merge(out.Settings, opt.Fixed)
 	if _, ok := models.Settings(spec.New())["epochs"]; ok {
-		run = merge(run, map[string]string{"epochs": fmt.Sprint(epochs)})
+		run = merge(run, map[string]string{"epochs": fmt.Sprint(out.Epochs)})
+	}
+	var progress func(models.Progress)
+	if opt.Epoch != nil {
+		running, done := out, 0 // out gathers the score; reports show none
+		progress = func(p models.Progress) {
+			if p.Prepare == nil && p.EpochDone {
+				done++
+				opt.Epoch(running, done)
+			}
+		}
 	}
 	cfg, err := Configure(spec, run)
 	if err != nil {
@@ -155,7 +168,7 @@ func trial(ctx context.Context, spec models.Spec, data Data, opt Options, settin
 		if err != nil {
 			return out, err
 		}
-		t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, nil)
+		t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, progress)
 		if err != nil {
 			return out, err
 		}

@@ -67,7 +67,13 @@ func (c *scoredConfig) Validate() error { return nil }
 func (c *scoredConfig) Loop() models.Loop {
 	return models.Loop{Epochs: c.Epochs, Patience: 1, ValFrac: 0.1, TestFrac: 0.1}
 }
-func (c *scoredConfig) Train(_ context.Context, run models.Run, _ func(models.Progress)) (models.Trained, error) {
+func (c *scoredConfig) Train(_ context.Context, run models.Run, progress func(models.Progress)) (models.Trained, error) {
+	for e := 1; e <= c.Epochs && progress != nil; e++ {
+		// A preparation report and a mid-epoch one, which are not epochs.
+		progress(models.Progress{Prepare: &models.Prepare{}})
+		progress(models.Progress{Seed: run.Seed, Epoch: e, MaxEpochs: c.Epochs, Batch: 1, Batches: 2})
+		progress(models.Progress{Seed: run.Seed, Epoch: e, MaxEpochs: c.Epochs, EpochDone: true})
+	}
 	return result{models.Result{ValAUC: c.Q/10 + float64(c.Epochs)/1000 + float64(run.Seed)/1e6, Epochs: c.Epochs}}, nil
 }
 
@@ -87,10 +93,32 @@ func noData(uint64) (*dataset.Dataset, *split.Split, error) { return nil, nil, n
 // mean of seeds 1 and 2 over 1e6) by hand.
 func TestSearchHalves(t *testing.T) {
 	var progress []Trial
-	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 5, Seeds: []uint64{1, 2}, Seed: 3, Progress: func(tr Trial) { progress = append(progress, tr) }}
+	// Inside each trial, the epochs done over its two seeds' runs count
+	// 1, 2, ..., 2 x its epochs, each report naming the trial it is in.
+	var epochs []int
+	inside := 0
+	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 5, Seeds: []uint64{1, 2}, Seed: 3,
+		Progress: func(tr Trial) {
+			if want := 2 * tr.Epochs; len(epochs) != want || epochs[want-1] != want {
+				t.Errorf("trial %+v: epoch reports %v, want 1 to %d", tr, epochs, want)
+			}
+			epochs, inside = nil, 0
+			progress = append(progress, tr)
+		},
+		Epoch: func(tr Trial, done int) {
+			if tr.Round < 1 || tr.Settings == nil || tr.ValAUC != 0 || done != len(epochs)+1 {
+				t.Errorf("epoch report %d of %+v after %v", done, tr, epochs)
+			}
+			epochs = append(epochs, done)
+			inside++
+		},
+	}
 	res, err := Search(context.Background(), scored, noData, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if inside != 0 {
+		t.Errorf("%d epoch reports after the last trial", inside)
 	}
 	if res.Best["q"] != "9" || res.ValAUC != 0.9+0.015+1.5e-6 || len(res.Trials) != 12 || len(progress) != 12 {
 		t.Fatalf("best %v (%v) after %d trials", res.Best, res.ValAUC, len(res.Trials))
@@ -111,7 +139,7 @@ func TestSearchHalves(t *testing.T) {
 		t.Errorf("round 2 kept %v", round2)
 	}
 	// A fixed setting is not searched and is part of the answer.
-	opt.Fixed, opt.Progress = map[string]string{"q": "4"}, nil
+	opt.Fixed, opt.Progress, opt.Epoch = map[string]string{"q": "4"}, nil, nil
 	res, err = Search(context.Background(), scored, noData, opt)
 	if err != nil || res.Best["q"] != "4" || len(res.Trials) != 1 {
 		t.Errorf("fixed q: %+v, %v", res, err)

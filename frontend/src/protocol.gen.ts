@@ -389,13 +389,21 @@ export interface TuneResult {
 }
 
 /**
- * TuneProgress is the progress event of one finished trial of a tune
- * request: a candidate's settings trained for Epochs in Round.
+ * TuneProgress is the progress event of a tune request: of one finished
+ * trial (a candidate's settings trained for Epochs in Round), or, with
+ * Epoch set, of an epoch inside the running trial.
  */
 export interface TuneProgress extends TuneTrial {
   /** Done trials of the Planned ones. */
   done: number;
   planned: number;
+  /**
+   * Epoch, inside a trial, is its epochs done so far of TrialEpochs (its
+   * epochs times the tuning seeds; early stopping ends it sooner); ValAUC
+   * and Seconds are then 0. Both are absent from a trial's last report.
+   */
+  epoch?: number;
+  trialEpochs?: number;
 }
 
 /** CancelArgs are the args of cancel. */

@@ -2,7 +2,7 @@
 // trial adds, the trials table and what the result says about seeds.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary } from "../src/app/tune";
+import { epochLine, parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary } from "../src/app/tune";
 import type { TuneResult, TuneTrial } from "../src/protocol";
 
 test("the budget is 1 to 60 minutes, in seconds", () => {
@@ -23,6 +23,14 @@ test("a trial reads as one line, settings in name order", () => {
   assert.equal(tuneShare(p), 4 / 13);
   assert.equal(tuneShare({ done: 3, planned: 0 }), 0);
   assert.equal(tuneShare({ done: 9, planned: 8 }), 1);
+});
+
+test("inside a trial the line counts its epochs and the bar moves by its share of them", () => {
+  const p = { round: 2, candidate: 7, settings: { lr: "0.001", dropout: "0.2" }, epochs: 60, valAUC: 0, seconds: 0, done: 4, planned: 13, epoch: 30, trialEpochs: 120 };
+  assert.equal(epochLine(p), "trial 5 of 13 · round 2 · epoch 30 of 120 · dropout 0.2, lr 0.001");
+  assert.equal(tuneShare(p), (4 + 30 / 120) / 13);
+  assert.equal(tuneShare({ ...p, epoch: 150 }), 5 / 13, "an epoch past the plan counts as the whole trial");
+  assert.equal(tuneShare({ ...p, done: 13, epoch: 1 }), 1);
 });
 
 const trial = (round: number, candidate: number, lr: string, valAUC: number): TuneTrial => ({ round, candidate, settings: { lr }, epochs: 20 * round, valAUC, seconds: 1 });

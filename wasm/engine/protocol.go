@@ -250,13 +250,19 @@ type CheckpointList struct {
 	Checkpoints []CheckpointEntry `json:"checkpoints"`
 }
 
-// TuneProgress is the progress event of one finished trial of a tune
-// request: a candidate's settings trained for Epochs in Round.
+// TuneProgress is the progress event of a tune request: of one finished
+// trial (a candidate's settings trained for Epochs in Round), or, with
+// Epoch set, of an epoch inside the running trial.
 type TuneProgress struct {
 	TuneTrial
 	// Done trials of the Planned ones.
 	Done    int `json:"done"`
 	Planned int `json:"planned"`
+	// Epoch, inside a trial, is its epochs done so far of TrialEpochs (its
+	// epochs times the tuning seeds; early stopping ends it sooner); ValAUC
+	// and Seconds are then 0. Both are absent from a trial's last report.
+	Epoch       int `json:"epoch,omitempty"`
+	TrialEpochs int `json:"trialEpochs,omitempty"`
 }
 
 // TuneTrial is one candidate trained in one round of the search.

@@ -110,6 +110,11 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop mode
 			Progress: &TuneProgress{TuneTrial: tr, Done: len(out.Trials), Planned: out.Plan.Trials}})
 		e.opt.Yield()
 	}
+	opt.Epoch = func(t tune.Trial, done int) {
+		tr := TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs}
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &TuneProgress{TuneTrial: tr, Done: len(out.Trials),
+			Planned: out.Plan.Trials, Epoch: done, TrialEpochs: t.Epochs * len(opt.Seeds)}})
+	}
 	start := time.Now()
 	res, err := tune.Search(ctx, e.yielding(spec), tuningData(l, loop), opt)
 	out.Seconds = time.Since(start).Seconds()

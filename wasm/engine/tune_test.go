@@ -14,14 +14,14 @@ import (
 
 // tuneArgs is a one-minute search of seed 2 whose runs train at most 120
 // epochs: past tune.Plan's long first round of 100 epochs, so that the
-// plan has a second round. Fixing three of the five searched settings and
+// plan has a second round. Fixing four of the six searched settings and
 // a narrow model keeps it small: 6 candidates, then the best 2.
 func tuneArgs() map[string]any {
-	return map[string]any{"budgetSeconds": 60, "seed": 2, "config": map[string]any{"epochs": 120, "hidden": 8, "alpha": 0.02, "lambda": 0.1, "weight-decay": 0}}
+	return map[string]any{"budgetSeconds": 60, "seed": 2, "config": map[string]any{"epochs": 120, "hidden": 8, "alpha": 0.02, "lambda": 0.1, "weight-decay": 0, "beta": 0.5}}
 }
 
 // tuneFixed are tuneArgs' fixed settings as flag strings.
-var tuneFixed = map[string]string{"epochs": "120", "hidden": "8", "alpha": "0.02", "lambda": "0.1", "weight-decay": "0"}
+var tuneFixed = map[string]string{"epochs": "120", "hidden": "8", "alpha": "0.02", "lambda": "0.1", "weight-decay": "0", "beta": "0.5"}
 
 // wantPlan is the plan of tuneArgs for the loaded graph: tune.Plan's for a
 // browser (tune.WasmSlowdown), as the command line would plan it with
@@ -82,7 +82,32 @@ func TestTune(t *testing.T) {
 	if res.Cancelled || res.Model != "ilpgnn" || len(res.Trials) != trials {
 		t.Fatalf("result: %+v", res)
 	}
-	// One progress event per trial, in order, each the trial it reports.
+	// Inside each trial, an event per epoch counting its epochs 1, 2, ...
+	// (at most its epochs: one tuning seed), naming the trial about to
+	// end; then one event per finished trial, in order, each the trial it
+	// reports.
+	var ends []TuneProgress
+	inside := 0
+	for _, ev := range events {
+		if ev.Epoch == 0 {
+			if ev.TrialEpochs != 0 || inside == 0 {
+				t.Errorf("trial end %+v after %d epoch events", ev, inside)
+			}
+			ends, inside = append(ends, ev), 0
+			continue
+		}
+		inside++
+		k := len(ends)
+		if k >= len(res.Trials) {
+			t.Fatalf("an epoch event after the last trial: %+v", ev)
+		}
+		tr := res.Trials[k]
+		if ev.Epoch != inside || ev.TrialEpochs != tr.Epochs || ev.Epoch > tr.Epochs || ev.Done != k || ev.Planned != trials ||
+			ev.Round != tr.Round || ev.Candidate != tr.Candidate || !reflect.DeepEqual(ev.Settings, tr.Settings) || ev.ValAUC != 0 || ev.Seconds != 0 {
+			t.Errorf("epoch event %d inside trial %d (%+v): %+v", inside, k, tr, ev)
+		}
+	}
+	events = ends
 	if len(events) != len(res.Trials) {
 		t.Fatalf("%d progress events for %d trials", len(events), len(res.Trials))
 	}
@@ -197,8 +222,17 @@ func TestTuneCancelAndBusy(t *testing.T) {
 	target = p.next + 1
 	p.mu.Unlock()
 	res, events := tuned(t, p, tuneArgs())
-	if !res.Cancelled || len(res.Best) != 0 || len(res.Trials) != 1 || len(events) != 1 || res.Plan.Summary != est.Plan() {
-		t.Fatalf("cancelled search: %+v, %d events", res, len(events))
+	ends := 0
+	for _, ev := range events {
+		if ev.Epoch == 0 {
+			ends++
+		}
+	}
+	if !res.Cancelled || len(res.Best) != 0 || len(res.Trials) != 1 || ends != 1 || res.Plan.Summary != est.Plan() {
+		t.Fatalf("cancelled search: %+v, %d trial events", res, ends)
+	}
+	if last := events[len(events)-1]; last.Epoch == 0 || last.Done != 1 {
+		t.Errorf("the last event, from inside the cancelled second trial: %+v", last)
 	}
 	if c, ok := cancelled.Result.(map[string]bool); cancelled.Type != "result" || !ok || !c["cancelled"] {
 		t.Errorf("cancel reply: %+v", cancelled)

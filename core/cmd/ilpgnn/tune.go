@@ -24,10 +24,15 @@ type settingsFile struct {
 	// Settings are hyperparameters by their flag names.
 	Settings map[string]string `json:"settings"`
 	// How they were chosen: on which data and tuning seeds, with what
-	// mean validation AUC.
-	Data   string   `json:"data,omitempty"`
-	Seeds  []uint64 `json:"seeds,omitempty"`
-	ValAUC float64  `json:"val_auc,omitempty"`
+	// mean validation AUC, and by which search (the budget that planned
+	// it, its rounds and the seed that drew its candidates), so that the
+	// file says how to choose them again.
+	Data     string       `json:"data,omitempty"`
+	Seeds    []uint64     `json:"seeds,omitempty"`
+	ValAUC   float64      `json:"val_auc,omitempty"`
+	Budget   string       `json:"budget,omitempty"`
+	Rounds   []tune.Round `json:"rounds,omitempty"`
+	DrawSeed uint64       `json:"draw_seed,omitempty"`
 }
 
 // readSettings reads a settings file, naming it in every error.
@@ -128,7 +133,8 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 		return err
 	}
 	if *out != "" {
-		f := settingsFile{Model: spec.Name, Settings: s.Best, Data: *data, Seeds: opt.Seeds, ValAUC: s.ValAUC}
+		f := settingsFile{Model: spec.Name, Settings: s.Best, Data: *data, Seeds: opt.Seeds, ValAUC: s.ValAUC,
+			Budget: s.Budget, Rounds: s.Plan, DrawSeed: opt.Seed}
 		if err := writeFile(*out, func(w io.Writer) error { return writeJSON(w, f) }); err != nil {
 			return err
 		}

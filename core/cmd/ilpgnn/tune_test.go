@@ -41,7 +41,8 @@ func TestTuneAndConfig(t *testing.T) {
 		t.Errorf("tune's table:\n%s", first)
 	}
 	var s settingsFile
-	if err := json.Unmarshal(saved, &s); err != nil || s.Model != "gae" || len(s.Settings) != 4 || s.ValAUC <= 0.5 || s.Data != data {
+	if err := json.Unmarshal(saved, &s); err != nil || s.Model != "gae" || len(s.Settings) != 4 || s.ValAUC <= 0.5 || s.Data != data ||
+		!slices.Equal(s.Seeds, []uint64{0, 1}) || !slices.Equal(s.Rounds, []tune.Round{{Candidates: 4, Epochs: 3}, {Candidates: 2, Epochs: 6}}) || s.Budget != "" {
 		t.Fatalf("settings file %s: %v", saved, err)
 	}
 	// train --config is train with the file's settings as flags.
@@ -114,7 +115,8 @@ func testAUC(t *testing.T, out string) float64 {
 // the plan; the JSON carries the plan, its estimate and the actual time.
 func TestTuneBudget(t *testing.T) {
 	data := "synth:sparse:seed=1"
-	args := []string{"tune", "--data", data, "--model", "gae", "--budget", "8s", "--seeds", "0", "--epochs", "4", "--quiet", "--json"}
+	file := filepath.Join(t.TempDir(), "gae.json")
+	args := []string{"tune", "--data", data, "--model", "gae", "--budget", "8s", "--seeds", "0", "--epochs", "4", "--quiet", "--json", "--settings", file}
 	var runs []searchJSON
 	for range 2 {
 		code, out, stderr := cli(t, args...)
@@ -152,6 +154,10 @@ func TestTuneBudget(t *testing.T) {
 	}
 	if !slices.Equal(a.Plan, est.Rounds) || a.EstimatedSeconds != est.Seconds || est.Seconds > 8 || len(a.Trials) != trials || a.Budget != "8s" || a.Seconds <= 0 || a.Best["epochs"] != "4" {
 		t.Errorf("plan %v (%v s, %d trials, %+v), want %v (%v s, %d trials, %+v)", a.Plan, a.EstimatedSeconds, len(a.Trials), a, est.Rounds, est.Seconds, trials, opt)
+	}
+	// The settings file says which search chose them.
+	if f, err := readSettings(file); err != nil || f.Budget != "8s" || !slices.Equal(f.Rounds, est.Rounds) || fmt.Sprint(f.Settings) != fmt.Sprint(a.Best) {
+		t.Errorf("settings file %+v (%v), want budget 8s, rounds %v, settings %v", f, err, est.Rounds, a.Best)
 	}
 	// --trials beside --budget wins over the plan's candidates.
 	code, out, stderr := cli(t, append(args, "--trials", "2")...)

@@ -32,9 +32,15 @@ export function trialLine(p: TuneProgress): string {
   return `trial ${p.done} of ${p.planned} · round ${p.round} · ${p.epochs} epochs · ${settingsText(p.settings)} · val AUC ${percent(p.valAUC)} · ${duration(p.seconds * 1000)}`;
 }
 
-/** The search's share done, for the progress bar. */
-export function tuneShare(p: Pick<TuneProgress, "done" | "planned">): number {
-  return p.planned > 0 ? Math.min(1, p.done / p.planned) : 0;
+/** The progress line inside a running trial: "trial 5 of 13 · round 2 · epoch 17 of 60 · alpha 0.1, lr 0.001". */
+export function epochLine(p: TuneProgress): string {
+  return `trial ${p.done + 1} of ${p.planned} · round ${p.round} · epoch ${p.epoch ?? 0} of ${p.trialEpochs ?? p.epochs} · ${settingsText(p.settings)}`;
+}
+
+/** The search's share done, for the progress bar: finished trials, plus the running trial's share of its epochs. */
+export function tuneShare(p: Pick<TuneProgress, "done" | "planned" | "epoch" | "trialEpochs">): number {
+  const inside = p.epoch && p.trialEpochs ? Math.min(1, p.epoch / p.trialEpochs) : 0;
+  return p.planned > 0 ? Math.min(1, (p.done + inside) / p.planned) : 0;
 }
 
 /** The columns of the trials table. */

@@ -16,7 +16,7 @@ import { bytes, dateTime, duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
 import type { AppStore } from "../store";
-import { parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
+import { epochLine, parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
 
 /** The engine requests the training panel makes, and whether the engine is gone. */
 export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "tune" | "error">;
@@ -345,8 +345,12 @@ export class TrainPanel {
   }
 
   private onTrial(p: TuneProgress, lines: HTMLElement): void {
-    this.tuneEvents++;
     this.progress.value = tuneShare(p);
+    if (p.epoch) {
+      this.progressText.textContent = epochLine(p);
+      return;
+    }
+    this.tuneEvents++;
     const line = trialLine(p);
     this.progressText.textContent = line;
     lines.append(h("li", {}, line));
