@@ -67,7 +67,7 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   await page.waitForFunction(() => window.ilpgnnExplorer.train.tuneEvents >= 1, null, { timeout: LONG_WAIT });
   // The first finished trial's line (later epochs' lines may already have replaced it on the page).
   const shown = await app(() => window.trialTexts.find((l) => / epochs · /.test(l)));
-  const firstLine = /^trial 1 of (\d+) · round 1 · (\d+) epochs · alpha [\d.]+, beta [\d.]+, dropout [\d.]+, lambda [\d.]+, lr [\d.]+, weight-decay [\d.]+ · val AUC \d+\.\d% · /
+  const firstLine = /^trial 1 of (\d+) · round 1 · (\d+) epochs · beta [\d.]+, dropout [\d.]+, lr [\d.]+, weight-decay [\d.]+ · val AUC \d+\.\d% · /
     .exec(shown);
   assert.ok(firstLine, shown);
   const [n, epochs] = [Number(firstLine[1]), Number(firstLine[2])];
@@ -93,10 +93,10 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
     Array.from({ length: n }, (_, k) => String(k + 1)));
   const inside = lines.filter((l) => !/ epochs · /.test(l));
   assert.ok(inside.length > 0, "no line from inside a trial");
-  for (const l of inside) assert.match(l, new RegExp(`^trial \\d+ of ${n} · round 1 · epoch \\d+ of ${epochs} · alpha `));
+  for (const l of inside) assert.match(l, new RegExp(`^trial \\d+ of ${n} · round 1 · epoch \\d+ of ${epochs} · beta `));
   assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr").length), n);
   assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr.chosen").length), 1);
-  assert.match(await page.textContent("#tune-summary"), new RegExp(`^Tuned ilpgnn: ${n} of ${n} trials in .* Plan: ${n} candidates, one round of ${epochs} epochs, estimated at most .* in this browser\\. Chosen: alpha`));
+  assert.match(await page.textContent("#tune-summary"), new RegExp(`^Tuned ilpgnn: ${n} of ${n} trials in .* Plan: ${n} candidates, one round of ${epochs} epochs, estimated at most .* in this browser\\. Chosen: beta`));
   assert.match(await page.textContent("#tune-seeds"), /chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0/);
   const applied = await fields();
   for (const [name, value] of Object.entries(tuned.best)) assert.equal(applied[name], value, `field ${name}`);

@@ -14,7 +14,7 @@ import (
 
 // tuneArgs is a one-minute search of seed 2 whose runs train at most 120
 // epochs: past tune.Plan's long first round of 100 epochs, so that the
-// plan has a second round. Fixing four of the six searched settings and
+// plan has a second round. Fixing two of the four searched settings and
 // a narrow model keeps it small: 6 candidates, then the best 2.
 func tuneArgs() map[string]any {
 	return map[string]any{"budgetSeconds": 60, "seed": 2, "config": map[string]any{"epochs": 120, "hidden": 8, "alpha": 0.02, "lambda": 0.1, "weight-decay": 0, "beta": 0.5}}
