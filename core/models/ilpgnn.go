@@ -17,9 +17,10 @@ var ilpgnnSpec = Spec{
 	New: func() Config { return &ILPGNNConfig{Config: train.DefaultConfig()} },
 	// Searched on validation AUC: what shapes accuracy. α (which
 	// neighbours explain) and λ (the explanation losses' weight) are
-	// explanation settings, chosen on Precision@k (SPEC §5): searched on
-	// AUC, α 0.3 won on Cora and Citeseer and cost 14 points of
-	// Precision@1 on synth:medium (core/tune/RESULTS.md).
+	// explanation settings, chosen on Precision@k (SPEC §5,
+	// core/train/DEFAULTS.md): searched on AUC, α 0.3 won on Cora and
+	// Citeseer and cost 14 points of Precision@1 on synth:medium
+	// (core/tune/RESULTS.md).
 	Space: []Dim{
 		{"lr", []string{"0.001", "0.005", "0.01"}},
 		{"weight-decay", []string{"0", "0.0005"}},
