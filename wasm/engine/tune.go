@@ -104,15 +104,14 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop mode
 		Plan: TunePlan{BudgetSeconds: budget.Seconds(), Candidates: opt.Candidates, Eta: opt.Eta, MinEpochs: opt.MinEpochs,
 			Trials: est.Trials(), Seeds: opt.Seeds, EstimatedSeconds: est.Seconds, Summary: est.Plan()}}
 	opt.Progress = func(t tune.Trial) {
-		tr := TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
+		tr := tuneTrial(t)
 		out.Trials = append(out.Trials, tr)
 		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id,
 			Progress: &TuneProgress{TuneTrial: tr, Done: len(out.Trials), Planned: out.Plan.Trials}})
 		e.opt.Yield()
 	}
 	opt.Epoch = func(t tune.Trial, done int) {
-		tr := TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs}
-		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &TuneProgress{TuneTrial: tr, Done: len(out.Trials),
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: &TuneProgress{TuneTrial: tuneTrial(t), Done: len(out.Trials),
 			Planned: out.Plan.Trials, Epoch: done, TrialEpochs: t.Epochs * len(opt.Seeds)}})
 	}
 	start := time.Now()
@@ -128,6 +127,11 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop mode
 	}
 	out.Best, out.ValAUC = res.Best, res.ValAUC
 	return out, nil
+}
+
+// tuneTrial is t as the protocol reports it.
+func tuneTrial(t tune.Trial) TuneTrial {
+	return TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
 }
 
 // tuningData splits l's dataset by each tuning seed with the shares the

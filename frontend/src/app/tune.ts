@@ -32,7 +32,7 @@ export function trialLine(p: TuneProgress): string {
   return `trial ${p.done} of ${p.planned} · round ${p.round} · ${p.epochs} epochs · ${settingsText(p.settings)} · val AUC ${percent(p.valAUC)} · ${duration(p.seconds * 1000)}`;
 }
 
-/** The progress line inside a running trial: "trial 5 of 13 · round 2 · epoch 17 of 60 · alpha 0.1, lr 0.001". */
+/** The progress line inside a running trial: "trial 5 of 13 · round 2 · epoch 17 of 60 · beta 0.25, lr 0.001". */
 export function epochLine(p: TuneProgress): string {
   return `trial ${p.done + 1} of ${p.planned} · round ${p.round} · epoch ${p.epoch ?? 0} of ${p.trialEpochs ?? p.epochs} · ${settingsText(p.settings)}`;
 }
