@@ -20,7 +20,7 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app screenshot clean site wasm frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -70,7 +70,7 @@ ts-unit: node_modules
 	node frontend/test/run.mjs
 
 # The real worker in headless Chromium (frontend/e2e).
-browser: site chromium
+browser: build chromium
 	node --test --test-concurrency=1 frontend/e2e/
 
 node_modules: package.json package-lock.json
@@ -88,11 +88,21 @@ chromium:
 # wasm_exec.js, the bundles, and precompressed .gz/.br twins.
 site: wasm frontend
 	node frontend/scripts/compress.mjs $(SITE) --json build/sizes.json
+	node frontend/scripts/compress.mjs $(SITE)/card --json build/card-sizes.json
 
 wasm:
-	@mkdir -p $(SITE)
+	@mkdir -p $(SITE)/card
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(SITE)/ilpgnn.wasm ./wasm/worker
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/
+	$(MAKE) --no-print-directory card
+
+# The embeddable explanation card (wasm/card): built without inlining
+# (-l), which makes it 7% smaller with brotli (wasm/card/README.md); it
+# only explains, so speed matters little.
+card:
+	@mkdir -p $(SITE)/card
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags="-s -w" -o $(SITE)/card/ilpgnn-card.wasm ./wasm/card
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/card/
 
 frontend: node_modules
 	node frontend/build.mjs
@@ -107,6 +117,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFiles$$' -fuzztime=$(FUZZTIME) ./core/synth
 	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
 	$(GO) test -run='^$$' -fuzz='^FuzzHeader$$' -fuzztime=$(FUZZTIME) ./core/checkpoint
+	$(GO) test -run='^$$' -fuzz='^FuzzUnmarshal$$' -fuzztime=$(FUZZTIME) ./core/bundle
 	$(GO) test -run='^$$' -fuzz='^FuzzOpenILPGNN$$' -fuzztime=$(FUZZTIME) ./core/models
 	$(GO) test -run='^$$' -fuzz='^FuzzParseSplit$$' -fuzztime=$(FUZZTIME) ./core/train
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./core/dataset

@@ -10,7 +10,7 @@ import (
 )
 
 func Example() {
-	graphFP := sha256.Sum256([]byte("the training graph")) // graph.Fingerprint() in practice
+	graphFP := sha256.Sum256([]byte("the training graph")) // fingerprint.Of(graph) in practice
 	ck := &checkpoint.Checkpoint{
 		Model:       "ilpgnn",
 		Dataset:     "cora",

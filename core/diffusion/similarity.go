@@ -255,6 +255,24 @@ func normalise(cols []column, rowSum []float64) *Similarity {
 	return &Similarity{t: t}
 }
 
+// FromColumns returns the similarity whose column j is row j of t, that
+// is S̃ᵀ as Columns returns it: how a stored S̃ (the explanation card's
+// bundle) becomes one again without the push. t must be square with rows
+// sorted (f32.CSR.Validate); the similarity shares its storage.
+func FromColumns(t *f32.CSR) (*Similarity, error) {
+	if t.Rows != t.Cols {
+		return nil, fmt.Errorf("diffusion: S̃ᵀ is %dx%d, want square", t.Rows, t.Cols)
+	}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("diffusion: S̃ᵀ: %w", err)
+	}
+	return &Similarity{t: *t}, nil
+}
+
+// Columns returns S̃ᵀ: row j holds column j of S̃. It aliases s and must
+// not be modified.
+func (s *Similarity) Columns() *f32.CSR { return &s.t }
+
 // N returns the number of nodes.
 func (s *Similarity) N() int { return s.t.Rows }
 

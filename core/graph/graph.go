@@ -5,10 +5,7 @@
 package graph
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 
 	"ilpgnn/core/f32"
@@ -164,30 +161,4 @@ func (g *Graph) NodeIndex(id string) (int, bool) {
 	}
 	i, ok := g.index[id]
 	return int(i), ok
-}
-
-// Fingerprint returns a SHA-256 digest of the graph's structure, features
-// and ids: two graphs with the same fingerprint train the same model.
-func (g *Graph) Fingerprint() [32]byte {
-	h := sha256.New()
-	var b [8]byte
-	put := func(v uint64) { binary.LittleEndian.PutUint64(b[:], v); h.Write(b[:]) }
-	put(uint64(g.NumNodes()))
-	put(uint64(len(g.Indices)))
-	binary.Write(h, binary.LittleEndian, g.Indptr)
-	binary.Write(h, binary.LittleEndian, g.Indices)
-	f := g.Features
-	put(uint64(f.Cols))
-	binary.Write(h, binary.LittleEndian, f.Indptr)
-	binary.Write(h, binary.LittleEndian, f.Indices)
-	for _, v := range f.Values {
-		put(uint64(math.Float32bits(v)))
-	}
-	for _, id := range g.IDs {
-		put(uint64(len(id)))
-		h.Write([]byte(id))
-	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum
 }

@@ -284,6 +284,13 @@ func (p *Predictor) side(i int, cands []Candidate, bound, k int) explain.Side {
 // first (ties by node id). The first carries the note of explain.TieNote
 // when the leading probabilities differ by less than p.CalibrationError.
 func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
+	return p.SuggestAmong(i, n, nil)
+}
+
+// SuggestAmong is Suggest over the nodes j for which among(j) is true (all
+// of them when among is nil): the explanation card's bundle can hold the
+// structure scores of some nodes only.
+func (p *Predictor) SuggestAmong(i, n int, among func(j int) bool) ([]explain.Suggestion, error) {
 	if err := p.checkNode(i); err != nil {
 		return nil, err
 	}
@@ -293,7 +300,7 @@ func (p *Predictor) Suggest(i, n int) ([]explain.Suggestion, error) {
 	g := p.Inputs.Graph
 	var cands []graphPair
 	for j := 0; j < g.NumNodes(); j++ {
-		if j != i && !g.HasEdge(i, j) {
+		if j != i && !g.HasEdge(i, j) && (among == nil || among(j)) {
 			cands = append(cands, graphPair{j: j})
 		}
 	}

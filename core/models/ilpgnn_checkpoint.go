@@ -11,6 +11,7 @@ import (
 
 	"ilpgnn/core/calibrate"
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/train"
@@ -54,7 +55,7 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 	c := &checkpoint.Checkpoint{
 		Model:       ilpgnnCheckpointModel,
 		Dataset:     g.Name,
-		Fingerprint: g.Fingerprint(),
+		Fingerprint: fingerprint.Of(g),
 		Seed:        r.Config.Seed,
 		Config:      cfg,
 		Metrics: []checkpoint.Metric{
@@ -156,7 +157,7 @@ func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, 
 		return fail("holds a %q model, not %q", c.Model, ilpgnnCheckpointModel)
 	}
 	if g != nil {
-		if err := c.CheckGraph(g.Fingerprint()); err != nil {
+		if err := c.CheckGraph(fingerprint.Of(g)); err != nil {
 			return train.Config{}, 0, err
 		}
 	}

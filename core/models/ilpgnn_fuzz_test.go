@@ -9,6 +9,7 @@ import (
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/f32"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
@@ -29,7 +30,7 @@ func FuzzOpenILPGNN(f *testing.F) {
 	// minimises every input that finds new code in time quadratic in its
 	// length, and at the 1 kB of a full config that takes it a minute.
 	good := &checkpoint.Checkpoint{
-		Model: "ilpgnn", Dataset: g.Name, Fingerprint: g.Fingerprint(),
+		Model: "ilpgnn", Dataset: g.Name, Fingerprint: fingerprint.Of(g),
 		Config: []byte(`{"config":{"Model":{"Hidden":1,"K":1,"Tau":1,"Diffusion":{"Gamma":0.5,"Epsilon":0.5}},` +
 			`"LR":1,"Epochs":1,"Patience":1,"ValFrac":0.1,"TestFrac":0.1},"feature_dim":2}`),
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/load"
 	"ilpgnn/core/synth"
@@ -27,7 +28,7 @@ func (e *Engine) setGraph(l *loaded) {
 func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 	g := d.Graph
 	st := g.Stats()
-	fp := g.Fingerprint()
+	fp := fingerprint.Of(g)
 	return &loaded{d: d, synthetic: syn, info: GraphInfo{
 		Name: g.Name, Fingerprint: hex.EncodeToString(fp[:]),
 		Nodes: st.Nodes, Edges: st.Edges, FeatureDim: st.FeatureDim,

@@ -80,6 +80,7 @@ func TestHostileCheckpoint(t *testing.T) {
 		for _, args := range [][]string{
 			{"explain", "--checkpoint", path, "--data", small, "--pair", "n0,n1"},
 			{"suggest", "--checkpoint", path, "--data", small, "--node", "n5"},
+			{"export", "--checkpoint", path, "--data", small, "--out", t.TempDir(), "--bundle-only"},
 		} {
 			code, out, stderr := cli(t, args...)
 			if code != 1 || !strings.Contains(stderr, tc.file+": ") || !strings.Contains(stderr, tc.want) || out != "" {

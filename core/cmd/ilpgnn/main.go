@@ -53,6 +53,7 @@ commands:
   train       train one model per seed and report test AUC
   explain     explain the predicted link between two nodes
   suggest     suggest new links for a node, with explanations
+  export      write an explanation card for web pages, with its bundle
   inspect     describe a graph
   synth       generate a synthetic graph with groundtruth explanations
   tune        choose a model's hyperparameters on validation AUC
@@ -84,6 +85,8 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 		err = cmdExplain(args[1:], stdout, stderr)
 	case "suggest":
 		err = cmdSuggest(args[1:], stdout, stderr)
+	case "export":
+		err = cmdExport(args[1:], stdout, stderr)
 	case "inspect":
 		err = cmdInspect(args[1:], stdout, stderr)
 	case "experiment":

@@ -1,0 +1,277 @@
+package bundle
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ilpgnn/core/fingerprint"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/synth"
+)
+
+// predictor is an untrained model on synth:sparse with settings away from
+// the defaults, so that a field the format forgets shows in the answers.
+func predictor(t testing.TB) *ilpgnn.Predictor {
+	t.Helper()
+	sc, err := synth.Preset("sparse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := synth.Generate(sc, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Graph
+	cfg := ilpgnn.DefaultConfig()
+	cfg.Hidden, cfg.K, cfg.Alpha, cfg.Beta, cfg.Tau = 16, 2, 0.3, 0.75, 0.5
+	cfg.Candidates = 4
+	cfg.Order = ilpgnn.OrderScore
+	m, err := ilpgnn.New(cfg, g.FeatureDim(), rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ilpgnn.Prepare(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ilpgnn.NewPredictor(m, in)
+	p.Seed, p.Temperature, p.Bias, p.CalibrationError = 42, 1.7, -0.2, 0.03
+	return p
+}
+
+// pairs returns pairs of p's graph worth explaining: linked ones (target
+// masking), ones with common neighbours and ones far apart, among nodes.
+func pairs(p *ilpgnn.Predictor, nodes []int) [][2]int {
+	g := p.Inputs.Graph
+	var out [][2]int
+	for a, i := range nodes {
+		for _, j := range nodes[a+1:] {
+			if g.Degree(i) > 0 && g.Degree(j) > 0 {
+				out = append(out, [2]int{i, j})
+			}
+		}
+	}
+	return out
+}
+
+func roundTrip(t *testing.T, b *Bundle) *Bundle {
+	t.Helper()
+	data, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// The bundle's explanations and suggestions are the predictor's, bit for
+// bit: the oracle is the predictor that prepared and encoded the graph.
+func TestRoundTripExplains(t *testing.T) {
+	p := predictor(t)
+	g := p.Inputs.Graph
+	b, err := New(p, "synth:sparse", fingerprint.Of(g), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := roundTrip(t, b)
+	if got.Dataset != "synth:sparse" || got.Fingerprint != fingerprint.Of(g) || got.Explainable != nil {
+		t.Fatalf("header: %q %x %v", got.Dataset, got.Fingerprint, got.Explainable)
+	}
+	if !reflect.DeepEqual(got.Graph().IDs, g.IDs) || !reflect.DeepEqual(got.Graph().Indices, g.Indices) {
+		t.Fatal("graph differs")
+	}
+	nodes := make([]int, 0, 12)
+	for i := 0; len(nodes) < 12 && i < g.NumNodes(); i += 7 {
+		nodes = append(nodes, i)
+	}
+	// A linked pair too, to cover masking.
+	e0 := g.Edges()[0]
+	checked := 0
+	for _, pr := range append(pairs(p, nodes), [2]int{int(e0.U), int(e0.V)}) {
+		want, err := p.Explain(pr[0], pr[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		have, err := got.Explain(pr[0], pr[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(have, want) {
+			t.Fatalf("pair %v: explanation differs:\n got %+v\nwant %+v", pr, have, want)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Fatalf("only %d pairs checked", checked)
+	}
+	want, err := p.Suggest(nodes[1], 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := got.Suggest(nodes[1], 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(have, want) {
+		t.Fatal("suggestions differ")
+	}
+}
+
+// A bundle of some nodes explains their pairs as the full predictor does,
+// suggests among them only (the oracle: the full list filtered), and
+// refuses the others.
+func TestRestrictedBundle(t *testing.T) {
+	p := predictor(t)
+	g := p.Inputs.Graph
+	var nodes []int
+	for i := 0; i < g.NumNodes() && len(nodes) < 40; i += 3 {
+		if g.Degree(i) > 0 {
+			nodes = append(nodes, i)
+		}
+	}
+	b, err := New(p, "synth:sparse", fingerprint.Of(g), nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := roundTrip(t, &Bundle{Dataset: "x", Predictor: p}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := roundTrip(t, b)
+	if len(got.Explainable) != len(nodes) {
+		t.Fatalf("%d explainable, want %d", len(got.Explainable), len(nodes))
+	}
+	for _, pr := range pairs(p, nodes[:10]) {
+		want, _ := p.Explain(pr[0], pr[1])
+		have, err := got.Explain(pr[0], pr[1])
+		if err != nil || !reflect.DeepEqual(have, want) {
+			t.Fatalf("pair %v differs (%v)", pr, err)
+		}
+	}
+	all, err := p.Suggest(nodes[0], g.NumNodes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int
+	for _, s := range all {
+		if got.CanExplain(s.Node) {
+			want = append(want, s.Node)
+		}
+	}
+	sugg, err := got.Suggest(nodes[0], len(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, s := range sugg {
+		if s.Node != want[k] {
+			t.Fatalf("suggestion %d is node %d, want %d", k, s.Node, want[k])
+		}
+		if e, _ := p.Explain(nodes[0], s.Node); !reflect.DeepEqual(e, s.Explanation) {
+			t.Fatalf("suggestion %d's explanation differs", k)
+		}
+	}
+	outside := nodes[0] + 1
+	if _, err := got.Explain(nodes[0], outside); err == nil {
+		t.Fatal("explained a pair outside the bundle")
+	}
+	if _, err := got.Node(g.IDs[outside]); err == nil || !strings.Contains(err.Error(), "not among") {
+		t.Fatalf("Node(outside) = %v", err)
+	}
+	if _, err := got.Node("no such id"); err == nil || !strings.Contains(err.Error(), "no node") {
+		t.Fatalf("Node(missing) = %v", err)
+	}
+	t.Logf("bundle: %d bytes of every node, %d of %d nodes", len(full), len(some), len(nodes))
+}
+
+func TestUnmarshalErrors(t *testing.T) {
+	p := predictor(t)
+	b, err := New(p, "synth:sparse", fingerprint.Of(p.Inputs.Graph), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func([]byte) []byte) []byte { return f(append([]byte(nil), good...)) }
+	for _, c := range []struct {
+		name string
+		data []byte
+		want error
+		text string
+	}{
+		{"empty", nil, ErrNotBundle, ""},
+		{"html", []byte("<!doctype html><title>404</title>"), ErrNotBundle, ""},
+		{"header cut", good[:12], ErrDamaged, "header"},
+		{"contents cut", good[:len(good)-100], ErrDamaged, "cut short in transfer"},
+		{"a flipped bit", edit(func(d []byte) []byte { d[len(d)/2] ^= 4; return d }), ErrDamaged, "checksum"},
+		{"newer", edit(func(d []byte) []byte { binary.LittleEndian.PutUint32(d[8:], Version+1); return d }), ErrNewer, "format 2"},
+		{"version 0", edit(func(d []byte) []byte { binary.LittleEndian.PutUint32(d[8:], 0); return d }), ErrDamaged, "format 0"},
+	} {
+		_, err := Unmarshal(c.data)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("%s: %v, want %v containing %q", c.name, err, c.want, c.text)
+		}
+	}
+}
+
+// FuzzUnmarshal: any bytes, checksum fixed up so that the decoder's own
+// checks are reached, give a bundle or an error, never a panic; a bundle
+// that decodes explains its first pair without panicking.
+func FuzzUnmarshal(f *testing.F) {
+	p := predictor(f)
+	var nodes []int
+	for i := range 30 {
+		nodes = append(nodes, i)
+	}
+	b, err := New(p, "synth:sparse", [32]byte{}, nodes)
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := b.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good[headerLen:], uint16(0), byte(0))
+	f.Add(good[headerLen:], uint16(40), byte(0xff))
+	f.Add([]byte{}, uint16(0), byte(0))
+	f.Fuzz(func(t *testing.T, payload []byte, at uint16, v byte) {
+		payload = append([]byte(nil), payload...)
+		if int(at) < len(payload) {
+			payload[at] = v
+		}
+		data := wrap(payload)
+		got, err := Unmarshal(data)
+		if err != nil {
+			if !errors.Is(err, ErrDamaged) {
+				t.Fatalf("error %v is not ErrDamaged", err)
+			}
+			return
+		}
+		g := got.Graph()
+		if g.NumNodes() >= 2 && got.CanExplain(0) && got.CanExplain(1) {
+			got.Explain(0, 1)
+		}
+	})
+}
+
+// wrap puts a header with the right checksum and length before payload.
+func wrap(payload []byte) []byte {
+	out := []byte(Magic)
+	out = binary.LittleEndian.AppendUint32(out, Version)
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(payload))
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(payload)))
+	return append(out, payload...)
+}

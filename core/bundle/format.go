@@ -1,0 +1,334 @@
+package bundle
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"unicode/utf8"
+
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+)
+
+// headerLen is the fixed header: Magic, the version, the payload's CRC-32
+// and its length.
+const headerLen = len(Magic) + 4 + 4 + 8
+
+// MarshalBinary encodes b in format Version (FORMAT.md).
+func (b *Bundle) MarshalBinary() ([]byte, error) {
+	p := b.Predictor
+	g := p.Inputs.Graph
+	cfg := p.Model.Config
+	n, d := g.NumNodes(), cfg.Hidden
+	if len(p.Hr) != n*d {
+		return nil, fmt.Errorf("bundle: H^r holds %d values, want %d nodes x %d", len(p.Hr), n, d)
+	}
+	sim := p.Inputs.Sim.Columns()
+	if sim.Rows != n {
+		return nil, fmt.Errorf("bundle: S̃ is on %d nodes, the graph has %d", sim.Rows, n)
+	}
+	var e encoder
+	e.str(b.Dataset)
+	e.buf = append(e.buf, b.Fingerprint[:]...)
+	e.u64(p.Seed)
+	e.u8(uint8(p.Attribution))
+	e.f64(p.Temperature)
+	e.f64(p.Bias)
+	e.f64(p.CalibrationError)
+	e.u32(uint32(cfg.Hidden))
+	e.u32(uint32(cfg.K))
+	e.u32(uint32(cfg.Candidates))
+	e.f64(cfg.Alpha)
+	e.f64(cfg.Beta)
+	e.f64(cfg.Tau)
+	e.bool(cfg.MaskTarget)
+	e.u8(uint8(cfg.Structure))
+	e.u8(uint8(cfg.Order))
+	e.u32(uint32(n))
+	for _, id := range g.IDs {
+		e.str(id)
+	}
+	edges := g.Edges()
+	e.u32(uint32(len(edges)))
+	for _, ed := range edges {
+		e.u32(uint32(ed.U))
+		e.u32(uint32(ed.V))
+	}
+	e.bool(b.Explainable != nil)
+	if b.Explainable != nil {
+		e.i32s(b.Explainable)
+	}
+	e.f32s(p.Hr)
+	e.u32(uint32(sim.NNZ()))
+	e.buf = appendI32s(e.buf, sim.Indptr)
+	e.buf = appendI32s(e.buf, sim.Indices)
+	for _, v := range sim.Values {
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, math.Float32bits(v))
+	}
+
+	out := make([]byte, 0, headerLen+len(e.buf))
+	out = append(out, Magic...)
+	out = binary.LittleEndian.AppendUint32(out, Version)
+	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.buf))
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.buf)))
+	return append(out, e.buf...), nil
+}
+
+// Unmarshal decodes a bundle, checking everything a reader relies on: the
+// magic, the version, the checksum, and that every count, index and
+// setting is in range, so that a foreign or damaged file is an error and
+// never a panic. Errors wrap ErrNotBundle, ErrNewer or ErrDamaged.
+func Unmarshal(data []byte) (*Bundle, error) {
+	if len(data) < len(Magic) || string(data[:len(Magic)]) != Magic {
+		return nil, ErrNotBundle
+	}
+	if len(data) < headerLen {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrDamaged, len(data), headerLen)
+	}
+	h := data[len(Magic):]
+	version := binary.LittleEndian.Uint32(h)
+	if version > Version {
+		return nil, fmt.Errorf("%w (format %d; this reader knows format %d at most): export it again with this version, or use a newer card", ErrNewer, version, Version)
+	}
+	if version == 0 {
+		return nil, fmt.Errorf("%w: format 0 does not exist", ErrDamaged)
+	}
+	sum := binary.LittleEndian.Uint32(h[4:])
+	size := binary.LittleEndian.Uint64(h[8:])
+	payload := data[headerLen:]
+	if uint64(len(payload)) != size {
+		return nil, fmt.Errorf("%w: %d bytes of contents, the header says %d (cut short in transfer?)", ErrDamaged, len(payload), size)
+	}
+	if crc32.ChecksumIEEE(payload) != sum {
+		return nil, fmt.Errorf("%w: the checksum does not match the contents", ErrDamaged)
+	}
+	b, err := decode(&decoder{buf: payload})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrDamaged, err)
+	}
+	return b, nil
+}
+
+func decode(r *decoder) (*Bundle, error) {
+	b := &Bundle{Dataset: r.str()}
+	copy(b.Fingerprint[:], r.bytes(32))
+	p := &ilpgnn.Predictor{Seed: r.u64(), Attribution: ilpgnn.Attribution(r.u8())}
+	p.Temperature, p.Bias, p.CalibrationError = r.f64(), r.f64(), r.f64()
+	cfg := ilpgnn.DefaultConfig()
+	cfg.Hidden, cfg.K, cfg.Candidates = int(r.u32()), int(r.u32()), int(r.u32())
+	cfg.Alpha, cfg.Beta, cfg.Tau = r.f64(), r.f64(), r.f64()
+	cfg.MaskTarget = r.bool()
+	cfg.Structure = ilpgnn.StructureScale(r.u8())
+	cfg.Order = ilpgnn.SelectionOrder(r.u8())
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	if p.Attribution > ilpgnn.AttributionOcclusion {
+		return nil, fmt.Errorf("unknown attribution %d", p.Attribution)
+	}
+	// The ranges calibrate.Fit keeps to; a NaN would turn every p into NaN.
+	for _, v := range []float64{p.Temperature, p.Bias, p.CalibrationError} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("calibration holds %g", v)
+		}
+	}
+	if p.Temperature < 0 || p.CalibrationError < 0 || p.CalibrationError > 1 {
+		return nil, fmt.Errorf("calibration temperature %g or error %g out of range", p.Temperature, p.CalibrationError)
+	}
+
+	n := r.count(4) // every id takes at least its 4-byte length
+	ids := make([]string, 0, n)
+	for range n {
+		ids = append(ids, r.str())
+	}
+	m := r.count(8)
+	edges := make([]graph.Edge, m)
+	for k := range edges {
+		edges[k] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	g, err := graph.New(n, edges, nil, ids)
+	if err != nil {
+		return nil, err
+	}
+	if g.NumEdges() != m {
+		return nil, fmt.Errorf("%d edges listed, %d distinct", m, g.NumEdges())
+	}
+	g.Name = b.Dataset
+	if r.bool() {
+		b.Explainable = r.i32s()
+		for k, i := range b.Explainable {
+			if i < 0 || int(i) >= n || k > 0 && b.Explainable[k-1] >= i {
+				return nil, fmt.Errorf("explainable node %d out of range or out of order", i)
+			}
+		}
+		if b.Explainable == nil {
+			b.Explainable = []int32{}
+		}
+	}
+	if uint64(n)*uint64(cfg.Hidden) > uint64(r.left()/4) {
+		return nil, fmt.Errorf("H^r of %d x %d does not fit in %d bytes", n, cfg.Hidden, r.left())
+	}
+	p.Hr = r.f32s(n * cfg.Hidden)
+	nnz := r.count(8)
+	t := &f32.CSR{Rows: n, Cols: n}
+	t.Indptr = r.i32n(n + 1)
+	t.Indices = r.i32n(nnz)
+	t.Values = r.f32s(nnz)
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.left() != 0 {
+		return nil, fmt.Errorf("%d bytes left over after S̃", r.left())
+	}
+	sim, err := diffusion.FromColumns(t)
+	if err != nil {
+		return nil, err
+	}
+	p.Model = &ilpgnn.Model{Config: cfg}
+	p.Inputs = &ilpgnn.Inputs{Graph: g, Sim: sim}
+	b.Predictor = p
+	return b, nil
+}
+
+type encoder struct{ buf []byte }
+
+func (e *encoder) u8(v uint8)   { e.buf = append(e.buf, v) }
+func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+func (e *encoder) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
+func (e *encoder) f64(v float64) {
+	e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(v))
+}
+func (e *encoder) bool(v bool) {
+	if v {
+		e.u8(1)
+	} else {
+		e.u8(0)
+	}
+}
+func (e *encoder) str(s string) { e.u32(uint32(len(s))); e.buf = append(e.buf, s...) }
+func (e *encoder) i32s(v []int32) {
+	e.u32(uint32(len(v)))
+	e.buf = appendI32s(e.buf, v)
+}
+func (e *encoder) f32s(v []float32) {
+	for _, x := range v {
+		e.buf = binary.LittleEndian.AppendUint32(e.buf, math.Float32bits(x))
+	}
+}
+
+func appendI32s(buf []byte, v []int32) []byte {
+	for _, x := range v {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(x))
+	}
+	return buf
+}
+
+// decoder reads the payload; the first error sticks and every later read
+// returns zeros, so decode checks r.err once per section.
+type decoder struct {
+	buf []byte
+	off int
+	err error
+}
+
+func (r *decoder) left() int { return len(r.buf) - r.off }
+
+func (r *decoder) bytes(k int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if k < 0 || k > r.left() {
+		r.err = fmt.Errorf("cut short at byte %d (wanted %d more)", r.off, k)
+		return nil
+	}
+	out := r.buf[r.off : r.off+k]
+	r.off += k
+	return out
+}
+
+func (r *decoder) u8() uint8 {
+	if b := r.bytes(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (r *decoder) u32() uint32 {
+	if b := r.bytes(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (r *decoder) u64() uint64 {
+	if b := r.bytes(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+func (r *decoder) f64() float64 { return math.Float64frombits(r.u64()) }
+
+func (r *decoder) bool() bool {
+	v := r.u8()
+	if v > 1 && r.err == nil {
+		r.err = fmt.Errorf("byte %d: a flag holds %d", r.off-1, v)
+	}
+	return v == 1
+}
+
+// count reads a count of items that take at least min bytes each and
+// checks that they fit in what is left, so that no count can make the
+// reader allocate more than the file holds.
+func (r *decoder) count(min int) int {
+	v := r.u32()
+	if r.err == nil && uint64(v)*uint64(min) > uint64(r.left()) {
+		r.err = fmt.Errorf("byte %d: %d items cannot fit in the %d bytes left", r.off-4, v, r.left())
+		return 0
+	}
+	return int(v)
+}
+
+func (r *decoder) str() string {
+	b := r.bytes(r.count(1))
+	if b != nil && !utf8.Valid(b) {
+		r.err = fmt.Errorf("byte %d: a name is not UTF-8", r.off-len(b))
+		return ""
+	}
+	return string(b)
+}
+
+func (r *decoder) i32n(k int) []int32 {
+	b := r.bytes(4 * k)
+	if b == nil {
+		return nil
+	}
+	out := make([]int32, k)
+	for i := range out {
+		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
+
+func (r *decoder) i32s() []int32 { return r.i32n(r.count(4)) }
+
+func (r *decoder) f32s(k int) []float32 {
+	b := r.bytes(4 * k)
+	if b == nil {
+		return nil
+	}
+	out := make([]float32, k)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}

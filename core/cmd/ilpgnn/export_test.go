@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"ilpgnn/core/bundle"
+)
+
+// TestExport: the exported bundle explains and suggests as `explain --json`
+// and `suggest --json` print, byte for byte; the folder holds the card's
+// files and a page with one card per pair; --nodes keeps those nodes only.
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "model.ckpt")
+	if code, _, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "20", "--hidden", "16", "--save", ck); code != 0 {
+		t.Fatalf("train: %s", stderr)
+	}
+	site := fstest.MapFS{}
+	for _, name := range cardFiles {
+		site["card/"+name] = &fstest.MapFile{Data: []byte("the card's " + name)}
+	}
+	saved := embeddedSite
+	embeddedSite = func() fs.FS { return site }
+	defer func() { embeddedSite = saved }()
+
+	out := filepath.Join(dir, "site")
+	code, stdout, stderr := cli(t, "export", "--checkpoint", ck, "--data", small, "--out", out, "--pairs", "n0,n1; n2,n5")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, filepath.Join(out, "small", "card.bundle")) {
+		t.Errorf("stdout %q", stdout)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "small", bundle.CardFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bundle.Unmarshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pr := range [][2]string{{"n0", "n1"}, {"n2", "n5"}, {"n3", "n7"}} {
+		_, want, _ := cli(t, "explain", "--checkpoint", ck, "--data", small, "--pair", pr[0]+","+pr[1], "--json")
+		i, _ := b.Node(pr[0])
+		j, _ := b.Node(pr[1])
+		e, err := b.Explain(i, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := writeJSON(&got, e); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want {
+			t.Errorf("%v: the bundle's explanation differs from explain --json:\n%s\nwant\n%s", pr, got.String(), want)
+		}
+	}
+	_, want, _ := cli(t, "suggest", "--checkpoint", ck, "--data", small, "--node", "n4", "--top", "3", "--json")
+	i, _ := b.Node("n4")
+	sugg, err := b.Suggest(i, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	writeJSON(&got, sugg)
+	if got.String() != want {
+		t.Errorf("suggestions differ from suggest --json")
+	}
+	for _, name := range cardFiles {
+		if data, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(data) != "the card's "+name {
+			t.Errorf("%s: %q, %v", name, data, err)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`data-src="small/" data-pair="n0,n1"`, `data-src="small/" data-pair="n2,n5"`, `<script src="ilpgnn-card.js"></script>`, "'wasm-unsafe-eval'"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+
+	// --nodes: only pairs among n0..n3 (and the pairs' own nodes).
+	code, _, stderr = cli(t, "export", "--checkpoint", ck, "--data", small, "--out", filepath.Join(dir, "some"), "--bundle-only", "--nodes", "n0, n1,n2", "--pairs", "n0,n3")
+	if code != 0 {
+		t.Fatalf("export --nodes: %s", stderr)
+	}
+	raw, _ = os.ReadFile(filepath.Join(dir, "some", "small", bundle.CardFile))
+	some, err := bundle.Unmarshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(some.Explainable) != 4 {
+		t.Errorf("explainable %v, want n0..n3", some.Explainable)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "some", "index.html")); !os.IsNotExist(err) {
+		t.Errorf("--bundle-only wrote index.html (%v)", err)
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "model.ckpt")
+	if code, _, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "2", "--hidden", "8", "--save", ck); code != 0 {
+		t.Fatalf("train: %s", stderr)
+	}
+	saved := embeddedSite
+	embeddedSite = func() fs.FS { return fstest.MapFS{} }
+	defer func() { embeddedSite = saved }()
+	out := filepath.Join(dir, "out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pairs", "n0,n1"}, "this ilpgnn was built without the card's files (build it with `make build`), or give --bundle-only"},
+		{[]string{"--bundle-only", "--pairs", "n0,nope"}, `--pairs: no node with id "nope" in small`},
+		{[]string{"--bundle-only", "--pairs", "n0,n1;n2"}, `--pairs: "n2": --pair: want two node ids`},
+		{[]string{"--bundle-only", "--nodes", "n0,zz"}, `--nodes: no node with id "zz" in small`},
+	} {
+		args := append([]string{"export", "--checkpoint", ck, "--data", small, "--out", out}, c.args...)
+		code, _, stderr := cli(t, args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed export wrote %s", out)
+	}
+}

@@ -1,0 +1,92 @@
+package view
+
+import (
+	"strconv"
+	"testing"
+
+	"ilpgnn/core/explain"
+)
+
+// explanation is a hand-made explanation of (a, b): a selected x (weight
+// 0.7) and the common neighbour c (0.3); b selected c (0.6) and y (0.4),
+// and did not select z.
+func explanation() *explain.Explanation {
+	return &explain.Explanation{
+		I: explain.Side{ID: "a", Neighbors: []explain.Neighbor{
+			{ID: "x", Selected: true, Weight: 0.7, Attribution: 0.123456, ProbWithout: 0.5},
+			{ID: "c", Selected: true, Common: true, Weight: 0.3, Attribution: -0.01, ProbWithout: 0.61},
+		}},
+		J: explain.Side{ID: "b", Neighbors: []explain.Neighbor{
+			{ID: "c", Selected: true, Common: true, Weight: 0.6},
+			{ID: "y", Selected: true, Weight: 0.4},
+			{ID: "z"},
+		}},
+		Prob: 0.912345678, Linked: true, Masked: true,
+		ProbRandom: 0.7, ProbRemoved: 0.2, ProbRandomRemoved: 0.6, RandomDraws: 10,
+		Reading: "reading", Removal: "removal",
+	}
+}
+
+func TestNew(t *testing.T) {
+	v := New(explanation())
+	if v.Prob.Text != "0.9123" || v.Prob.Exact != "0.912345678" {
+		t.Errorf("prob %+v", v.Prob)
+	}
+	if v.Status != "linked in the graph; the link itself is hidden from the model" {
+		t.Errorf("status %q", v.Status)
+	}
+	a, b := v.Sides[0], v.Sides[1]
+	if a.Node != "a" || a.Other != "b" || b.Node != "b" || b.Other != "a" || b.Candidates != 3 {
+		t.Errorf("sides %+v %+v", a, b)
+	}
+	// Heaviest first; z, not selected, is not a row.
+	if len(a.Rows) != 2 || a.Rows[0].ID != "x" || a.Rows[1].ID != "c" || !a.Rows[1].Common || len(b.Rows) != 2 || b.Rows[0].ID != "c" {
+		t.Fatalf("rows %+v %+v", a.Rows, b.Rows)
+	}
+	if r := a.Rows[0]; r.Weight.Text != "0.700" || r.Attribution.Text != "+0.123" || r.Attribution.Exact != "0.123456" || r.ProbWithout.Text != "0.5000" {
+		t.Errorf("row %+v", r)
+	}
+	if c := v.Counterfactuals; len(c) != 3 || c[1].Key != "prob_removed" || c[1].Value.Exact != "0.2" || c[2].Label != "p with as many random neighbours removed (mean of 10 draws)" {
+		t.Errorf("counterfactuals %+v", c)
+	}
+	// Every exact number reads back as the value it stands for.
+	for _, want := range []float64{0.912345678, 0.123456} {
+		s := strconv.FormatFloat(want, 'g', -1, 64)
+		if got, _ := strconv.ParseFloat(s, 64); got != want {
+			t.Errorf("%s reads back as %v", s, got)
+		}
+	}
+}
+
+func TestDrawing(t *testing.T) {
+	d := New(explanation()).Drawing
+	at := map[string]Node{}
+	for _, n := range d.Nodes {
+		if _, dup := at[n.ID]; dup {
+			t.Fatalf("%s drawn twice", n.ID)
+		}
+		if n.X < 10 || n.X > d.Width-10 || n.Y < 10 || n.Y > d.Height-10 {
+			t.Errorf("%s at (%g, %g) outside the %gx%g box", n.ID, n.X, n.Y, d.Width, d.Height)
+		}
+		at[n.ID] = n
+	}
+	if len(at) != 5 {
+		t.Fatalf("%d nodes drawn, want a, b, x, c, y", len(at))
+	}
+	a, b, c, x, y := at["a"], at["b"], at["c"], at["x"], at["y"]
+	if a.Role != RoleEnd || b.Role != RoleEnd || c.Role != RoleCommon || x.Role != RoleSelected {
+		t.Errorf("roles %v", at)
+	}
+	// The common neighbour between the ends, each end's own on its outer side.
+	if !(a.X < c.X && c.X < b.X) || !(x.X < a.X) || !(y.X > b.X) {
+		t.Errorf("places: a %g, c %g, b %g, x %g, y %g", a.X, c.X, b.X, x.X, y.X)
+	}
+	// The pair's link, then one edge per selection (c twice: by a and by b).
+	if len(d.Edges) != 5 || !d.Edges[0].Pair {
+		t.Fatalf("edges %+v", d.Edges)
+	}
+	// Width grows with the weight: a-x (0.7) is wider than a-c (0.3).
+	if d.Edges[1].Width <= d.Edges[2].Width {
+		t.Errorf("widths %g, %g", d.Edges[1].Width, d.Edges[2].Width)
+	}
+}
