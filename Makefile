@@ -20,7 +20,7 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-card screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -147,6 +147,11 @@ bench-wasm: site chromium
 # BENCH_APP_ARGS=--only-large runs that section alone.
 bench-app: site chromium
 	node frontend/scripts/bench-app.mjs $(BENCH_APP_ARGS)
+
+# The embeddable card: its WebAssembly's size with brotli and the time to
+# the first card on Cora, cold and warm (frontend/scripts/bench-card.mjs).
+bench-card: build chromium
+	node frontend/scripts/bench-card.mjs
 
 # The README's picture of the app (frontend/screenshot.png): the demo graph
 # trained with the defaults and a pair explained, in headless Chromium.

@@ -35,19 +35,29 @@
   }
 
   function start() {
-    for (const el of document.querySelectorAll("div.ilpgnn-card:empty")) {
-      el.textContent = "Loading the explanation…";
+    // Every card's bundle starts downloading now, while the engine is
+    // fetched and compiled; the engine takes the responses from here
+    // (wasm/card/fetch.go) instead of asking again.
+    const prefetch = (window.ilpgnnCardPrefetch ??= {});
+    for (const el of document.querySelectorAll("div.ilpgnn-card")) {
+      if (el.hasAttribute("data-ilpgnn-started")) continue;
+      if (!el.firstChild) el.textContent = "Loading the explanation…";
+      const src = (el.getAttribute("data-src") ?? "").trim();
+      if (!src) continue;
+      const url = new URL(src.replace(/\/$/, "") + "/card.bundle", document.baseURI).href;
+      prefetch[url] ??= fetch(url, { credentials: "same-origin" });
     }
     // The stylesheet is a file, not an inline <style>, so that a strict
     // style-src 'self' admits it.
     load("link", { rel: "stylesheet", href: new URL("ilpgnn-card.css", here).href }).catch(() => {});
+    const url = new URL("ilpgnn-card.wasm", here);
+    const wasm = fetch(url); // at once, beside wasm_exec.js
     return load("script", { src: new URL("wasm_exec.js", here).href })
       .then(() => {
         const go = new Go();
         const ready = new Promise((resolve) => { window.ilpgnnCardReady = resolve; });
-        const url = new URL("ilpgnn-card.wasm", here);
         // Hosts that do not send application/wasm refuse streaming.
-        return WebAssembly.instantiateStreaming(fetch(url), go.importObject)
+        return WebAssembly.instantiateStreaming(wasm, go.importObject)
           .catch(() => fetch(url).then((r) => {
             if (!r.ok) throw new Error("no " + url.pathname + " (HTTP " + r.status + ")");
             return r.arrayBuffer();

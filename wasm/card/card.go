@@ -294,6 +294,11 @@ func (c *card) render(v *view.View) {
 	body.AppendChild(p)
 	body.AppendChild(c.el("p", "ilpgnn-card-reading", v.Reading))
 	body.AppendChild(c.drawing(v))
+	legend := c.el("p", "ilpgnn-card-legend", "")
+	for _, k := range [][2]string{{view.RoleEnd, "the pair"}, {view.RoleSelected, "selected neighbour"}, {view.RoleCommon, "common neighbour"}, {"weight", "thicker: more weight"}} {
+		legend.AppendChild(c.el("span", "ilpgnn-card-key-"+k[0], k[1]))
+	}
+	body.AppendChild(legend)
 	sides := c.el("div", "ilpgnn-card-sides", "")
 	for k, s := range v.Sides {
 		sides.AppendChild(c.sideTable([2]string{"i", "j"}[k], s))

@@ -31,9 +31,18 @@ func await(p js.Value) (js.Value, error) {
 	return r.v, r.err
 }
 
-// fetchBytes reads url from the page's own origin with the Fetch API.
+// fetchBytes reads url with the Fetch API, taking the response the loader
+// (ilpgnn-card.js) already asked for when there is one.
 func fetchBytes(url string) ([]byte, error) {
-	resp, err := await(js.Global().Call("fetch", url, map[string]any{"credentials": "same-origin"}))
+	req := js.Undefined()
+	if pre := js.Global().Get("ilpgnnCardPrefetch"); pre.Type() == js.TypeObject {
+		req = pre.Get(url)
+		pre.Delete(url) // a later scan fetches afresh
+	}
+	if req.Type() != js.TypeObject {
+		req = js.Global().Call("fetch", url, map[string]any{"credentials": "same-origin"})
+	}
+	resp, err := await(req)
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %w", url, err)
 	}
