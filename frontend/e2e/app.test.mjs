@@ -11,7 +11,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { inflateRawSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
@@ -43,6 +44,29 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** The entries of a zip by name, inflated (node's zlib; the central directory read by hand). */
+function unzip(buf) {
+  let end = buf.length - 22;
+  while (end >= 0 && buf.readUInt32LE(end) !== 0x06054b50) end--;
+  assert.ok(end >= 0, "no end of central directory: not a zip");
+  const count = buf.readUInt16LE(end + 10);
+  let at = buf.readUInt32LE(end + 16);
+  const out = {};
+  for (let k = 0; k < count; k++) {
+    assert.equal(buf.readUInt32LE(at), 0x02014b50);
+    const method = buf.readUInt16LE(at + 10);
+    const size = buf.readUInt32LE(at + 20);
+    const nameLen = buf.readUInt16LE(at + 28);
+    const local = buf.readUInt32LE(at + 42);
+    const name = buf.subarray(at + 46, at + 46 + nameLen).toString();
+    const data = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+    const body = buf.subarray(data, data + size);
+    out[name] = method === 8 ? inflateRawSync(body) : body;
+    at += 46 + nameLen + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
+  }
+  return out;
+}
 
 const shot = (name) => page.screenshot({ path: join(artifacts, `app-${name}.png`) });
 const app = (fn, arg) => page.evaluate(fn, arg);
@@ -109,6 +133,20 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   const hash = await app(() => location.hash);
   assert.match(hash, /^#data=synth:medium&seed=0&pair=[^&]+,[^&]+$/);
   await shot("04-pair-explained");
+
+  // Export for a web page: the folder `ilpgnn export` writes, zipped, with
+  // a card for this pair (wasm/card; its numbers are card.test.mjs's).
+  const [zipped] = await Promise.all([page.waitForEvent("download"), page.click("#export-card")]);
+  const zipName = zipped.suggestedFilename();
+  const folder = /^ilpgnn-card-([a-z0-9_-]+)\.zip$/.exec(zipName)?.[1];
+  assert.ok(folder, zipName);
+  await zipped.saveAs(join(artifacts, zipName));
+  const entries = unzip(readFileSync(join(artifacts, zipName)));
+  assert.deepEqual(Object.keys(entries).sort(), [`${folder}/card.bundle`, "ilpgnn-card.css", "ilpgnn-card.js", "ilpgnn-card.wasm", "index.html", "wasm_exec.js"].sort());
+  assert.equal(entries[`${folder}/card.bundle`].subarray(0, 8).toString(), "ILPGNNCB");
+  const [idA, idB] = await app(([a, b]) => [window.ilpgnnExplorer.graph.id(a), window.ilpgnnExplorer.graph.id(b)], [a, b]);
+  assert.ok(entries["index.html"].toString().includes(`data-src="${folder}/" data-pair="${idA},${idB}"`));
+  assert.match(await page.textContent(".export-card"), /Saved ilpgnn-card-/);
 
   // Insight plots on the trained model.
   await page.click("#insight-panel > summary");

@@ -167,7 +167,7 @@ function abortError(op: OpName): DOMException {
 }
 
 /** Ops whose result reply must carry `bytes` (the client merges them into the value). */
-const OPS_WITH_BYTES: ReadonlySet<OpName> = new Set<OpName>(["checkpoints.export"]);
+const OPS_WITH_BYTES: ReadonlySet<OpName> = new Set<OpName>(["checkpoints.export", "card.export"]);
 
 interface Pending {
   op: OpName;
@@ -368,6 +368,16 @@ export class EngineClient {
   /** `checkpoints.export`: the checkpoint file of `key` (default: the current model). */
   async exportCheckpoint(key?: string): Promise<{ filename: string; bytes: Uint8Array }> {
     const { filename, bytes } = await this.request("checkpoints.export", key === undefined ? {} : { key });
+    return { filename, bytes };
+  }
+
+  /**
+   * `card.export`: a zip of the folder `ilpgnn export` writes for the
+   * current model, with a card per pair (node indices); `files` are the
+   * card's own files, by name.
+   */
+  async exportCard(pairs: { i: number; j: number }[], files: FileMap): Promise<{ filename: string; bytes: Uint8Array }> {
+    const { filename, bytes } = await this.request("card.export", { pairs }, { files, transfer: false });
     return { filename, bytes };
   }
 

@@ -779,6 +779,16 @@ export interface ImportResult {
 }
 
 /**
+ * CardExportArgs are the args of card.export: the pairs the example page
+ * shows (node indices; default: the best-connected node and its most
+ * likely new link). The card's files travel beside them, by name
+ * (site.CardFiles), as the page fetched them from its own origin.
+ */
+export interface CardExportArgs {
+  pairs?: PairArgs[];
+}
+
+/**
  * Every operation: its `args`, its `result`, and markers for the extras some
  * of them have — `files: true` (the request must carry files), `progress`
  * (the type of its progress events) and `bytes: true` (the result reply
@@ -805,4 +815,5 @@ export interface Ops {
   "checkpoints.delete": { args: KeyArgs; result: DeleteResult };
   "checkpoints.export": { args: ExportArgs; result: ExportResult; bytes: true };
   "checkpoints.import": { args: NoArgs; result: ImportResult; files: true };
+  "card.export": { args: CardExportArgs; result: ExportResult; files: true; bytes: true };
 }

@@ -189,6 +189,7 @@ var operations = map[string]operation{
 	"checkpoints.save":   {serve: (*Engine).saveCurrent, idle: true},
 	"checkpoints.load":   {serve: (*Engine).loadStored, idle: true},
 	"checkpoints.import": {serve: (*Engine).importFile, idle: true},
+	"card.export":        {serve: (*Engine).cardExport, idle: true},
 }
 
 // serve runs every operation but the background ones.

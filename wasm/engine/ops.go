@@ -49,6 +49,7 @@ func Ops() []Op {
 		{Name: "checkpoints.delete", Args: reflect.TypeFor[KeyArgs](), Result: reflect.TypeFor[DeleteResult]()},
 		{Name: "checkpoints.export", Args: reflect.TypeFor[ExportArgs](), Result: reflect.TypeFor[ExportResult](), Bytes: true},
 		{Name: "checkpoints.import", Result: reflect.TypeFor[ImportResult](), Files: true},
+		{Name: "card.export", Args: reflect.TypeFor[CardExportArgs](), Result: reflect.TypeFor[ExportResult](), Files: true, Bytes: true},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"ilpgnn/core/bundle"
+	"ilpgnn/core/bundle/site"
 )
 
 // TestExport: the exported bundle explains and suggests as `explain --json`
@@ -21,15 +22,15 @@ func TestExport(t *testing.T) {
 	if code, _, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "20", "--hidden", "16", "--save", ck); code != 0 {
 		t.Fatalf("train: %s", stderr)
 	}
-	site := fstest.MapFS{}
-	for _, name := range cardFiles {
-		site["card/"+name] = &fstest.MapFile{Data: []byte("the card's " + name)}
+	built := fstest.MapFS{}
+	for _, name := range site.CardFiles {
+		built["card/"+name] = &fstest.MapFile{Data: []byte("the card's " + name)}
 	}
 	saved := embeddedSite
-	embeddedSite = func() fs.FS { return site }
+	embeddedSite = func() fs.FS { return built }
 	defer func() { embeddedSite = saved }()
 
-	out := filepath.Join(dir, "site")
+	out := filepath.Join(dir, "out")
 	code, stdout, stderr := cli(t, "export", "--checkpoint", ck, "--data", small, "--out", out, "--pairs", "n0,n1; n2,n5")
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, stderr)
@@ -72,7 +73,7 @@ func TestExport(t *testing.T) {
 	if got.String() != want {
 		t.Errorf("suggestions differ from suggest --json")
 	}
-	for _, name := range cardFiles {
+	for _, name := range site.CardFiles {
 		if data, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(data) != "the card's "+name {
 			t.Errorf("%s: %q, %v", name, data, err)
 		}

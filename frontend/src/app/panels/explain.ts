@@ -6,7 +6,7 @@
 
 import type { EngineClient } from "../../client";
 import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
-import { byId, h, replace } from "../dom";
+import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { fixed, percent } from "../format";
 import { rove } from "../roving";
@@ -14,7 +14,10 @@ import type { AppStore, Selection } from "../store";
 import { hasAttributions, shownNumber } from "../summary";
 
 /** The engine requests the explanation view makes. */
-export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare">;
+export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare" | "exportCard">;
+
+/** The embeddable card's files, which the built site holds under card/ (wasm/card/README.md). */
+const CARD_FILES = ["ilpgnn-card.js", "ilpgnn-card.css", "ilpgnn-card.wasm", "wasm_exec.js"];
 
 /** What the explanation view asks of the rest of the app. */
 export interface ExplainActions {
@@ -209,9 +212,41 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     this.current = ex;
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
-    replace(this.body, ...renderExplanation(this.links, ex), renderDefinitions(ex), this.compareBox);
+    replace(this.body, ...renderExplanation(this.links, ex), this.exportBlock(ex), renderDefinitions(ex), this.compareBox);
     void this.updateCompare();
     return ex;
+  }
+
+  /**
+   * "Export for a web page": the folder `ilpgnn export` writes, as a zip,
+   * with a card for this pair. The card's files come from this site's own
+   * card/ folder; the zip is made in the engine and saved from a local
+   * blob URL.
+   */
+  private exportBlock(ex: Explanation): HTMLElement {
+    const status = h("span", { class: "muted", role: "status" });
+    const button = h("button", { type: "button", id: "export-card" }, "Export for a web page");
+    button.title = "A zip of a folder for any static host: this pair's explanation as a card you can put in your own pages";
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      status.textContent = " Exporting…";
+      try {
+        const files: Record<string, Uint8Array> = {};
+        await Promise.all(CARD_FILES.map(async (name) => {
+          const r = await fetch(`card/${name}`);
+          if (!r.ok) throw new Error(`this site has no card/${name} (HTTP ${r.status})`);
+          files[name] = new Uint8Array(await r.arrayBuffer());
+        }));
+        const out = await this.engine.exportCard([{ i: ex.i.node, j: ex.j.node }], files);
+        download(out.filename, out.bytes, "application/zip");
+        status.textContent = ` Saved ${out.filename}: unzip it on any static host; its index.html shows the embed.`;
+      } catch (e) {
+        status.textContent = ` Export failed: ${errorText(e)}`;
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return h("p", { class: "export-card" }, button, status);
   }
 
   private async updateCompare(): Promise<void> {
