@@ -16,7 +16,7 @@ import { inflateRawSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, clickNode, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, clickNode, recordCSPViolations, WAIT, LONG_WAIT } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 const cora = resolve(root, "..", "shared", "datasets", "cora");
@@ -33,11 +33,7 @@ before(async () => {
   page.on("console", (m) => {
     if (m.type() === "error") pageErrors.push(m.text());
   });
-  // CSP violations, from the first moment of every page load.
-  await browser.context.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  await recordCSPViolations(browser.context);
 });
 
 after(async () => {

@@ -80,3 +80,15 @@ export async function clickNode(page, v) {
   await page.waitForTimeout(50);
   await page.mouse.click(x, y);
 }
+
+/**
+ * Records every Content-Security-Policy violation of the context's pages
+ * in window.__csp ("directive blocked-URI"), from the first moment of
+ * every load.
+ */
+export function recordCSPViolations(context) {
+  return context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+}

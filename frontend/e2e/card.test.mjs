@@ -14,7 +14,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage } from "./browser.mjs";
+import { launch, appPage, recordCSPViolations } from "./browser.mjs";
 
 const bin = join(root, "build", "ilpgnn");
 const cora = resolve(root, "..", "shared", "datasets", "cora");
@@ -80,10 +80,7 @@ before(async () => {
   page.on("console", (m) => {
     if (m.type() === "error") consoleErrors.push(m.text());
   });
-  await browser.context.addInitScript(() => {
-    window.__csp = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
+  await recordCSPViolations(browser.context);
 });
 
 after(async () => {
