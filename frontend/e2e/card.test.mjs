@@ -185,6 +185,20 @@ test("another pair and a node's suggestions, from the keyboard", async () => {
   assertSame(await numbers(1), explainJSON("35", want[0].id), "suggested pair");
 });
 
+test("a card the page adds later renders on ilpgnnCard.scan()", async () => {
+  await page.evaluate(() => {
+    const div = document.createElement("div");
+    div.className = "ilpgnn-card";
+    div.dataset.src = "cora/";
+    div.dataset.pair = "1033,35";
+    document.body.append(div);
+    window.ilpgnnCard.scan();
+  });
+  await waitCards(3);
+  assertSame(await numbers(2), explainJSON("1033", "35"), "added card (1033, 35)");
+  await page.evaluate(() => document.querySelectorAll("div.ilpgnn-card")[2].remove());
+});
+
 test("the card follows a dark colour scheme", async () => {
   const bg = () => page.evaluate(() => getComputedStyle(document.querySelector("div.ilpgnn-card")).backgroundColor);
   await page.emulateMedia({ colorScheme: "light" });
