@@ -220,8 +220,8 @@ test("missing, damaged, foreign, newer and cut bundles say so inside their card"
     await box.waitFor();
     said[name] = await box.textContent();
   }
-  assert.match(said.missing, /no bundle at .*\/missing\/card\.bundle \(HTTP 404\)/);
-  assert.match(said.damaged, /cannot be read: damaged: the checksum does not match/);
+  assert.match(said.missing, /^No bundle at .*\/missing\/card\.bundle \(HTTP 404\)/);
+  assert.match(said.damaged, /^The bundle at .* cannot be read: damaged: the checksum does not match/);
   assert.match(said.foreign, /is not an explanation bundle/);
   assert.match(said.newer, /made by a newer ILP-GNN \(format 99/);
   assert.match(said.cut, /damaged: .*cut short in transfer/);

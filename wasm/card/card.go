@@ -118,6 +118,10 @@ func (c *card) start() {
 // fail replaces the card's contents with a message: a card never stays
 // blank or throws into the page.
 func (c *card) fail(msg string) {
+	// Go's errors start in lower case; in the card they stand alone.
+	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {
+		msg = string(msg[0]-'a'+'A') + msg[1:]
+	}
 	c.root.Class().Remove("ilpgnn-card-loading")
 	c.root.SetTextContent("")
 	p := c.el("p", "ilpgnn-card-error", msg)
@@ -282,9 +286,11 @@ func (c *card) number(tag, key string, n view.Number) *element {
 	return e
 }
 
+// render replaces the body's contents with v. The body itself stays, so
+// that screen readers announce the new explanation in its live region.
 func (c *card) render(v *view.View) {
-	body := c.el("div", "ilpgnn-card-body", "")
-	body.SetAttribute("aria-live", "polite")
+	body := c.body
+	body.SetTextContent("")
 	p := c.el("p", "ilpgnn-card-p", "")
 	p.AppendChild(c.el("span", "", "p("+v.I+", "+v.J+") = "))
 	p.AppendChild(c.number("strong", "prob", v.Prob))
@@ -314,8 +320,6 @@ func (c *card) render(v *view.View) {
 	}
 	body.AppendChild(cf)
 	body.AppendChild(c.el("p", "ilpgnn-card-removal", v.Removal))
-	c.root.ReplaceChild(body, c.body)
-	c.body = body
 }
 
 func (c *card) sideTable(key string, s view.Side) *element {
