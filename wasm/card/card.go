@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
@@ -19,8 +20,10 @@ const suggestions = 5
 
 // cards holds the page's cards and the bundles they share.
 type cards struct {
-	doc     dom.Document
-	bundles map[string]*loading // by absolute URL
+	doc dom.Document
+	mu  sync.Mutex // guards bundles: every card starts in a goroutine of its own
+	// bundles are the bundles read or being read, by absolute URL.
+	bundles map[string]*loading
 }
 
 // loading is one bundle, read once however many cards show it.
@@ -50,10 +53,14 @@ func (cs *cards) scan() {
 
 // bundle returns the bundle at url, reading it on first use.
 func (cs *cards) bundle(url string) (*bundle.Bundle, error) {
+	cs.mu.Lock()
 	l, ok := cs.bundles[url]
 	if !ok {
 		l = &loading{done: make(chan struct{})}
 		cs.bundles[url] = l
+	}
+	cs.mu.Unlock()
+	if !ok {
 		go func() {
 			defer close(l.done)
 			data, err := fetchBytes(url)
