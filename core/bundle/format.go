@@ -309,35 +309,27 @@ func (r *decoder) str() string {
 }
 
 func (r *decoder) i32n(k int) []int32 {
-	b := r.bytes(4 * k)
-	if b == nil {
-		return nil
-	}
-	out := make([]int32, k)
-	if littleEndian && k > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*k), b)
-		return out
-	}
-	for i := range out {
-		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return out
+	return words(r, k, func(u uint32) int32 { return int32(u) })
 }
 
 func (r *decoder) i32s() []int32 { return r.i32n(r.count(4)) }
 
-func (r *decoder) f32s(k int) []float32 {
+func (r *decoder) f32s(k int) []float32 { return words(r, k, math.Float32frombits) }
+
+// words reads k 4-byte little-endian values, each converted by fromBits
+// when the machine's byte order is not the format's.
+func words[T int32 | float32](r *decoder, k int, fromBits func(uint32) T) []T {
 	b := r.bytes(4 * k)
 	if b == nil {
 		return nil
 	}
-	out := make([]float32, k)
+	out := make([]T, k)
 	if littleEndian && k > 0 {
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*k), b)
 		return out
 	}
 	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		out[i] = fromBits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return out
 }
