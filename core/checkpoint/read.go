@@ -8,7 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
+
+	"ilpgnn/core/userfile"
 )
 
 // Unmarshal decodes a checkpoint that is exactly data: it verifies all three
@@ -105,12 +106,13 @@ func ReadHeader(r io.Reader) (*Header, error) {
 	return decodeHeader(data[preambleLen:hdrEnd], p)
 }
 
-// ReadFile reads the checkpoint in the file path with Unmarshal. Errors
-// name the file.
+// ReadFile reads the checkpoint in the file path with Unmarshal, after
+// userfile.ReadFile has made sure it is a regular file within the cap of
+// userfile.Checkpoint. Errors name the file once.
 func ReadFile(path string) (*Checkpoint, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.ReadFile(path, userfile.Checkpoint)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, err
 	}
 	c, err := Unmarshal(data)
 	if err != nil {

@@ -18,7 +18,7 @@ func TestFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("mkfifo:", err)
 	}
-	want := fifo + ": a named pipe (FIFO), not a regular file: only files are read"
+	want := fifo + ": not a regular file: it is a named pipe (FIFO), and only files are read"
 	for _, p := range []string{dir, fifo} {
 		done := make(chan error, 1)
 		go func() { _, err := Path(p); done <- err }()

@@ -176,16 +176,16 @@ func TestNotRegular(t *testing.T) {
 			continue
 		}
 		_, err := Path(p)
-		if err == nil || err.Error() != p+": a device, not a regular file: only files are read" {
+		if err == nil || err.Error() != p+": not a regular file: it is a device, and only files are read" {
 			t.Errorf("Path(%s): %v", p, err)
 		}
-		if _, err := ReadFile(p); err == nil || !strings.HasPrefix(err.Error(), p+": a device") {
+		if _, err := ReadFile(p); err == nil || err.Error() != p+": not a regular file: it is a device, and only files are read" {
 			t.Errorf("ReadFile(%s): %v", p, err)
 		}
 	}
 	// A directory passed where a file is wanted.
 	dir := t.TempDir()
-	if _, err := EdgeListFiles(dir, ""); err == nil || err.Error() != dir+": a directory, not a regular file: only files are read" {
+	if _, err := EdgeListFiles(dir, ""); err == nil || err.Error() != dir+": not a regular file: it is a folder, and only files are read" {
 		t.Errorf("EdgeListFiles(dir): %v", err)
 	}
 }

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"ilpgnn/core/graph"
+	"ilpgnn/core/userfile"
 )
 
 // Error is a problem with input data: the file it is in, the 1-based line
@@ -161,13 +162,13 @@ func stem(name string) string {
 func Path(p string) (*graph.Graph, error) {
 	info, err := os.Stat(p)
 	if err != nil {
-		return nil, &Error{File: p, Err: err}
+		return nil, &Error{File: p, Err: unwrapPath(err)}
 	}
 	var f format
 	if info.IsDir() {
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			return nil, &Error{File: p, Err: err}
+			return nil, &Error{File: p, Err: unwrapPath(err)}
 		}
 		var names []string
 		for _, e := range entries {
@@ -251,69 +252,46 @@ func EdgeListFiles(edgesPath, featuresPath string) (*graph.Graph, error) {
 	return EdgeListReaders(stem(edgesPath), edges, edgesPath, feats, featuresPath)
 }
 
-// checkRegular returns a *Error unless p is a regular file (after
-// symbolic links). A named pipe would block its reader until something
-// writes to it, and a device such as /dev/zero never ends, so both are
-// refused before they are opened.
-func checkRegular(p string) error {
-	info, err := os.Stat(p)
-	if err != nil {
-		return &Error{File: p, Err: err}
-	}
-	if m := info.Mode(); !m.IsRegular() {
-		what := "not a regular file"
-		switch {
-		case m.IsDir():
-			what = "a directory"
-		case m&os.ModeNamedPipe != 0:
-			what = "a named pipe (FIFO)"
-		case m&os.ModeSocket != 0:
-			what = "a socket"
-		case m&os.ModeDevice != 0:
-			what = "a device"
-		}
-		return &Error{File: p, Err: fmt.Errorf("%s, not a regular file: only files are read", what)}
-	}
-	return nil
-}
-
-// openRegular opens the file at p for reading after checkRegular. The
-// opened file is checked again, in case p was replaced in between.
+// openRegular opens the graph file at p for reading: a regular file no
+// larger than userfile.Graph allows (see userfile.Open). Errors are *Error.
 func openRegular(p string) (*os.File, error) {
-	if err := checkRegular(p); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(p)
+	f, _, err := userfile.Open(p, userfile.Graph)
 	if err != nil {
-		return nil, &Error{File: p, Err: err}
-	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		return nil, &Error{File: p, Err: errors.New("changed into something other than a regular file while it was opened")}
+		return nil, fileError(p, err)
 	}
 	return f, nil
 }
 
-// ReadFile reads the whole regular file at p, as os.ReadFile does, but
-// refuses named pipes, devices and other files that are not regular (see
-// checkRegular). Errors are *Error naming p.
+// ReadFile reads the whole graph file at p with userfile.ReadFile: named
+// pipes, devices and other files that are not regular are refused, and so
+// is a file over the cap of userfile.Graph, before anything is allocated
+// for it. Errors are *Error naming p.
 func ReadFile(p string) ([]byte, error) {
-	f, err := openRegular(p)
+	b, err := userfile.ReadFile(p, userfile.Graph)
 	if err != nil {
-		return nil, err
+		return nil, fileError(p, err)
 	}
-	defer f.Close()
-	// Sized from the file up front, as os.ReadFile is: io.ReadAll grows by
-	// doubling, which for a 234 MB features file spent a second clearing
-	// buffers it then copied and threw away.
-	var buf bytes.Buffer
-	if info, err := f.Stat(); err == nil && info.Size() > 0 && info.Size() < 1<<40 {
-		buf.Grow(int(info.Size()) + bytes.MinRead)
+	return b, nil
+}
+
+// fileError turns an error of package userfile, which names the path
+// itself, into a *Error naming p once.
+func fileError(p string, err error) *Error {
+	var ue *userfile.Error
+	if errors.As(err, &ue) {
+		return &Error{File: ue.Path, Err: ue.Err}
 	}
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, &Error{File: p, Err: err}
+	return &Error{File: p, Err: err}
+}
+
+// unwrapPath drops an *os.PathError's operation and path, which the
+// *Error holding it names already.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	return buf.Bytes(), nil
+	return err
 }
 
 // Bytes loads a graph from in-memory files keyed by file name (for

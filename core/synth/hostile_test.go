@@ -69,7 +69,7 @@ func TestReadDirDevice(t *testing.T) {
 		t.Skip("symlink:", err)
 	}
 	_, err := ReadDir(dir)
-	if want := "synth: reading dataset: " + gt + ": a device, not a regular file: only files are read"; err == nil || err.Error() != want {
+	if want := "synth: reading dataset: " + gt + ": not a regular file: it is a device, and only files are read"; err == nil || err.Error() != want {
 		t.Fatalf("error %v\nwant %s", err, want)
 	}
 }

@@ -23,7 +23,7 @@ import (
 func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Graph, *ilpgnn.Predictor, error) {
 	ck, err := checkpoint.ReadFile(ckPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("--checkpoint: %w", err)
 	}
 	// A synthetic spec without a seed means the graph of the run that
 	// trained the checkpoint.

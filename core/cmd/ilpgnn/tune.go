@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 	"ilpgnn/core/tune"
+	"ilpgnn/core/userfile"
 )
 
 // settingsFile is what tune --settings writes and train --config reads.
@@ -37,7 +37,7 @@ type settingsFile struct {
 
 // readSettings reads a settings file, naming it in every error.
 func readSettings(path string) (*settingsFile, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.ReadFile(path, userfile.Settings)
 	if err != nil {
 		return nil, fmt.Errorf("--config: %w", err)
 	}
