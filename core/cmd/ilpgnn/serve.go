@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 
@@ -44,20 +45,60 @@ var openBrowser = func(url string) error {
 // SIGINT or SIGTERM before closing their connections.
 const shutdownGrace = 5 * time.Second
 
+// serveLimits bounds what clients can hold of the server: a slow or stalled
+// client is cut off, and a crowd of them waits for free connections.
+type serveLimits struct {
+	// readHeader bounds reading a request's headers, read the whole
+	// request (the site takes GET and HEAD, which have no body).
+	readHeader, read time.Duration
+	// write bounds a response, from the end of its request's headers to
+	// its last byte: it is what cuts off a client that stops reading.
+	write time.Duration
+	// idle bounds a kept-alive connection's wait for its next request.
+	idle time.Duration
+	// conns caps the connections open at once; more wait to be accepted.
+	conns int
+}
+
+// defaultServeLimits are serve's limits. The write timeout must let the
+// largest file through on a slow link: ilpgnn.wasm is about 15 MB when
+// sent uncompressed, which takes 5 minutes at 400 kbit/s (the "Slow 3G" of
+// browsers' developer tools), so 10 minutes leaves twice that. A browser
+// opens at most 6 connections to a host over HTTP/1.1, so 64 serve ten
+// tabs at once.
+func defaultServeLimits() serveLimits {
+	return serveLimits{readHeader: 10 * time.Second, read: 30 * time.Second, write: 10 * time.Minute, idle: 2 * time.Minute, conns: 64}
+}
+
+// newServer returns the http.Server of h under lim; serve it on a
+// listener from limitConns(ln, lim.conns).
+func newServer(h http.Handler, lim serveLimits, stderr io.Writer) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: lim.readHeader,
+		ReadTimeout:       lim.read,
+		WriteTimeout:      lim.write,
+		IdleTimeout:       lim.idle,
+		ErrorLog:          log.New(stderr, "ilpgnn serve: ", 0),
+	}
+}
+
 // cmdServe serves the web app on a local address until interrupted.
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "[--addr 127.0.0.1:8080] [--dir DIR] [--open=false]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on (port 0 picks a free one; a host other than loopback exposes the app to the network)")
-	dir := fs.String("dir", "", "serve the site in `DIR` (e.g. build/site) instead of the one built into the binary")
+	dir := fs.String("dir", "", "serve the site in `DIR` (e.g. build/site) instead of the one built into the binary; "+
+		"symlinks may point within DIR by relative paths, never out of it")
 	open := fs.Bool("open", false, "open the app in the default browser once listening")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 
-	site, err := serveSite(*dir)
+	site, closeSite, err := serveSite(*dir)
 	if err != nil {
 		return err
 	}
+	defer closeSite()
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -73,14 +114,10 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &http.Server{
-		Handler:           webapp.Handler(site),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          log.New(stderr, "ilpgnn serve: ", 0),
-	}
+	lim := defaultServeLimits()
+	srv := newServer(webapp.Handler(site), lim, stderr)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(limitConns(ln, lim.conns)) }()
 
 	fmt.Fprintf(stdout, "ILP-GNN Explorer at %s\n", url)
 	if *open {
@@ -105,28 +142,97 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// serveSite returns the folder to serve: dir when given, else the site
-// embedded in the binary; either must hold an index.html.
-func serveSite(dir string) (fs.FS, error) {
+// serveSite returns the folder to serve, and a function that releases it:
+// dir when given, else the site embedded in the binary; either must hold
+// an index.html. dir is opened as an os.Root, so that nothing outside it
+// is served: a symlink that leads out of dir, or an absolute one, reads as
+// missing, while a relative symlink to a file or folder inside dir works.
+func serveSite(dir string) (fs.FS, func(), error) {
 	if dir == "" {
 		site := embeddedSite()
 		if !webapp.Built(site) {
-			return nil, errors.New(`this ilpgnn was built without the web app (core/cmd/ilpgnn/webapp/site is empty): run "make serve", or "make site" and then "ilpgnn serve --dir build/site"`)
+			return nil, nil, errors.New(`this ilpgnn was built without the web app (core/cmd/ilpgnn/webapp/site is empty): run "make serve", or "make site" and then "ilpgnn serve --dir build/site"`)
 		}
-		return site, nil
+		return site, func() {}, nil
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("--dir: %w", err)
+		return nil, nil, fmt.Errorf("--dir: %w", err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("--dir: %s is not a folder", dir)
+		return nil, nil, fmt.Errorf("--dir: %s is not a folder", dir)
 	}
-	site := os.DirFS(dir)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--dir: %w", err)
+	}
+	site := root.FS()
 	if !webapp.Built(site) {
-		return nil, fmt.Errorf(`--dir: %s has no index.html (run "make site" to build the site into build/site)`, dir)
+		root.Close()
+		return nil, nil, fmt.Errorf(`--dir: %s has no index.html (run "make site" to build the site into build/site)`, dir)
 	}
-	return site, nil
+	return site, func() { root.Close() }, nil
+}
+
+// connLimiter is a net.Listener that holds at most cap(slots) connections
+// open at once. Accept waits for one of them to close before it takes the
+// next, so that clients beyond the cap wait in the system's queue of
+// pending connections (and are served as others close) instead of being
+// refused. golang.org/x/net/netutil has one; this saves the dependency.
+type connLimiter struct {
+	net.Listener
+	slots  chan struct{} // one token per open connection
+	closed chan struct{} // closed by Close, to wake an Accept waiting for a slot
+	once   sync.Once
+}
+
+// limitConns returns ln limited to n connections open at once (n >= 1).
+func limitConns(ln net.Listener, n int) *connLimiter {
+	return &connLimiter{Listener: ln, slots: make(chan struct{}, max(n, 1)), closed: make(chan struct{})}
+}
+
+// Accept waits for a free slot, then for a connection.
+func (l *connLimiter) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+// Close closes the listener and wakes an Accept waiting for a slot.
+func (l *connLimiter) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+// limitedConn gives its slot back when closed, once however often Close
+// is called.
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
+// ReadFrom lets a response of a whole file use the connection's own
+// ReadFrom (sendfile on a TCP connection), which the wrapper would hide.
+func (c *limitedConn) ReadFrom(r io.Reader) (int64, error) {
+	if rf, ok := c.Conn.(io.ReaderFrom); ok {
+		return rf.ReadFrom(r)
+	}
+	return io.Copy(struct{ io.Writer }{c.Conn}, r)
 }
 
 // listenURL returns the address a browser on this machine should open for

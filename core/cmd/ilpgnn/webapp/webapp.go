@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -114,6 +115,10 @@ func isTwinExt(ext string) bool {
 // and Cache-Control: no-cache, so browsers revalidate by ETag (a hash of
 // the bytes sent) or Last-Modified on each load. HEAD, Range and
 // conditional requests are handled by http.ServeContent.
+//
+// The handler serves whatever fsys opens, twins included, and opens
+// nothing else: for a folder on disk, pass an os.Root's FS, which keeps
+// symlinks from leading out of it (os.DirFS follows them anywhere).
 func Handler(fsys fs.FS) http.Handler {
 	return &handler{fsys: fsys, etags: map[string]etag{}}
 }
@@ -262,14 +267,23 @@ func notFound(w http.ResponseWriter) {
 	http.Error(w, "404 not found", http.StatusNotFound)
 }
 
-// fail answers an error from the file system: 404 for names that do not
-// exist (or that the file system refuses as invalid), 500 otherwise.
+// fail answers an error from the file system: 500 when the system failed
+// (permission, I/O, out of file descriptors), else 404, for a name that
+// leads to no file of the site: missing, invalid, a file taken for a
+// folder, a loop of symlinks, or a symlink out of the folder. os.Root
+// refuses the last with an error os does not export, so every error that
+// is not the system's counts as not found.
 func (h *handler) fail(w http.ResponseWriter, err error) {
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
-		notFound(w)
-		return
+	var errno syscall.Errno
+	if errors.As(err, &errno) && !errors.Is(err, fs.ErrNotExist) {
+		switch errno {
+		case syscall.ENOTDIR, syscall.ELOOP, syscall.ENAMETOOLONG:
+		default:
+			http.Error(w, "500 internal server error", http.StatusInternalServerError)
+			return
+		}
 	}
-	http.Error(w, "500 internal server error", http.StatusInternalServerError)
+	notFound(w)
 }
 
 // content returns f as an io.ReadSeeker for http.ServeContent, with its

@@ -229,6 +229,79 @@ func TestTraversalDisk(t *testing.T) {
 	}
 }
 
+// TestSymlinksRooted serves a folder through os.Root, as ilpgnn serve
+// does: a symlink out of it (a file, a folder, a precompressed twin) is
+// not found and leaks nothing, while relative symlinks that stay inside
+// serve their target. Absolute symlinks are refused even when they point
+// inside, as os.Root refuses them.
+func TestSymlinksRooted(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "site")
+	outside := filepath.Join(dir, "outside")
+	for _, d := range []string{root, outside, filepath.Join(root, "sub")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range map[string]string{
+		filepath.Join(root, "index.html"):  "index",
+		filepath.Join(root, "app.js"):      "identity",
+		filepath.Join(outside, "secret"):   "SECRET",
+		filepath.Join(outside, "app.js.x"): "SECRET twin",
+	} {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"secret.txt":     filepath.Join(outside, "secret"),
+		"rel-secret.txt": "../outside/secret",
+		"out":            outside,
+		"rel-out":        "../outside",
+		"app.js.br":      filepath.Join(outside, "app.js.x"),
+		"app.js.gz":      "../outside/app.js.x",
+		"inside.txt":     "index.html",
+		"sub/up.txt":     "../index.html",
+		"in":             "sub",
+		"abs-inside.txt": filepath.Join(root, "index.html"),
+		"loop":           "loop",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	h := Handler(r.FS())
+
+	for _, path := range []string{
+		"/secret.txt", "/rel-secret.txt", "/out", "/out/", "/out/secret", "/rel-out/secret",
+		"/rel-out/app.js.x", "/abs-inside.txt", "/loop", "/index.html/x",
+	} {
+		r := get(t, h, "GET", path, "Accept-Encoding: br, gzip")
+		if r.code != 404 || strings.Contains(r.body, "SECRET") {
+			t.Errorf("GET %s: %d %q, want 404", path, r.code, r.body)
+		}
+	}
+	// The twins lead out: the original is sent, not encoded.
+	if r := get(t, h, "GET", "/app.js", "Accept-Encoding: br, gzip"); r.code != 200 || r.body != "identity" || r.hdr.Get("Content-Encoding") != "" {
+		t.Errorf("GET /app.js with twins outside: %d %q %v, want the identity bytes", r.code, r.body, r.hdr)
+	}
+	for _, path := range []string{"/app.js.br", "/app.js.gz"} {
+		if r := get(t, h, "GET", path); r.code != 404 || strings.Contains(r.body, "SECRET") {
+			t.Errorf("GET %s: %d %q, want 404", path, r.code, r.body)
+		}
+	}
+	for path, want := range map[string]string{"/": "index", "/inside.txt": "index", "/sub/up.txt": "index", "/in/up.txt": "index"} {
+		if r := get(t, h, "GET", path); r.code != 200 || r.body != want {
+			t.Errorf("GET %s: %d %q, want 200 %q", path, r.code, r.body, want)
+		}
+	}
+}
+
 func TestMethods(t *testing.T) {
 	h := Handler(site())
 	for _, m := range []string{"POST", "PUT", "DELETE", "OPTIONS", "PATCH"} {
