@@ -36,11 +36,23 @@ type Graph struct {
 	// else reads it.
 	MissingFeatures []string
 
+	// SelfLoops and DuplicateEdges count what New dropped from the edges
+	// it was given: edges from a node to itself, and edges given again, in
+	// either direction, after their first appearance. InputNotes states
+	// them.
+	SelfLoops, DuplicateEdges int
+
+	// ReadNotes are the loader's sentences about lines of the input it
+	// read as something other than data (a header, a block of comments)
+	// or columns it ignored. InputNotes lists them first.
+	ReadNotes []string
+
 	index map[string]int32 // IDs -> node, built by New
 }
 
 // New builds a graph on n nodes from edges, normalising them: self-loops and
-// duplicates are dropped and each edge is stored in both directions. ids may
+// duplicates are dropped, and counted in SelfLoops and DuplicateEdges, and
+// each edge is stored in both directions. ids may
 // be nil (nodes are then named "0".."n-1"); features may be nil (then an
 // n x 0 matrix). It returns an error for an endpoint outside [0, n), for ids
 // of the wrong length or with duplicates, or for features with n rows
@@ -72,6 +84,7 @@ func New(n int, edges []Edge, features *f32.CSR, ids []string) (*Graph, error) {
 		index[id] = int32(i)
 	}
 	deg := make([]int32, n+1)
+	selfLoops := 0
 	for _, e := range edges {
 		if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n {
 			return nil, fmt.Errorf("graph: edge (%d, %d) outside [0, %d)", e.U, e.V, n)
@@ -79,6 +92,8 @@ func New(n int, edges []Edge, features *f32.CSR, ids []string) (*Graph, error) {
 		if e.U != e.V {
 			deg[e.U+1]++
 			deg[e.V+1]++
+		} else {
+			selfLoops++
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -104,7 +119,8 @@ func New(n int, edges []Edge, features *f32.CSR, ids []string) (*Graph, error) {
 		w += int32(copy(adj[w:], row))
 		indptr[i+1] = w
 	}
-	return &Graph{Indptr: indptr, Indices: slices.Clip(adj[:w]), Features: features, IDs: ids, index: index}, nil
+	return &Graph{Indptr: indptr, Indices: slices.Clip(adj[:w]), Features: features, IDs: ids, index: index,
+		SelfLoops: selfLoops, DuplicateEdges: len(edges) - selfLoops - int(w)/2}, nil
 }
 
 // NumNodes returns N.

@@ -32,11 +32,59 @@ type Stats struct {
 	// MaxNamedMissing of them.
 	MissingFeatures   int
 	MissingFeatureIDs []string
+
+	// SelfLoops and DuplicateEdges count the edges of the input removed
+	// as self-loops and duplicates (Graph.SelfLoops, DuplicateEdges).
+	SelfLoops, DuplicateEdges int
+
+	// InputNotes are Graph.InputNotes: what the loader did not take from
+	// the input as it stands, in sentences.
+	InputNotes []string
 }
 
 // MaxNamedMissing is how many ids of nodes without a feature row Stats
 // names.
 const MaxNamedMissing = 5
+
+// InputNotes are sentences for users about everything the loader did not
+// take from the input as it stands: lines read as a header or comments,
+// ignored columns (ReadNotes), self-loops and duplicate edges removed, and
+// nodes without a feature row. Nil when there is nothing to say.
+func (g *Graph) InputNotes() []string {
+	notes := slices.Clone(g.ReadNotes)
+	if s := DroppedEdgesNote(g.SelfLoops, g.DuplicateEdges); s != "" {
+		notes = append(notes, s)
+	}
+	if s := g.MissingFeaturesNote(); s != "" {
+		notes = append(notes, s)
+	}
+	return notes
+}
+
+// DroppedEdgesNote is the sentence for self-loops and duplicate edges
+// removed, such as "3 duplicate edges (the same pair again, in either
+// order) and 2 self-loops removed", or "" when both are 0.
+func DroppedEdgesNote(selfLoops, duplicates int) string {
+	var parts []string
+	if duplicates > 0 {
+		parts = append(parts, plural(duplicates, "duplicate edge")+" (the same pair again, in either order)")
+	}
+	if selfLoops > 0 {
+		parts = append(parts, plural(selfLoops, "self-loop")+" (an edge from a node to itself)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + " removed"
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
 
 // MissingFeaturesNote is Stats().MissingFeaturesNote() without computing
 // the rest of the statistics.
@@ -76,7 +124,8 @@ func (st Stats) MissingFeaturesNote() string {
 func (g *Graph) Stats() Stats {
 	n := g.NumNodes()
 	s := Stats{Nodes: n, Edges: g.NumEdges(), FeatureDim: g.FeatureDim(), FeatureNNZ: g.Features.NNZ(),
-		MissingFeatures: len(g.MissingFeatures)}
+		MissingFeatures: len(g.MissingFeatures), SelfLoops: g.SelfLoops, DuplicateEdges: g.DuplicateEdges,
+		InputNotes: g.InputNotes()}
 	if s.MissingFeatures > 0 {
 		s.MissingFeatureIDs = slices.Clone(g.MissingFeatures[:min(s.MissingFeatures, MaxNamedMissing)])
 	}

@@ -2,15 +2,17 @@ package load
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 )
 
 // headerWords are the column names that mark a first line as a header
-// whatever follows it (compared case-insensitively).
+// whatever follows it (compared case-insensitively, after a leading '#').
 var headerWords = []string{
 	"source", "target", "src", "dst", "from", "to", "u", "v", "head", "tail",
 	"node", "node1", "node2", "node_1", "node_2", "id1", "id2",
@@ -18,6 +20,7 @@ var headerWords = []string{
 }
 
 func isHeaderWord(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("#"))
 	return slices.ContainsFunc(headerWords, func(w string) bool { return bytes.EqualFold(b, []byte(w)) })
 }
 
@@ -42,19 +45,24 @@ func (n *nodeIDs) get(id []byte) int32 {
 // not nil, a features file keyed by node id, and names it name. edgesName
 // and featuresName name the inputs in errors.
 //
-// Both files are delimited text: the separator is a comma if the first data
-// line has one, else a tab if it has one, else runs of blanks. With a comma
-// or tab, fields are trimmed of surrounding blanks (quoting is not
-// supported, so ids cannot contain the separator). Blank lines and lines
-// starting with '#' or '%' are skipped.
+// Both files are delimited text, read as records describes: a leading
+// block of '#' or '%' comment lines, then one record per line, separated
+// by commas, tabs or blanks, with RFC 4180 quoting.
 //
 // The edge list has one edge per line, "<id> <id> [weight] [...]"; fields
-// after the second are ignored. Node ids are arbitrary non-empty strings.
-// The first line is a header, and skipped, when its first two fields are
-// both not numbers and either both are usual column names (source/target,
-// src/dst, from/to, u/v, node1/node2, ...) or the next line's first two
-// fields are both numbers. (So a graph whose ids are words keeps its first
-// edge unless that edge is spelt like a header.)
+// after the second are ignored (and said to be, in the graph's ReadNotes).
+// Node ids are arbitrary non-empty strings. The first line is a header
+// when its first two fields are not both numbers and
+//   - both are usual column names (source/target, src/dst, from/to, u/v,
+//     node1/node2, ..., with or without a leading '#'), or
+//   - the ids of the lines after it are numbers, or
+//   - neither of them appears on any other line of the file (a header such
+//     as "person,friend" names no node);
+//
+// otherwise it is an edge. Either way a header read is named in ReadNotes,
+// with the reason, so that the one edge a header rule could take is never
+// lost unsaid. A file whose first data line starts with '{', '[' or '<' is
+// refused as JSON or XML, which this reader does not understand.
 //
 // The features file has one line per node, "<id> <v1> ... <vD>": dense
 // values, stored sparse (zeros dropped). Every line must have as many values
@@ -64,13 +72,15 @@ func (n *nodeIDs) get(id []byte) int32 {
 // that appear only in the features file are kept as isolated nodes.
 //
 // Node order is order of first appearance in the edge list, then in the
-// features file. An empty file, a line with fewer than two fields, an empty
-// id, a value count different from the first line's, a value that is not a
-// finite number or an id repeated in the features file is an error naming
-// file and line.
+// features file. Self-loops and repeated edges are removed by graph.New,
+// which counts them. An empty file, a line with fewer than two fields, an
+// empty id, a value count different from the first line's, a value that is
+// not a finite number, an id repeated in the features file, a comment
+// after the data has begun or a malformed quote is an error naming file
+// and line.
 func EdgeListReaders(name string, edges io.Reader, edgesName string, features io.Reader, featuresName string) (*graph.Graph, error) {
 	nodes := &nodeIDs{index: make(map[string]int32)}
-	el, err := readEdges(nodes, edges, edgesName)
+	el, notes, err := readEdges(nodes, edges, edgesName)
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +89,11 @@ func EdgeListReaders(name string, edges io.Reader, edgesName string, features io
 		missing []string
 	)
 	if features != nil {
-		if x, missing, err = readFeatures(nodes, features, featuresName); err != nil {
+		var fnotes []string
+		if x, missing, fnotes, err = readFeatures(nodes, features, featuresName); err != nil {
 			return nil, err
 		}
+		notes = append(notes, fnotes...)
 	}
 	g, err := graph.New(len(nodes.ids), el, x, nodes.ids)
 	if err != nil {
@@ -89,84 +101,112 @@ func EdgeListReaders(name string, edges io.Reader, edgesName string, features io
 	}
 	g.Name = name
 	g.MissingFeatures = missing
+	g.ReadNotes = notes
 	return g, nil
 }
 
-// readEdges reads an edge list into nodes and returns its edges.
-func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, error) {
-	l := newLines(file, r, true)
-	var edges []graph.Edge
-	add := func(fields [][]byte, line int) error {
-		if len(fields) < 2 {
-			return errorf(file, line, "expected <source> <target>, got %d field(s)", len(fields))
+// readEdges reads an edge list into nodes and returns its edges and the
+// notes for ReadNotes.
+func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string, error) {
+	rs := newRecords(file, r)
+	var (
+		edges      []graph.Edge
+		extra      int // data lines with fields after the second
+		first      [2]string
+		pending    bool // first holds line 1's ids, undecided
+		firstLine  int
+		firstExtra bool   // line 1 has fields after the second
+		idsNumeric = true // every id after the first line is a number
+	)
+	for k := 0; ; k++ {
+		fields, ok := rs.next()
+		if k == 0 && rs.begun {
+			if kind := markup(rs.first); kind != "" {
+				return nil, nil, errorf(file, rs.line, "this is %s, not an edge list: give edges as lines of two ids (a header line such as \"source,target\" first, if the first id starts with %q), a LINQS pair or a gnn-benchmark .npz", kind, rs.first[:1])
+			}
 		}
-		if len(fields[0]) == 0 || len(fields[1]) == 0 {
-			return errorf(file, line, "empty node id")
-		}
-		edges = append(edges, graph.Edge{U: nodes.get(fields[0]), V: nodes.get(fields[1])})
-		return nil
-	}
-
-	first, ok := l.next()
-	if !ok {
-		if err := l.err(); err != nil {
-			return nil, err
-		}
-		return nil, &Error{File: file, Err: ErrEmpty}
-	}
-	s := detectSep(first)
-	firstLine := l.n
-	firstFields := s.split(nil, bytes.Clone(first))
-	var pending [][]byte // the line read ahead to decide on a header
-	pendingLine := 0
-	header := false
-	if len(firstFields) >= 2 && !isNumber(firstFields[0]) && !isNumber(firstFields[1]) {
-		if isHeaderWord(firstFields[0]) && isHeaderWord(firstFields[1]) {
-			header = true
-		} else if second, ok := l.next(); ok {
-			pending, pendingLine = s.split(nil, bytes.Clone(second)), l.n
-			header = len(pending) >= 2 && isNumber(pending[0]) && isNumber(pending[1])
-		}
-	}
-	if !header {
-		if err := add(firstFields, firstLine); err != nil {
-			return nil, err
-		}
-	}
-	if pending != nil {
-		if err := add(pending, pendingLine); err != nil {
-			return nil, err
-		}
-	}
-	var fields [][]byte
-	for {
-		line, ok := l.next()
 		if !ok {
 			break
 		}
-		fields = s.split(fields, line)
-		if err := add(fields, l.n); err != nil {
-			return nil, err
+		if len(fields) < 2 {
+			return nil, nil, rs.errorf("expected <source> <target>, got %d field(s)", len(fields))
+		}
+		if len(fields[0]) == 0 || len(fields[1]) == 0 {
+			return nil, nil, rs.errorf("empty node id")
+		}
+		if k == 0 && !(isNumber(fields[0]) && isNumber(fields[1])) {
+			first, pending, firstLine, firstExtra = [2]string{string(fields[0]), string(fields[1])}, true, rs.line, len(fields) > 2
+			continue
+		}
+		if len(fields) > 2 {
+			extra++
+		}
+		idsNumeric = idsNumeric && isNumber(fields[0]) && isNumber(fields[1])
+		edges = append(edges, graph.Edge{U: nodes.get(fields[0]), V: nodes.get(fields[1])})
+	}
+	if rs.err != nil {
+		return nil, nil, rs.err
+	}
+	var notes []string
+	if rs.comments > 0 {
+		notes = append(notes, fmt.Sprintf("%s: %s before the data skipped", file, countLines(rs.comments, "comment line")))
+	}
+	if pending {
+		reason := ""
+		_, seen0 := nodes.index[first[0]]
+		_, seen1 := nodes.index[first[1]]
+		switch {
+		case isHeaderWord([]byte(first[0])) && isHeaderWord([]byte(first[1])):
+			reason = "its fields are column names"
+		case len(edges) > 0 && idsNumeric:
+			reason = "the ids on the lines after it are numbers"
+		case len(edges) > 0 && !seen0 && !seen1:
+			reason = "neither of its ids appears on any other line; if it is an edge, put a header such as \"source,target\" above it"
+		}
+		if reason != "" {
+			notes = append(notes, fmt.Sprintf("%s: line %d (%s) read as a header, not an edge: %s", file, firstLine, quoteFields(first), reason))
+		} else {
+			edges = nodes.prepend(first, edges)
+			if firstExtra {
+				extra++
+			}
 		}
 	}
-	if err := l.err(); err != nil {
-		return nil, err
+	if extra > 0 {
+		notes = append(notes, fmt.Sprintf("%s: the fields after the second (weights or attributes) are ignored on %s", file, countLines(extra, "line")))
 	}
 	if len(edges) == 0 {
-		return nil, &Error{File: file, Err: ErrEmpty}
+		return nil, nil, &Error{File: file, Err: ErrEmpty}
 	}
-	return edges, nil
+	return edges, notes, nil
+}
+
+// prepend makes the ids of pair the first nodes, renumbering the nodes
+// after them, and returns edges (renumbered) after the pair's own edge.
+func (n *nodeIDs) prepend(pair [2]string, edges []graph.Edge) []graph.Edge {
+	old := n.ids
+	n.ids, n.index = nil, make(map[string]int32, len(old)+2)
+	u, v := n.get([]byte(pair[0])), n.get([]byte(pair[1]))
+	remap := make([]int32, len(old))
+	for i, id := range old {
+		remap[i] = n.get([]byte(id))
+	}
+	out := make([]graph.Edge, 0, len(edges)+1)
+	out = append(out, graph.Edge{U: u, V: v})
+	for _, e := range edges {
+		out = append(out, graph.Edge{U: remap[e.U], V: remap[e.V]})
+	}
+	return out
 }
 
 // readFeatures reads a features file, adding unseen ids to nodes, and
-// returns the feature matrix in node order and the ids of the nodes without
-// a line, in node order.
-func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string, error) {
-	l := newLines(file, r, true)
+// returns the feature matrix in node order, the ids of the nodes without
+// a line, in node order, and the notes for ReadNotes.
+func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string, []string, error) {
+	rs := newRecords(file, r)
 	var (
-		s        sep
-		fields   [][]byte
 		dim      = -1
+		header   []byte
 		rowNode  []int32    // node of each data line
 		rowStart = []int{0} // its entries in idx/val
 		idx      chunked[int32]
@@ -174,39 +214,35 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		lineOf   = make(map[int32]int) // node -> its features line
 	)
 	for {
-		line, ok := l.next()
+		fields, ok := rs.next()
 		if !ok {
 			break
 		}
-		if dim < 0 {
-			s = detectSep(line)
-		}
-		fields = s.split(fields, line)
 		if len(fields) < 2 {
-			return nil, nil, l.errorf("expected <id> <values...>, got %d field(s)", len(fields))
+			return nil, nil, nil, rs.errorf("expected <id> <values...>, got %d field(s)", len(fields))
 		}
 		if dim < 0 {
-			if slices.ContainsFunc(fields[1:], func(b []byte) bool { return !isNumber(b) }) {
-				dim = len(fields) - 1 // a header: fixes the width, holds no data
+			dim = len(fields) - 1
+			if isFeaturesHeader(fields) {
+				header = fmt.Appendf(nil, "line %d", rs.line) // fixes the width, holds no data
 				continue
 			}
-			dim = len(fields) - 1
 		}
 		if len(fields)-1 != dim {
-			return nil, nil, l.errorf("expected %d values, got %d", dim, len(fields)-1)
+			return nil, nil, nil, rs.errorf("expected %d values, got %d", dim, len(fields)-1)
 		}
 		if len(fields[0]) == 0 {
-			return nil, nil, l.errorf("empty node id")
+			return nil, nil, nil, rs.errorf("empty node id")
 		}
 		node := nodes.get(fields[0])
 		if at, dup := lineOf[node]; dup {
-			return nil, nil, l.errorf("node id %q already on line %d", fields[0], at)
+			return nil, nil, nil, rs.errorf("node id %q already on line %d", fields[0], at)
 		}
-		lineOf[node] = l.n
+		lineOf[node] = rs.line
 		for k, f := range fields[1:] {
 			v, err := parseValue(f)
 			if err != nil {
-				return nil, nil, l.errorf("value %d of node %q: %v", k+1, fields[0], err)
+				return nil, nil, nil, rs.errorf("value %d of node %q: %v", k+1, fields[0], err)
 			}
 			if v != 0 {
 				idx.append(int32(k))
@@ -216,11 +252,18 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		rowNode = append(rowNode, node)
 		rowStart = append(rowStart, idx.len)
 	}
-	if err := l.err(); err != nil {
-		return nil, nil, err
+	if rs.err != nil {
+		return nil, nil, nil, rs.err
 	}
 	if len(rowNode) == 0 {
-		return nil, nil, &Error{File: file, Err: ErrEmpty}
+		return nil, nil, nil, &Error{File: file, Err: ErrEmpty}
+	}
+	var notes []string
+	if rs.comments > 0 {
+		notes = append(notes, fmt.Sprintf("%s: %s before the data skipped", file, countLines(rs.comments, "comment line")))
+	}
+	if header != nil {
+		notes = append(notes, fmt.Sprintf("%s: %s read as a header (a value field is not a number)", file, header))
 	}
 
 	// Reorder the rows into node order.
@@ -244,7 +287,66 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		}
 		x.Indptr[i+1] = int32(len(x.Indices))
 	}
-	return x, missing, nil
+	return x, missing, notes, nil
+}
+
+// markup returns what a file whose first data line is line is, when it is
+// JSON or XML ("JSON", "XML"), or "".
+func markup(line []byte) string {
+	switch {
+	case len(line) == 0:
+		return ""
+	case line[0] == '{' || line[0] == '[':
+		return "JSON"
+	}
+	for _, p := range []string{"<?xml", "<gexf", "<graphml", "<!doctype", "<graph"} {
+		if len(line) >= len(p) && bytes.EqualFold(line[:len(p)], []byte(p)) {
+			return "XML"
+		}
+	}
+	return ""
+}
+
+// isFeaturesHeader reports whether the first record of a features file is
+// a header: any of its value fields is not a number.
+func isFeaturesHeader(fields [][]byte) bool {
+	return slices.ContainsFunc(fields[1:], func(b []byte) bool { return !isNumber(b) })
+}
+
+// FeatureRowIDs returns the ids of a features file's rows in the order of
+// its lines, read by the rules of EdgeListReaders (comments, separator,
+// quoting, header). It is for callers that need the file's own node order
+// after EdgeListReaders has accepted it; errors are *Error.
+func FeatureRowIDs(features io.Reader, file string) ([]string, error) {
+	rs := newRecords(file, features)
+	var ids []string
+	for k := 0; ; k++ {
+		fields, ok := rs.next()
+		if !ok {
+			break
+		}
+		if len(fields) < 2 {
+			return nil, rs.errorf("expected <id> <values...>, got %d field(s)", len(fields))
+		}
+		if k == 0 && isFeaturesHeader(fields) {
+			continue
+		}
+		ids = append(ids, string(fields[0]))
+	}
+	return ids, rs.err
+}
+
+// countLines returns "1 line" or "n lines" for what.
+func countLines(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// quoteFields quotes a header's fields for a note: "source", "target".
+func quoteFields(f [2]string) string {
+	return strconv.Quote(f[0]) + ", " + strconv.Quote(f[1])
 }
 
 // chunkLen is the length of a chunked's chunks: 1M entries, so that a

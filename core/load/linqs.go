@@ -32,7 +32,7 @@ import (
 // a number, or a repeated id is an error naming file and line.
 func LINQSReaders(name string, content io.Reader, contentName string, cites io.Reader, citesName string) (*graph.Graph, error) {
 	// .content: ids, features, labels.
-	lc := newLines(contentName, content, false)
+	lc := newLines(contentName, content)
 	var (
 		ids      []string
 		index    = make(map[string]int32)
@@ -94,7 +94,7 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 
 	// .cites: edges, and nodes for cited ids missing from .content.
 	withRows := len(ids)
-	ls := newLines(citesName, cites, false)
+	ls := newLines(citesName, cites)
 	var edges []graph.Edge
 	for {
 		line, ok := ls.next()

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path"
 	"strconv"
+	"strings"
 )
 
 // maxLine is the longest line the text loaders accept, and so about the
@@ -25,19 +27,18 @@ var bom = []byte("\ufeff")
 func TrimBOM(b []byte) []byte { return bytes.TrimPrefix(b, bom) }
 
 // lines reads a text file line by line, counting lines for errors and
-// skipping blank lines and, when comments is set, lines whose first
-// non-blank byte is '#' or '%'.
+// skipping blank lines (the LINQS files; edge lists and features files
+// are read by records).
 type lines struct {
-	file     string
-	sc       *bufio.Scanner
-	n        int // number of the line last returned
-	comments bool
+	file string
+	sc   *bufio.Scanner
+	n    int // number of the line last returned
 }
 
-func newLines(file string, r io.Reader, comments bool) *lines {
+func newLines(file string, r io.Reader) *lines {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	return &lines{file: file, sc: sc, comments: comments}
+	return &lines{file: file, sc: sc}
 }
 
 // next returns the next data line with surrounding blanks removed, or false
@@ -50,11 +51,9 @@ func (l *lines) next() ([]byte, bool) {
 		if l.n == 1 {
 			b = TrimBOM(b)
 		}
-		b = bytes.TrimSpace(b)
-		if len(b) == 0 || l.comments && (b[0] == '#' || b[0] == '%') {
-			continue
+		if b = bytes.TrimSpace(b); len(b) > 0 {
+			return b, true
 		}
-		return b, true
 	}
 	return nil, false
 }
@@ -82,12 +81,32 @@ type sep byte
 const sepBlanks sep = 0
 
 // detectSep picks the separator of a delimited file from its first data
-// line: a comma if it has one, else a tab if it has one, else blanks.
-func detectSep(line []byte) sep {
+// line, outside quoted fields: a comma or a tab when it has one and not
+// the other; when it has both, the one its file name's extension says
+// (".csv" a comma, else a tab: a tab-separated file is the one whose ids
+// hold commas); else blanks.
+func detectSep(line []byte, file string) sep {
+	comma, tab, quoted := false, false, false
+	for _, c := range line {
+		switch {
+		case c == '"':
+			quoted = !quoted // a doubled quote toggles twice
+		case quoted:
+		case c == ',':
+			comma = true
+		case c == '\t':
+			tab = true
+		}
+	}
 	switch {
-	case bytes.IndexByte(line, ',') >= 0:
+	case comma && tab:
+		if strings.EqualFold(path.Ext(file), ".csv") {
+			return ','
+		}
+		return '\t'
+	case comma:
 		return ','
-	case bytes.IndexByte(line, '\t') >= 0:
+	case tab:
 		return '\t'
 	}
 	return sepBlanks

@@ -491,8 +491,9 @@ func TestInFeatureOrder(t *testing.T) {
 		name, edges, feats string
 		want               []string
 	}{
-		{"csv header", "x,y\n1,2\n3,1\n", "id,a\n3,1\n# c\n2,0\n1,0\n", []string{"3", "2", "1"}},
-		{"tab no header", "1\t2\n3\t1\n", "2\t1.5\t0\n%c\n1\t0\t1\n", []string{"2", "1", "3"}},
+		{"csv header", "x,y\n1,2\n3,1\n", "# c\nid,a\n3,1\n2,0\n1,0\n", []string{"3", "2", "1"}},
+		{"tab no header", "1\t2\n3\t1\n", "% c\n2\t1.5\t0\n1\t0\t1\n", []string{"2", "1", "3"}},
+		{"quoted ids", "\"a,b\",c\nc,d\n", "\"c\",1\n\"a,b\",0\n", []string{"c", "a,b", "d"}},
 		{"blanks", "p q\nq r\n", "  r   1\n\n p 2\n", []string{"r", "p", "q"}},
 		{"header of numbers-like ids", "1,2\n", "1,x\n2,0\n", []string{"2", "1"}},
 	} {

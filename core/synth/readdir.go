@@ -1,13 +1,10 @@
 package synth
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"strconv"
 
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
@@ -92,47 +89,17 @@ func read(name string, files map[string][]byte, paths map[string]string) (*Datas
 // inFeatureOrder returns g renumbered so that its nodes come in the order
 // of the data lines of feats, the features file g was loaded with (nodes
 // without a line last, in g's order); g itself when that is its order.
-// feats has passed the edge-list loader, so only its id column is read: the
-// separator and header rules are the loader's (load.EdgeListReaders).
+// feats has passed the edge-list loader; load.FeatureRowIDs reads its id
+// column by the loader's rules.
 func inFeatureOrder(g *graph.Graph, feats []byte) (*graph.Graph, error) {
 	n := g.NumNodes()
 	order := make([]int32, 0, n) // new node -> node of g
 	placed := make([]bool, n)
-	var sep byte // ',', '\t' or 0 for runs of blanks, from the first line
-	first := true
-	sc := bufio.NewScanner(bytes.NewReader(feats))
-	sc.Buffer(nil, max(len(feats), 4096)+1) // the whole file fits
-	for sc.Scan() {
-		line := sc.Bytes()
-		if first {
-			line = load.TrimBOM(line) // as the loader does
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 || line[0] == '#' || line[0] == '%' {
-			continue
-		}
-		var fields [][]byte
-		switch {
-		case first && bytes.IndexByte(line, ',') >= 0:
-			sep = ','
-		case first && bytes.IndexByte(line, '\t') >= 0:
-			sep = '\t'
-		}
-		if sep == 0 {
-			fields = bytes.FieldsFunc(line, isASCIIBlank)
-		} else {
-			fields = bytes.Split(line, []byte{sep})
-		}
-		if first {
-			first = false
-			if slices.ContainsFunc(fields[1:], func(b []byte) bool {
-				_, err := strconv.ParseFloat(string(bytes.TrimSpace(b)), 64)
-				return err != nil
-			}) {
-				continue // the header
-			}
-		}
-		id := string(bytes.TrimSpace(fields[0]))
+	ids, err := load.FeatureRowIDs(bytes.NewReader(feats), "features")
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
 		i, ok := g.NodeIndex(id)
 		if !ok || placed[i] {
 			// The loader has just accepted this file, so it changed
@@ -141,9 +108,6 @@ func inFeatureOrder(g *graph.Graph, feats []byte) (*graph.Graph, error) {
 		}
 		placed[i] = true
 		order = append(order, int32(i))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
 	}
 	for i := range int32(n) {
 		if !placed[i] {
