@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,4 +275,55 @@ func wrap(payload []byte) []byte {
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(payload))
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(payload)))
 	return append(out, payload...)
+}
+
+// The writer refuses the names its reader refuses, and only those: an id
+// that is not UTF-8 (the reader's only rule for names a loaded graph can
+// break) is refused by MarshalBinary, naming the node; the same bytes put
+// into a bundle behind its back are refused by Unmarshal; any other id,
+// markup and control characters included, comes back exactly.
+func TestNamesTheCardCannotRead(t *testing.T) {
+	hostile := []string{"a,b", `x" onmouseover="alert(4)`, "</code><img src=x onerror=alert(1)>", "nul\x00id", "cr\rlf\n", "\x01\x1f\x7f", "\u0085\u009f", " padded ", "", "é ♥ 中", "\u2028"}
+	p := predictor(t)
+	g := p.Inputs.Graph
+	copy(g.IDs, hostile)
+	b, err := New(p, "synth:sparse", fingerprint.Of(g), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roundTrip(t, b).Graph().IDs; !slices.Equal(got, g.IDs) {
+		t.Errorf("ids after a round trip: %q, want %q", got[:len(hostile)], hostile)
+	}
+
+	// A placeholder of the same length, swapped for invalid bytes in the
+	// encoded payload: what the reader says of such an id.
+	g.IDs[3] = "a?b"
+	good, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := slices.Clone(good[headerLen:])
+	k := strings.Index(string(payload), "a?b")
+	payload[k+1] = 0xff
+	if _, err := Unmarshal(wrap(payload)); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "a name is not UTF-8") {
+		t.Fatalf("a bundle holding id \"a\\xffb\": %v", err)
+	}
+
+	g.IDs[3], g.IDs[7] = "a\xffb", "\xc3("
+	_, err = b.MarshalBinary()
+	want := `bundle: node 3's id "a\xffb" (and 1 more ids) is not UTF-8 text, which the card cannot read: convert the data file to UTF-8 (for example with iconv -f latin1 -t utf-8), then train and export again`
+	if err == nil || err.Error() != want {
+		t.Errorf("MarshalBinary with ids not UTF-8: %v\nwant %s", err, want)
+	}
+	g.IDs[7] = "seven"
+	if _, err = b.MarshalBinary(); err == nil || !strings.HasPrefix(err.Error(), `bundle: node 3's id "a\xffb" is not UTF-8 text`) {
+		t.Errorf("one id not UTF-8: %v", err)
+	}
+	g.IDs[3] = "three"
+	b.Dataset = "caf\xe9"
+	_, err = b.MarshalBinary()
+	want = `bundle: the dataset's name "caf\xe9" is not UTF-8 text, which the card cannot read: give the data file or folder a UTF-8 name`
+	if err == nil || err.Error() != want {
+		t.Errorf("MarshalBinary with a name not UTF-8: %v\nwant %s", err, want)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
+	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
@@ -30,6 +31,9 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 	sim := p.Inputs.Sim.Columns()
 	if sim.Rows != n {
 		return nil, fmt.Errorf("bundle: S̃ is on %d nodes, the graph has %d", sim.Rows, n)
+	}
+	if err := readable(b.Dataset, g.IDs); err != nil {
+		return nil, err
 	}
 	var e encoder
 	e.str(b.Dataset)
@@ -76,6 +80,34 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.buf))
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.buf)))
 	return append(out, e.buf...), nil
+}
+
+// readable refuses the names Unmarshal would refuse, so that no bundle is
+// written that its reader cannot load: the dataset's name and every node id
+// must be UTF-8 (a loader keeps an id's bytes as the file has them, and an
+// edge list in Latin-1 gives ids that are not). Ids are unique in every
+// graph.New builds.
+func readable(dataset string, ids []string) error {
+	if !utf8.ValidString(dataset) {
+		return fmt.Errorf("bundle: the dataset's name %s is not UTF-8 text, which the card cannot read: give the data file or folder a UTF-8 name", strconv.Quote(dataset))
+	}
+	first, bad := -1, 0
+	for i, id := range ids {
+		if !utf8.ValidString(id) {
+			if first < 0 {
+				first = i
+			}
+			bad++
+		}
+	}
+	if bad == 0 {
+		return nil
+	}
+	more := ""
+	if bad > 1 {
+		more = fmt.Sprintf(" (and %d more ids)", bad-1)
+	}
+	return fmt.Errorf("bundle: node %d's id %s%s is not UTF-8 text, which the card cannot read: convert the data file to UTF-8 (for example with iconv -f latin1 -t utf-8), then train and export again", first, strconv.Quote(ids[first]), more)
 }
 
 // Unmarshal decodes a bundle, checking everything a reader relies on: the
