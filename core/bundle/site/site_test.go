@@ -1,8 +1,16 @@
 package site
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+
+	"ilpgnn/core/bundle"
+	"ilpgnn/core/fingerprint"
+	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/synth"
 )
 
 func TestFolder(t *testing.T) {
@@ -24,15 +32,187 @@ func TestFolder(t *testing.T) {
 	}
 }
 
-// The page escapes what it quotes: ids are the user's and may hold markup.
-func TestPageEscapes(t *testing.T) {
-	page := Page(`a"b<c>`, "x", [][2]string{{`1"><script>`, "2"}})
-	for _, bad := range []string{`1"><script>`, `a"b<c>`} {
-		if strings.Contains(page, bad) {
-			t.Errorf("page holds %q unescaped", bad)
+// hostile are ids a user's file may hold: markup, event handlers, the
+// characters HTML and data-pair treat specially, and controls.
+var hostile = []string{
+	`x" onmouseover="alert(4)`,
+	"</code><img src=x onerror=alert(1)>",
+	"<script>alert(2)</script>",
+	`' onfocus='alert(3)' autofocus x='`,
+	"hub,1",
+	`a,b "c"`,
+	"Tom & Jerry's &amp; &#13; &lt;",
+	"line\nbreak",
+	"cr\rlf\r\n",
+	"tab\there \x01\x1f\x7f",
+	"c1 \u0080\u0085\u009f",
+	" padded ",
+	"--><!-- -->",
+	"é ♥ 中 \u2028",
+}
+
+// escape's output, parsed by an HTML parser as an attribute value and as
+// text, reads back as the input exactly.
+func TestEscapeReadsBack(t *testing.T) {
+	for _, s := range hostile {
+		doc, err := html.Parse(strings.NewReader(`<p title="` + escape(s) + `">` + escape(s) + `</p>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := find(doc, "p")
+		if p == nil || len(p.Attr) != 1 || p.Attr[0].Key != "title" {
+			t.Fatalf("%q: the element parses as %+v", s, p)
+		}
+		if p.Attr[0].Val != s {
+			t.Errorf("attribute: %q reads back as %q", s, p.Attr[0].Val)
+		}
+		if got := text(p); got != s {
+			t.Errorf("text: %q reads back as %q", s, got)
 		}
 	}
-	if !strings.Contains(page, `data-pair="1&#34;&gt;&lt;script&gt;,2"`) {
-		t.Errorf("card line missing:\n%s", page)
+	if got := escape("a\x00b"); got != "a\uFFFDb" {
+		t.Errorf("NUL: %q", got)
+	}
+}
+
+// A pair goes into data-pair when the card reads it back unchanged from
+// there, and into data-a and data-b otherwise.
+func TestCardElement(t *testing.T) {
+	for _, c := range []struct {
+		pair [2]string
+		want string
+	}{
+		{[2]string{"35", "1033"}, `<div class="ilpgnn-card" data-src="cora/" data-pair="35,1033"></div>`},
+		{[2]string{`a"b`, "c&d"}, `<div class="ilpgnn-card" data-src="cora/" data-pair="a&quot;b,c&amp;d"></div>`},
+		{[2]string{"hub,1", "0"}, `<div class="ilpgnn-card" data-src="cora/" data-a="hub,1" data-b="0"></div>`},
+		{[2]string{"0", " x"}, `<div class="ilpgnn-card" data-src="cora/" data-a="0" data-b=" x"></div>`},
+		{[2]string{"0", "x\u00a0"}, "<div class=\"ilpgnn-card\" data-src=\"cora/\" data-a=\"0\" data-b=\"x\u00a0\"></div>"},
+		{[2]string{"a\rb", "c"}, `<div class="ilpgnn-card" data-src="cora/" data-pair="a&#13;b,c"></div>`},
+	} {
+		if got := CardElement("cora", c.pair); got != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.pair, got, c.want)
+		}
+	}
+}
+
+func TestPageRefuses(t *testing.T) {
+	for _, c := range []struct {
+		pairs [][2]string
+		want  string
+	}{
+		{nil, "a page needs a pair to show"},
+		{[][2]string{{"a", "b\x00c"}}, `id "b\x00c": the id holds a NUL character, which HTML cannot carry`},
+		{[][2]string{{"", "b"}}, `id "": the id is empty, and a card cannot be given an empty id`},
+	} {
+		if _, err := Page("d", "d", c.pairs); err == nil || err.Error() != c.want {
+			t.Errorf("%q: %v, want %s", c.pairs, err, c.want)
+		}
+	}
+}
+
+func find(n *html.Node, tag string) *html.Node {
+	if n.Type == html.ElementNode && n.Data == tag {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := find(c, tag); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func text(n *html.Node) string {
+	var sb strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			sb.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return sb.String()
+}
+
+// siteBundle is an untrained model on synth:sparse, in a bundle: enough
+// for Files, which never asks how good the model is.
+func siteBundle(t *testing.T) *bundle.Bundle {
+	t.Helper()
+	sc, err := synth.Preset("sparse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := synth.Generate(sc, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := ilpgnn.DefaultConfig()
+	cfg.Hidden = 8
+	m, err := ilpgnn.New(cfg, d.Graph.FeatureDim(), rand.New(rand.NewPCG(5, 6)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ilpgnn.Prepare(d.Graph, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bundle.New(ilpgnn.NewPredictor(m, in), "synth:sparse", fingerprint.Of(d.Graph), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Files, which the command line and the app's card.export share, refuses
+// a pair the page cannot name and a bundle the card cannot read, naming
+// the node; the default pair skips the nodes a page cannot name.
+func TestFilesRefuses(t *testing.T) {
+	b := siteBundle(t)
+	g := b.Graph()
+	card := map[string][]byte{}
+	for _, name := range CardFiles {
+		card[name] = []byte(name)
+	}
+	g.IDs[1] = "a\x00b"
+	_, err := Files(b, [][2]int{{0, 1}}, card)
+	if want := `node 1, id "a\x00b": the id holds a NUL character, which HTML cannot carry: choose another pair`; err == nil || err.Error() != want {
+		t.Errorf("a NUL in an id: %v\nwant %s", err, want)
+	}
+	g.IDs[1] = "1"
+
+	// The default pair: the best-connected node whose id a page can name,
+	// found here by brute force, with the most connected one made unnameable.
+	top := 0
+	for i := range g.NumNodes() {
+		if g.Degree(i) > g.Degree(top) {
+			top = i
+		}
+	}
+	g.IDs[top] = "top\x00"
+	best := -1
+	for i := range g.NumNodes() {
+		if i != top && (best < 0 || g.Degree(i) > g.Degree(best)) {
+			best = i
+		}
+	}
+	pr, err := ExamplePair(b)
+	if err != nil || pr[0] != best || Nameable(g.IDs[pr[1]]) != nil {
+		t.Errorf("ExamplePair = %v, %v; want node %d first", pr, err, best)
+	}
+	files, err := Files(b, nil, card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := CardElement("synth-sparse", [2]string{g.IDs[pr[0]], g.IDs[pr[1]]}); !strings.Contains(string(files["index.html"]), want) {
+		t.Errorf("the default page lacks %s", want)
+	}
+
+	g.IDs[2] = "caf\xe9"
+	_, err = Files(b, [][2]int{{0, 3}}, card)
+	if want := `bundle: node 2's id "caf\xe9" is not UTF-8 text, which the card cannot read: convert the data file to UTF-8 (for example with iconv -f latin1 -t utf-8), then train and export again`; err == nil || err.Error() != want {
+		t.Errorf("an id not UTF-8: %v\nwant %s", err, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"ilpgnn/core/bundle"
@@ -22,7 +23,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	ckPath := flags.String("checkpoint", "", "checkpoint written by train --save (required)")
 	data := flags.String("data", "", "the dataset the checkpoint was trained on (required)")
 	out := flags.String("out", "", "folder to write the card, its bundle and an example page into (required)")
-	pairsFlag := flags.String("pairs", "", "pairs the example page shows, `A,B;C,D` (default: the best-connected node and its most likely new link)")
+	pairsFlag := flags.String("pairs", "", "pairs the example page shows, `A,B;C,D`; an id may hold commas where one cut alone names two nodes (default: the best-connected node and its most likely new link)")
 	nodesFlag := flags.String("nodes", "", "explain only pairs among these node ids (and those of --pairs): a smaller bundle for a large graph")
 	bundleOnly := flags.Bool("bundle-only", false, "write only the bundle (DIR/NAME/card.bundle), not the card's files and page")
 	if err := parse(flags, args); err != nil {
@@ -44,16 +45,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	var picked [][2]int
 	var nodes []int
 	g, p, err := openModel(*data, *ckPath, func(g *graph.Graph) error {
-		for _, pr := range pairs {
-			i, err := nodeByID(g, pr[0], "--pairs")
+		for _, part := range pairs {
+			pr, err := resolvePair(g, part)
 			if err != nil {
 				return err
 			}
-			j, err := nodeByID(g, pr[1], "--pairs")
-			if err != nil {
-				return err
-			}
-			picked = append(picked, [2]int{i, j})
+			picked = append(picked, pr)
 		}
 		if *nodesFlag == "" {
 			return nil
@@ -88,9 +85,9 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	bundleAt := site.Folder(b.Dataset) + "/" + bundle.CardFile
 	var files map[string][]byte
 	if *bundleOnly {
-		raw, err := b.MarshalBinary()
+		raw, err := site.Encode(b)
 		if err != nil {
-			return err
+			return fmt.Errorf("export: %w", err)
 		}
 		files = map[string][]byte{bundleAt: raw}
 	} else if files, err = site.Files(b, picked, card); err != nil {
@@ -119,20 +116,66 @@ func builtCard() (fs.FS, error) {
 	return fsys, nil
 }
 
-// parsePairs reads --pairs: pairs of node ids separated by semicolons.
-func parsePairs(s string) ([][2]string, error) {
-	var out [][2]string
+// parsePairs reads --pairs: pairs of node ids separated by semicolons,
+// each as typed (resolvePair finds its nodes once the graph is read).
+func parsePairs(s string) ([]string, error) {
+	var out []string
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
 	for part := range strings.SplitSeq(s, ";") {
-		a, b, err := parsePair(part)
-		if err != nil {
-			return nil, fmt.Errorf("--pairs: %q: %w", part, err)
+		if strings.Count(part, ",") <= 1 {
+			if _, _, err := parsePair(part); err != nil {
+				return nil, fmt.Errorf("--pairs: %q: %w", part, err)
+			}
 		}
-		out = append(out, [2]string{a, b})
+		out = append(out, part)
 	}
 	return out, nil
+}
+
+// resolvePair finds the nodes of one pair of --pairs. Ids may themselves
+// hold commas ("hub,1,0" is hub,1 and 0): the text is cut at the one comma
+// that leaves two node ids of g, and refused when no cut or several do.
+func resolvePair(g *graph.Graph, part string) ([2]int, error) {
+	if strings.Count(part, ",") == 1 {
+		a, b, err := parsePair(part)
+		if err != nil {
+			return [2]int{}, fmt.Errorf("--pairs: %q: %w", part, err)
+		}
+		i, err := nodeByID(g, a, "--pairs")
+		if err != nil {
+			return [2]int{}, err
+		}
+		j, err := nodeByID(g, b, "--pairs")
+		if err != nil {
+			return [2]int{}, err
+		}
+		return [2]int{i, j}, nil
+	}
+	var found [][2]int
+	var cuts []string
+	for k, r := range part {
+		if r != ',' {
+			continue
+		}
+		a, b := strings.TrimSpace(part[:k]), strings.TrimSpace(part[k+1:])
+		i, okA := g.NodeIndex(a)
+		j, okB := g.NodeIndex(b)
+		if okA && okB {
+			found = append(found, [2]int{i, j})
+			cuts = append(cuts, strconv.Quote(a)+" and "+strconv.Quote(b))
+		}
+	}
+	switch {
+	case len(found) == 0:
+		return [2]int{}, fmt.Errorf("--pairs: %q: no cut at a comma leaves two node ids of %s", part, g.Name)
+	case len(found) > 1:
+		return [2]int{}, fmt.Errorf("--pairs: %q names two nodes in %d ways (%s): leave it out and type the pair into the card", part, len(found), strings.Join(cuts, "; "))
+	case found[0][0] == found[0][1]:
+		return [2]int{}, fmt.Errorf("--pairs: %q names node %s twice: a link joins two different nodes", part, strconv.Quote(g.IDs[found[0][0]]))
+	}
+	return found[0], nil
 }
 
 func explainable(b *bundle.Bundle) int {
