@@ -166,7 +166,7 @@ test("another pair and a node's suggestions, from the keyboard", async () => {
   await inputs.nth(1).fill("no-such-node");
   await inputs.nth(1).press("Enter");
   await card.locator(".ilpgnn-card-error:not([hidden])").waitFor();
-  assert.match(await card.locator(".ilpgnn-card-error").textContent(), /no node "no-such-node" in cora/);
+  assert.equal(await card.locator(".ilpgnn-card-error").textContent(), `No node "no-such-node" in cora`);
   assertSame(await numbers(1), explainJSON("35", "103482"), "after a mistake");
 
   // Suggestions: Tab from the second input to Explain, then to Suggest.

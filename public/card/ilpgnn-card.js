@@ -1,5 +1,6 @@
 // ILP-GNN explanation cards: <div class="ilpgnn-card" data-src="cora/"
-// data-pair="35,1033"></div> and this script. It loads the card's
+// data-pair="35,1033"></div> (or data-a="35" data-b="1033", which hold ids
+// with commas) and this script. It loads the card's
 // WebAssembly once, from the folder this script was served from, however
 // many cards and script tags the page has; the engine then finds and
 // renders every card. Nothing is requested beyond this script's folder

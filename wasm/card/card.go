@@ -111,8 +111,9 @@ func (c *card) start() {
 	}
 	c.b = b
 	c.build()
-	a, bID, _ := strings.Cut(c.root.GetAttribute("data-pair"), ",")
-	a, bID = strings.TrimSpace(a), strings.TrimSpace(bID)
+	a, bID := view.Pair(func(name string) (string, bool) {
+		return c.root.GetAttribute(name), c.root.HasAttribute(name)
+	})
 	if a == "" || bID == "" {
 		c.say("Pick two nodes of " + b.Dataset + " to explain the link between them.")
 		return
@@ -125,10 +126,7 @@ func (c *card) start() {
 // fail replaces the card's contents with a message: a card never stays
 // blank or throws into the page.
 func (c *card) fail(msg string) {
-	// Go's errors start in lower case; in the card they stand alone.
-	if msg != "" && msg[0] >= 'a' && msg[0] <= 'z' {
-		msg = string(msg[0]-'a'+'A') + msg[1:]
-	}
+	msg = view.Sentence(msg)
 	c.root.Class().Remove("ilpgnn-card-loading")
 	c.root.SetTextContent("")
 	p := c.el("p", "ilpgnn-card-error", msg)
@@ -138,7 +136,7 @@ func (c *card) fail(msg string) {
 
 // say shows msg in the error line (empty clears it).
 func (c *card) say(msg string) {
-	c.errBox.SetTextContent(msg)
+	c.errBox.SetTextContent(view.Sentence(msg))
 	if msg == "" {
 		c.errBox.SetAttribute("hidden", "")
 	} else {
@@ -206,9 +204,9 @@ func (c *card) build() {
 
 	c.on(form, "submit", func(ev dom.Event) {
 		ev.PreventDefault()
-		c.explain(strings.TrimSpace(c.inA.Value()), strings.TrimSpace(c.inB.Value()))
+		c.explain(c.inA.Value(), c.inB.Value())
 	})
-	c.on(suggestBtn, "click", func(dom.Event) { c.suggest(strings.TrimSpace(c.inA.Value())) })
+	c.on(suggestBtn, "click", func(dom.Event) { c.suggest(c.inA.Value()) })
 }
 
 func (c *card) input(form *element, label string) *dom.HTMLInputElement {
@@ -222,6 +220,22 @@ func (c *card) input(form *element, label string) *dom.HTMLInputElement {
 	return in
 }
 
+// node returns the node of id as given, or else as trimmed (a typed id
+// may carry stray spaces; an id that has its own keeps them), and the id
+// found.
+func (c *card) node(id string) (int, string, error) {
+	i, err := c.b.Node(id)
+	if err != nil {
+		if t := strings.TrimSpace(id); t != id {
+			if k, errT := c.b.Node(t); errT == nil {
+				return k, t, nil
+			}
+		}
+		return 0, id, err
+	}
+	return i, id, nil
+}
+
 // explain shows the explanation of the pair of ids a and b; a mistake in
 // them is said in the card, and the explanation shown stays.
 func (c *card) explain(a, b string) {
@@ -229,12 +243,12 @@ func (c *card) explain(a, b string) {
 		c.say("Give two node ids.")
 		return
 	}
-	i, err := c.b.Node(a)
+	i, a, err := c.node(a)
 	if err != nil {
 		c.say(err.Error())
 		return
 	}
-	j, err := c.b.Node(b)
+	j, b, err := c.node(b)
 	if err != nil {
 		c.say(err.Error())
 		return
@@ -249,7 +263,15 @@ func (c *card) explain(a, b string) {
 		return
 	}
 	c.say("")
-	c.root.SetAttribute("data-pair", a+","+b)
+	// The pair shown, for the page: data-a and data-b exactly, data-pair
+	// where it can hold the pair.
+	c.root.SetAttribute("data-a", a)
+	c.root.SetAttribute("data-b", b)
+	if text, ok := view.PairText(a, b); ok {
+		c.root.SetAttribute("data-pair", text)
+	} else {
+		c.root.RemoveAttribute("data-pair")
+	}
 	c.root.SetAttribute("aria-label", "Link explanation: "+a+" and "+b)
 	c.render(view.New(e))
 }
@@ -258,7 +280,7 @@ func (c *card) explain(a, b string) {
 // explains it.
 func (c *card) suggest(a string) {
 	c.suggestBox.SetTextContent("")
-	i, err := c.b.Node(a)
+	i, a, err := c.node(a)
 	if err != nil {
 		c.say(err.Error())
 		return

@@ -3,8 +3,9 @@
 // Command card is the embeddable explanation card: a small WebAssembly
 // build that runs on the page's main thread and never trains. It finds the
 // page's <div class="ilpgnn-card" data-src="DIR/" data-pair="A,B">
-// elements, reads the bundle `ilpgnn export` wrote into DIR (package
-// bundle), and renders each pair's explanation with package view. Every
+// elements (data-a="A" data-b="B" for ids with commas: view.Pair), reads
+// the bundle `ilpgnn export` wrote into DIR (package bundle), and renders
+// each pair's explanation with package view. Every
 // card on a page shares this one instance, and cards of the same folder
 // share its bundle. ilpgnn-card.js (in this folder) loads it.
 package main
