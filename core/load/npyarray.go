@@ -3,6 +3,7 @@ package load
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,16 +17,16 @@ import (
 	"github.com/sbinet/npyio/npy"
 )
 
-// array is a decoded .npy header with the raw data after it.
+// array is a decoded .npy header, or a chunk of its data (see npyStream).
 type array struct {
 	member string
 	kind   byte // 'b', 'i', 'u', 'f', 'U' or 'S'
 	size   int  // bytes per element
 	order  binary.ByteOrder
 	shape  []int
-	n      int // number of elements
-	data   []byte
-	base   int // index in the whole array of element 0 (see readEach)
+	n      int    // number of elements
+	data   []byte // a chunk's bytes; nil in a header
+	base   int    // index in the whole array of element 0 of a chunk
 }
 
 // maxRatio bounds how far a member may claim to inflate: deflate cannot
@@ -37,24 +38,33 @@ const maxRatio = 1032
 // maxHeader bounds a .npy header (numpy writes 64 to a few hundred bytes).
 const maxHeader = 1 << 16
 
-// read reads member. Its .npy header is read first and checked: the data its
-// shape and dtype call for must be exactly what the zip entry declares it
-// holds, and check (when not nil) must accept the array's shape before the
-// data is inflated, so that no declared size is allocated before it has
-// been found consistent. The data read is then never more than declared.
-func (r *npzFile) read(member string, check func(a *array) error) (a *array, err error) {
-	return r.readEach(member, check, nil)
+// chunkBytes is about how many bytes of a member's data are decoded at a
+// time (at least one element; a numpy string element can be 4 MiB).
+const chunkBytes = 1 << 18
+
+// npyStream is a member whose .npy header has been read and checked. Its
+// data is never held whole: it is read a chunk at a time, so that what a
+// member costs is a chunk, whatever its header or its zip entry declares,
+// and nothing sized from a declaration is allocated before the bytes have
+// been inflated.
+type npyStream struct {
+	array          // the header
+	r     *npzFile // for errors
+	rc    io.ReadCloser
+	f     *zip.File // the member's entry
+	next  int       // index of the next element to read
+	buf   []byte
 }
 
-// chunkElems is how many elements readEach hands over at a time.
-const chunkElems = 1 << 16
-
-// readEach is read, except that when each is not nil the data is not kept:
-// each is called on consecutive chunks of it instead (arrays of up to
-// chunkElems elements, base set to the index of their first element, shape
-// nil), so that a large array costs only what each keeps of it.
-func (r *npzFile) readEach(member string, check func(a *array) error, each func(chunk *array) error) (a *array, err error) {
+// open reads member's .npy header and checks it: the data its shape and
+// dtype call for must be exactly what the zip entry declares it holds, and
+// check (when not nil) must accept the header. Nothing of the data is read.
+// The stream must be closed; finish checks that it ended where declared.
+func (r *npzFile) open(member string, check func(a *array) error) (s *npyStream, err error) {
 	f := r.keys[member]
+	if f == nil {
+		return nil, r.errorf("", "no %s member", member)
+	}
 	declared := f.UncompressedSize64
 	if declared > math.MaxInt32 {
 		return nil, r.errorf(member, "declares %d bytes uncompressed, more than the 2 GiB a member may hold", declared)
@@ -68,18 +78,14 @@ func (r *npzFile) readEach(member string, check func(a *array) error, each func(
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, r.errorf(member, "%v", err)
+		return nil, r.errorf(member, "%v", readProblem(err))
 	}
-	defer rc.Close()
-	readFull := func(b []byte) error {
-		if _, err := io.ReadFull(rc, b); err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-				return r.errorf(member, "truncated: holds fewer bytes than it declares")
-			}
-			return r.errorf(member, "%v", err)
+	s = &npyStream{r: r, rc: rc, f: f}
+	defer func() {
+		if err != nil {
+			rc.Close()
 		}
-		return nil
-	}
+	}()
 
 	// Magic (6 bytes), version (2), header length (2 bytes in version 1,
 	// 4 in versions 2 and 3), header. Checked here so that npyio never
@@ -88,7 +94,7 @@ func (r *npzFile) readEach(member string, check func(a *array) error, each func(
 		return nil, r.errorf(member, "not a .npy array")
 	}
 	var pre [12]byte
-	if err := readFull(pre[:10]); err != nil {
+	if err := s.readFull(member, pre[:10]); err != nil {
 		return nil, err
 	}
 	if !bytes.Equal(pre[:6], npy.Magic[:]) {
@@ -99,7 +105,7 @@ func (r *npzFile) readEach(member string, check func(a *array) error, each func(
 		if declared < 12 {
 			return nil, r.errorf(member, "truncated .npy header")
 		}
-		if err := readFull(pre[10:12]); err != nil {
+		if err := s.readFull(member, pre[10:12]); err != nil {
 			return nil, err
 		}
 		start, hlen = 12, uint64(binary.LittleEndian.Uint32(pre[8:12]))
@@ -112,86 +118,197 @@ func (r *npzFile) readEach(member string, check func(a *array) error, each func(
 	}
 	head := make([]byte, start+int(hlen))
 	copy(head, pre[:start])
-	if err := readFull(head[start:]); err != nil {
+	if err := s.readFull(member, head[start:]); err != nil {
 		return nil, err
 	}
 	hdr, err := parseHeader(head)
 	if err != nil {
 		return nil, r.errorf(member, "bad .npy header: %v", err)
 	}
-	a = &array{member: member, shape: hdr.Descr.Shape}
-	if err := a.setDtype(hdr.Descr.Type); err != nil {
+	s.array = array{member: member, shape: hdr.Descr.Shape}
+	if err := s.setDtype(hdr.Descr.Type); err != nil {
 		return nil, &Error{File: r.file, Err: fmt.Errorf("%s: %w", member, err)}
 	}
-	if hdr.Descr.Fortran && len(a.shape) > 1 {
+	if hdr.Descr.Fortran && len(s.shape) > 1 {
 		return nil, r.errorf(member, "Fortran-order arrays are not supported")
 	}
-	a.n = 1
-	for _, d := range a.shape {
+	s.n = 1
+	for _, d := range s.shape {
 		if d < 0 {
-			return nil, r.errorf(member, "negative dimension in shape %v", a.shape)
+			return nil, r.errorf(member, "negative dimension in shape %v", s.shape)
 		}
-		hi, lo := bits.Mul64(uint64(a.n), uint64(d))
+		hi, lo := bits.Mul64(uint64(s.n), uint64(d))
 		if hi != 0 || lo > math.MaxInt32 {
-			return nil, r.errorf(member, "shape %v too large", a.shape)
+			return nil, r.errorf(member, "shape %v too large", s.shape)
 		}
-		a.n = int(lo)
+		s.n = int(lo)
 	}
-	hi, want := bits.Mul64(uint64(a.n), uint64(a.size))
+	hi, want := bits.Mul64(uint64(s.n), uint64(s.size))
 	if have := declared - uint64(len(head)); hi != 0 || have != want {
 		return nil, r.errorf(member, "holds %d data bytes, shape %v of %s needs %d",
-			have, a.shape, hdr.Descr.Type, want)
+			have, s.shape, hdr.Descr.Type, want)
 	}
 	if check != nil {
-		if err := check(a); err != nil {
+		if err := check(&s.array); err != nil {
 			return nil, err
 		}
 	}
-	if each == nil {
-		a.data = make([]byte, want)
-		if err := readFull(a.data); err != nil {
-			return nil, err
+	return s, nil
+}
+
+// readFull fills b from the member's data, naming a short member as
+// truncated.
+func (s *npyStream) readFull(member string, b []byte) error {
+	if _, err := io.ReadFull(s.rc, b); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return s.r.errorf(member, "truncated: holds fewer bytes than it declares")
 		}
-	} else {
-		buf := make([]byte, min(a.n, chunkElems)*a.size)
-		for first := 0; first < a.n; first += chunkElems {
-			c := *a
-			c.shape, c.n, c.base = nil, min(a.n-first, chunkElems), first
-			c.data = buf[:c.n*a.size]
-			if err := readFull(c.data); err != nil {
-				return nil, err
-			}
-			if err := each(&c); err != nil {
-				return nil, err
-			}
-		}
+		return s.r.errorf(member, "%v", readProblem(err))
 	}
-	// Reading on to the end is what makes archive/zip verify the checksum.
-	if n, err := rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+	return nil
+}
+
+// readProblem says in words what an error from inside the archive means.
+func readProblem(err error) error {
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.As(err, &corrupt):
+		return fmt.Errorf("damaged: its compressed data is corrupt (%v)", err)
+	case errors.Is(err, zip.ErrChecksum):
+		return errors.New("damaged: its data does not match its checksum")
+	case errors.Is(err, zip.ErrAlgorithm):
+		return errors.New("compressed with a method other than deflate: only stored or deflated members are read")
+	}
+	return err
+}
+
+// chunk reads the next chunk of elements: an array holding up to
+// chunkBytes of data (at least one element), with base set to the index of
+// its first element and shape nil. It reuses the stream's buffer, so a
+// chunk is valid until the next call. ok is false after the last element.
+func (s *npyStream) chunk() (c *array, ok bool, err error) {
+	if s.next >= s.n {
+		return nil, false, nil
+	}
+	per := max(1, chunkBytes/max(s.size, 8)) // decoded, a chunk may widen to int64
+	k := min(s.n-s.next, per)
+	if s.buf == nil {
+		s.buf = make([]byte, min(s.n, per)*s.size)
+	}
+	c = &array{member: s.member, kind: s.kind, size: s.size, order: s.order,
+		n: k, data: s.buf[:k*s.size], base: s.next}
+	if err := s.readFull(s.member, c.data); err != nil {
+		return nil, false, err
+	}
+	s.next += k
+	return c, true, nil
+}
+
+// finish checks that every element has been read and that the member
+// ends there: reading on to the end is what makes archive/zip verify the
+// checksum. It does not close the stream.
+func (s *npyStream) finish() error {
+	if s.next != s.n {
+		panic("load: npy stream finished early")
+	}
+	if n, err := s.rc.Read(make([]byte, 1)); n != 0 || err != io.EOF {
 		if err == nil || err == io.EOF {
-			return nil, r.errorf(member, "holds more bytes than it declares")
+			return s.r.errorf(s.member, "holds more bytes than it declares")
 		}
-		return nil, r.errorf(member, "%v", err)
+		return s.r.errorf(s.member, "%v", readProblem(err))
 	}
-	return a, nil
+	return nil
 }
 
-// readNames reads an optional array of names. An array whose dtype is not
-// a string kind this package decodes (a pickled object array, say) gives a
-// nil *array, so that a.strings() reports !ok and the names are skipped.
-func (r *npzFile) readNames(member string, check func(a *array) error) (*array, error) {
-	a, err := r.read(member, check)
-	var de *dtypeError
-	if errors.As(err, &de) {
-		return nil, nil
-	}
-	return a, err
+// present bounds the number of elements from the bytes the archive itself
+// holds for the member: all of them when it is stored, no more than its
+// compressed bytes could hold uncompressed when it is deflated. It sizes
+// buffers that would otherwise be sized from the header and then grown.
+func (s *npyStream) present() int {
+	return int(min(uint64(s.n), s.f.CompressedSize64/uint64(s.size)))
 }
 
-// dtypeError is an unsupported numpy dtype.
-type dtypeError struct{ dtype string }
+// close releases the stream; it may be called on a nil stream and more
+// than once.
+func (s *npyStream) close() {
+	if s != nil && s.rc != nil {
+		s.rc.Close()
+		s.rc = nil
+	}
+}
 
-func (e *dtypeError) Error() string { return fmt.Sprintf("unsupported dtype %q", e.dtype) }
+// intReader hands out the elements of an integer member one at a time,
+// decoding a chunk at a time: a narrow dtype is never widened for more
+// than a chunk.
+type intReader struct {
+	s    *npyStream
+	vals []int64
+	pos  int
+}
+
+// newIntReader checks that s holds integers (or booleans).
+func newIntReader(s *npyStream) (*intReader, error) {
+	if s.kind != 'b' && s.kind != 'i' && s.kind != 'u' {
+		return nil, s.r.errorf(s.member, "want integers, got dtype kind %q", s.kind)
+	}
+	return &intReader{s: s}, nil
+}
+
+// newFloatReader checks that s holds numbers.
+func newFloatReader(s *npyStream) (*floatReader, error) {
+	if s.kind != 'b' && s.kind != 'i' && s.kind != 'u' && s.kind != 'f' {
+		return nil, s.r.errorf(s.member, "want numbers, got dtype kind %q", s.kind)
+	}
+	return &floatReader{s: s}, nil
+}
+
+// next returns the next element and its index in the array.
+func (ir *intReader) next() (int64, error) {
+	if ir.pos == len(ir.vals) {
+		c, ok, err := ir.s.chunk()
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			panic("load: read past the end of " + ir.s.member)
+		}
+		if ir.vals, err = c.intsInto(ir.vals); err != nil {
+			return 0, ir.s.r.errorf("", "%v", err)
+		}
+		ir.pos = 0
+	}
+	v := ir.vals[ir.pos]
+	ir.pos++
+	return v, nil
+}
+
+// floatReader hands out the elements of a numeric member one at a time as
+// float32, decoding a chunk at a time.
+type floatReader struct {
+	s    *npyStream
+	vals []float32
+	pos  int
+}
+
+// next returns the next element.
+func (fr *floatReader) next() (float32, error) {
+	if fr.pos == len(fr.vals) {
+		c, ok, err := fr.s.chunk()
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			panic("load: read past the end of " + fr.s.member)
+		}
+		if fr.vals, err = c.floatsInto(fr.vals); err != nil {
+			return 0, fr.s.r.errorf("", "%v", err)
+		}
+		fr.pos = 0
+	}
+	v := fr.vals[fr.pos]
+	fr.pos++
+	return v, nil
+}
 
 // parseHeader parses a .npy header with npyio, turning its panics on
 // malformed headers into errors.
@@ -207,6 +324,11 @@ func parseHeader(b []byte) (h npy.Header, err error) {
 	}
 	return rd.Header, nil
 }
+
+// dtypeError is an unsupported numpy dtype.
+type dtypeError struct{ dtype string }
+
+func (e *dtypeError) Error() string { return fmt.Sprintf("unsupported dtype %q", e.dtype) }
 
 // setDtype parses a numpy type string such as "<i4", "|b1", ">f8", "<U19".
 func (a *array) setDtype(t string) error {
@@ -245,39 +367,50 @@ func (a *array) setDtype(t string) error {
 	return nil
 }
 
-// ints decodes an integer or boolean array.
-func (a *array) ints() ([]int64, error) {
+// intsInto decodes an integer or boolean chunk into buf's storage (grown
+// when too small) and returns it.
+func (a *array) intsInto(buf []int64) ([]int64, error) {
 	if a.kind != 'b' && a.kind != 'i' && a.kind != 'u' {
 		return nil, fmt.Errorf("%s: want integers, got dtype kind %q", a.member, a.kind)
 	}
-	out := make([]int64, a.n)
-	d := a.data
-	for i := range out {
-		switch a.size {
-		case 1:
-			if a.kind == 'i' {
+	out := buf[:0]
+	if cap(out) < a.n {
+		out = make([]int64, a.n)
+	}
+	out = out[:a.n]
+	d, signed := a.data, a.kind == 'i'
+	switch a.size {
+	case 1:
+		for i := range out {
+			if signed {
 				out[i] = int64(int8(d[i]))
 			} else {
 				out[i] = int64(d[i])
 			}
-		case 2:
+		}
+	case 2:
+		for i := range out {
 			v := a.order.Uint16(d[2*i:])
-			if a.kind == 'i' {
+			if signed {
 				out[i] = int64(int16(v))
 			} else {
 				out[i] = int64(v)
 			}
-		case 4:
+		}
+	case 4:
+		for i := range out {
 			v := a.order.Uint32(d[4*i:])
-			if a.kind == 'i' {
+			if signed {
 				out[i] = int64(int32(v))
 			} else {
 				out[i] = int64(v)
 			}
-		case 8:
+		}
+	case 8:
+		for i := range out {
 			v := a.order.Uint64(d[8*i:])
-			if a.kind == 'u' && v > math.MaxInt64 {
-				return nil, fmt.Errorf("%s: value %d out of range", a.member, v)
+			if !signed && v > math.MaxInt64 {
+				return nil, fmt.Errorf("%s: element %d is %d, more than a signed 64-bit integer holds", a.member, a.base+i, v)
 			}
 			out[i] = int64(v)
 		}
@@ -285,56 +418,77 @@ func (a *array) ints() ([]int64, error) {
 	return out, nil
 }
 
-// floats decodes a numeric array as float32. Non-finite values are errors.
-func (a *array) floats() ([]float32, error) { return a.floatsInto(nil) }
+// intAt decodes element i of an integer or boolean chunk.
+func (a *array) intAt(i int) (int64, error) {
+	d, signed := a.data, a.kind == 'i'
+	switch {
+	case a.kind != 'b' && !signed && a.kind != 'u':
+		return 0, fmt.Errorf("%s: want integers, got dtype kind %q", a.member, a.kind)
+	case a.size == 1 && signed:
+		return int64(int8(d[i])), nil
+	case a.size == 1:
+		return int64(d[i]), nil
+	case a.size == 2 && signed:
+		return int64(int16(a.order.Uint16(d[2*i:]))), nil
+	case a.size == 2:
+		return int64(a.order.Uint16(d[2*i:])), nil
+	case a.size == 4 && signed:
+		return int64(int32(a.order.Uint32(d[4*i:]))), nil
+	case a.size == 4:
+		return int64(a.order.Uint32(d[4*i:])), nil
+	}
+	v := a.order.Uint64(d[8*i:])
+	if !signed && v > math.MaxInt64 {
+		return 0, fmt.Errorf("%s: element %d is %d, more than a signed 64-bit integer holds", a.member, a.base+i, v)
+	}
+	return int64(v), nil
+}
 
-// floatsInto is floats decoding into buf's storage when it is large enough.
+// floatsInto decodes a numeric chunk as float32 into buf's storage (grown
+// when too small) and returns it. Non-finite values are errors naming the
+// element's index in the whole array.
 func (a *array) floatsInto(buf []float32) ([]float32, error) {
 	out := buf[:0]
 	if cap(out) < a.n {
 		out = make([]float32, a.n)
 	}
 	out = out[:a.n]
-	switch a.kind {
-	case 'f':
-		d := a.data
+	if a.kind != 'f' {
 		for i := range out {
-			var v float64
-			if a.size == 4 {
-				v = float64(math.Float32frombits(a.order.Uint32(d[4*i:])))
-			} else {
-				v = math.Float64frombits(a.order.Uint64(d[8*i:]))
-			}
-			if math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
-				return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, a.base+i, v)
+			v, err := a.intAt(i)
+			if err != nil {
+				return nil, err
 			}
 			out[i] = float32(v)
 		}
-	default:
-		iv, err := a.ints()
-		if err != nil {
-			return nil, err
+		return out, nil
+	}
+	d := a.data
+	for i := range out {
+		var v float64
+		if a.size == 4 {
+			v = float64(math.Float32frombits(a.order.Uint32(d[4*i:])))
+		} else {
+			v = math.Float64frombits(a.order.Uint64(d[8*i:]))
 		}
-		for i, v := range iv {
-			out[i] = float32(v)
+		if math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
+			return nil, fmt.Errorf("%s: element %d is %g, not a finite float32", a.member, a.base+i, v)
 		}
+		out[i] = float32(v)
 	}
 	return out, nil
 }
 
-// strings decodes a 'U' (UTF-32) or 'S' (bytes) array, dropping the NUL
-// padding. ok is false for other kinds.
-func (a *array) strings() (out []string, ok bool) {
-	if a == nil {
-		return nil, false
-	}
-	switch a.kind {
-	case 'U':
-		out = make([]string, a.n)
-		var buf []byte
-		for i := range out {
+// appendStrings decodes a 'U' (UTF-32) or 'S' (bytes) chunk onto out,
+// dropping the NUL padding. A string costs what it holds: each is at most
+// as long in UTF-8 as its bytes in the member. It panics on other kinds.
+func (a *array) appendStrings(out []string) []string {
+	var buf []byte
+	for i := range a.n {
+		el := a.data[i*a.size : (i+1)*a.size]
+		switch a.kind {
+		case 'U':
 			buf = buf[:0]
-			el := a.data[i*a.size : (i+1)*a.size]
 			for k := 0; k < len(el); k += 4 {
 				c := a.order.Uint32(el[k:])
 				if c == 0 {
@@ -345,19 +499,18 @@ func (a *array) strings() (out []string, ok bool) {
 				}
 				buf = utf8.AppendRune(buf, rune(c))
 			}
-			out[i] = string(buf)
-		}
-		return out, true
-	case 'S':
-		out = make([]string, a.n)
-		for i := range out {
-			el := a.data[i*a.size : (i+1)*a.size]
+			out = append(out, string(buf))
+		case 'S':
 			if k := bytes.IndexByte(el, 0); k >= 0 {
 				el = el[:k]
 			}
-			out[i] = string(el)
+			out = append(out, string(el))
+		default:
+			panic("load: strings from dtype kind " + string(a.kind))
 		}
-		return out, true
 	}
-	return nil, false
+	return out
 }
+
+// isStrings reports whether a holds names this package decodes.
+func (a *array) isStrings() bool { return a.kind == 'U' || a.kind == 'S' }

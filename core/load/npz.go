@@ -3,8 +3,8 @@ package load
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -28,29 +28,43 @@ import (
 //     self-loops and duplicates are dropped.
 //   - attr_indptr, attr_indices, attr_shape (N, D) and optional attr_data
 //     (all ones when absent): CSR features. Rows may be unsorted and hold
-//     repeated columns, as scipy allows; repeats are summed and zeros
-//     dropped. Or attr_matrix, a dense N x D array. Or neither: D = 0.
+//     repeated columns, as scipy allows; repeats are summed in file order
+//     and zeros dropped. Or attr_matrix, a dense N x D array. Or neither:
+//     D = 0.
 //   - labels (optional): one integer class per node, -1 for unknown.
-//   - class_names (optional): one name per class; without it classes are
-//     named "0", "1", ...
+//   - class_names (optional): one name per class, no more than N; without
+//     it classes are named "0", "1", ...
 //   - node_names (optional): the node ids; without them ids are "0".."N-1".
+//
+// A graph with no edges, or whose edges leave more than half of its nodes
+// without a neighbour, is refused, before anything is built per node: N
+// comes from adj_shape and a run of empty rows in adj_indptr deflates a
+// thousandfold, so a small file could otherwise ask for ids, features and
+// a model for millions of nodes that nothing links. (The datasets above
+// leave at most 2% of their nodes isolated.) The adjacency's headers are
+// enough to refuse most such files: adj_indices' N entries give at most 2N
+// nodes an edge.
 //
 // The zip container is read with archive/zip and the .npy headers with
 // github.com/sbinet/npyio; the array data is decoded here. Each member's
-// header is checked against the size its zip entry declares, and its shape
-// against the graph, before its data is inflated, and no more than the
-// declared size is ever inflated. npyio v0.6.0
-// decodes a unicode array (numpy "<U19", UTF-32LE) as if its bytes were
-// UTF-8, returning each name interleaved with NUL bytes, and its element
-// reader ignores short reads, so a truncated array would come back padded
-// with stale values instead of failing. Here string arrays of kind 'U'
-// (UTF-32) and 'S' (bytes) are decoded properly; a class_names or
-// node_names array of any other kind (say a pickled object array) is
-// skipped, not an error.
+// header is checked against the size its zip entry declares (which must be
+// within deflate's 1032:1 of what it stores), and its shape against the
+// graph, before its data is inflated. The data is then read a chunk at a
+// time, never whole and never widened whole (a |u1 array stays one byte an
+// element until it is stored as int32), so that loading costs what the
+// graph holds: its distinct edges and feature entries, its labels and
+// names, whatever an array declares or repeats. npyio v0.6.0 decodes a
+// unicode array (numpy "<U19", UTF-32LE) as if its bytes were UTF-8,
+// returning each name interleaved with NUL bytes, and its element reader
+// ignores short reads, so a truncated array would come back padded with
+// stale values instead of failing. Here string arrays of kind 'U' (UTF-32)
+// and 'S' (bytes) are decoded properly; a class_names or node_names array
+// of any other kind (say a pickled object array) is skipped, not an error.
 //
 // Errors name the file and the member: a missing or malformed member, a
 // shape that does not match N, a negative or out-of-range index, a
-// non-finite feature value or a label out of range.
+// non-finite feature value, a label out of range, or a graph refused by
+// the rule above.
 func NPZBytes(name string, data []byte) (*graph.Graph, error) {
 	return npzBytes(name, data)
 }
@@ -112,38 +126,17 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 			return nil, r.errorf("", "no %s member: not a gnn-benchmark graph (want adj_indptr, adj_indices, adj_shape)", m)
 		}
 	}
-	n, _, adjPtr, adjIdx, adjVal, err := r.csr("adj", true)
+	n, edges, err := r.adjacency()
 	if err != nil {
 		return nil, err
 	}
-	var edges []graph.Edge
-	for i := 0; i < n; i++ {
-		for k := adjPtr[i]; k < adjPtr[i+1]; k++ {
-			if adjVal == nil || adjVal[k] != 0 {
-				edges = append(edges, graph.Edge{U: int32(i), V: int32(adjIdx[k])})
-			}
-		}
-	}
-
 	x, err := r.features(n)
 	if err != nil {
 		return nil, err
 	}
-
-	var ids []string
-	if r.has("node_names") {
-		a, err := r.readNames("node_names", func(a *array) error {
-			if len(a.shape) != 1 || a.n != n {
-				return r.errorf("node_names", "shape %v, want (%d,)", a.shape, n)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if s, ok := a.strings(); ok {
-			ids = s
-		}
+	ids, err := r.nodeNames(n)
+	if err != nil {
+		return nil, err
 	}
 	g, err := graph.New(n, edges, x, ids)
 	if err != nil { // the structure was checked above: a repeated node name
@@ -155,147 +148,418 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 	return g, nil
 }
 
-// csr reads the CSR matrix prefix_{indptr,indices,shape,data}, checking its
-// structure: rows and cols from shape (rows == cols when square), indptr
-// from 0 to len(indices), non-decreasing, indices in [0, cols). vals is nil
-// when there is no data member.
-func (r *npzFile) csr(prefix string, square bool) (rows, cols int, indptr, indices []int64, vals []float32, err error) {
-	fail := func(e error) (int, int, []int64, []int64, []float32, error) { return 0, 0, nil, nil, nil, e }
-	// get reads a one-dimensional integer member of want elements (any
-	// number when want < 0; why says where want comes from).
-	get := func(member string, want int, why string) ([]int64, *array, error) {
-		a, err := r.read(member, func(a *array) error {
-			if len(a.shape) != 1 {
-				return r.errorf(member, "shape %v, want one dimension", a.shape)
-			}
-			if want >= 0 && a.n != want {
-				return r.errorf(member, "%d entries %s, want %d", a.n, why, want)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
+// tooManyIsolated is the end of the message refusing a degenerate graph.
+const tooManyIsolated = "a graph with more than half of its nodes without an edge is refused"
+
+// adjacency reads the adjacency's CSR members into n and the distinct
+// undirected edges (U < V), refusing a graph with no edges or with more
+// than half of its nodes isolated (see NPZBytes) before anything is
+// allocated per node.
+func (r *npzFile) adjacency() (n int, edges []graph.Edge, err error) {
+	c, err := r.openCSR("adj", func(rows, cols int) error {
+		if rows != cols {
+			return r.errorf("adj_shape", "adjacency shape (%d, %d) is not square", rows, cols)
 		}
-		v, err := a.ints()
-		if err != nil {
-			return nil, nil, r.errorf("", "%v", err)
-		}
-		return v, a, nil
-	}
-	shape, _, err := get(prefix+"_shape", -1, "")
+		return nil
+	})
 	if err != nil {
-		return fail(err)
+		return 0, nil, err
 	}
-	if len(shape) != 2 || shape[0] < 0 || shape[1] < 0 || shape[0] >= math.MaxInt32 || shape[1] >= math.MaxInt32 {
-		return fail(r.errorf(prefix+"_shape", "%v is not a matrix shape", shape))
+	defer c.close()
+	n = c.rows
+	// From the headers alone: every entry gives at most two nodes an edge.
+	if c.nnz == 0 {
+		return 0, nil, r.errorf("adj_indices", "holds no entries: the graph has no edges (adj_shape gives it %d nodes)", n)
 	}
-	rows, cols = int(shape[0]), int(shape[1])
-	if square && rows != cols {
-		return fail(r.errorf(prefix+"_shape", "adjacency shape (%d, %d) is not square", rows, cols))
+	if 4*int64(c.nnz) < int64(n) {
+		return 0, nil, r.errorf("adj_indices", "%s can give at most %d of the %d nodes an edge: %s",
+			nouns(c.nnz, "entry", "entries"), 2*c.nnz, n, tooManyIsolated)
 	}
-	if indptr, _, err = get(prefix+"_indptr", rows+1, fmt.Sprintf("for %d rows", rows)); err != nil {
-		return fail(err)
-	}
-	if indices, _, err = get(prefix+"_indices", -1, ""); err != nil {
-		return fail(err)
-	}
-	if indptr[0] != 0 || indptr[rows] != int64(len(indices)) {
-		return fail(r.errorf(prefix+"_indptr", "runs from %d to %d, want 0 to %d (the length of %s_indices)",
-			indptr[0], indptr[rows], len(indices), prefix))
-	}
-	for i := 0; i < rows; i++ {
-		if indptr[i+1] < indptr[i] {
-			return fail(r.errorf(prefix+"_indptr", "decreases at row %d (%d then %d)", i, indptr[i], indptr[i+1]))
-		}
-	}
-	for k, c := range indices {
-		if c < 0 || c >= int64(cols) {
-			return fail(r.errorf(prefix+"_indices", "entry %d is %d, outside [0, %d)", k, c, cols))
-		}
-	}
-	if r.has(prefix + "_data") {
-		a, err := r.read(prefix+"_data", func(a *array) error {
-			if len(a.shape) != 1 || a.n != len(indices) {
-				return r.errorf(prefix+"_data", "shape %v, want (%d,) like %s_indices", a.shape, len(indices), prefix)
-			}
-			return nil
-		})
+	var set edgeSet
+	selfLoops := 0
+	for i := range n {
+		count, err := c.nextRow()
 		if err != nil {
-			return fail(err)
+			return 0, nil, err
 		}
-		if vals, err = a.floats(); err != nil {
-			return fail(r.errorf("", "%v", err))
+		for range count {
+			j, v, err := c.entry()
+			if err != nil {
+				return 0, nil, err
+			}
+			switch {
+			case v == 0: // stored, but not an edge
+			case int(j) == i:
+				selfLoops++
+			default:
+				set.add(int32(i), j)
+			}
 		}
 	}
-	return rows, cols, indptr, indices, vals, nil
+	if err := c.finish(); err != nil {
+		return 0, nil, err
+	}
+	edges, repeats := set.undirected()
+	_, _ = selfLoops, repeats
+	if len(edges) == 0 {
+		return 0, nil, r.errorf("adj_indices", "none of its %d entries is an edge (each is a self-loop or 0 in adj_data): the graph has no edges",
+			c.nnz)
+	}
+	if len(edges) > math.MaxInt32/2 { // graph.New counts 2M neighbours in int32
+		return 0, nil, r.errorf("adj_indices", "%d distinct edges, more than the %d a graph may have", len(edges), math.MaxInt32/2)
+	}
+	// One bit a node: n+1 entries of adj_indptr have been read by now.
+	seen := make([]uint64, (n+63)/64)
+	touched := 0
+	for _, e := range edges {
+		for _, u := range [2]int32{e.U, e.V} {
+			if w, b := u/64, uint64(1)<<(u%64); seen[w]&b == 0 {
+				seen[w] |= b
+				touched++
+			}
+		}
+	}
+	if 2*(n-touched) > n {
+		return 0, nil, r.errorf("adj_indices", "its %s only %d of the %d nodes: %s",
+			nouns(len(edges), "edge touches", "edges touch"), touched, n, tooManyIsolated)
+	}
+	return n, edges, nil
 }
 
-// features reads attr_* (CSR) or attr_matrix (dense), or returns nil (no
-// features) when there is neither.
-func (r *npzFile) features(n int) (*f32.CSR, error) {
-	switch {
-	case r.has("attr_indptr") || r.has("attr_indices") || r.has("attr_shape"):
-		rows, cols, ptr, idx, val, err := r.csr("attr", false)
+// nouns returns "1 <one>" or "<n> <many>".
+func nouns(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// compactAt and rowCompactAt are how many entries of the adjacency, and of
+// a feature row, are collected before repeats are first dropped.
+const (
+	compactAt    = 1 << 20
+	rowCompactAt = 1 << 16
+)
+
+// edgeSet collects the entries (row, column) of a stored adjacency,
+// dropping repeats whenever they could make up half of what it holds, so
+// that an adjacency repeating one entry a billion times costs what its
+// distinct entries cost.
+type edgeSet struct {
+	e    []graph.Edge
+	kept int // len(e) after the last compaction
+	adds int // entries added
+}
+
+// add adds the entry u→v.
+func (s *edgeSet) add(u, v int32) {
+	if len(s.e) == cap(s.e) { // doubling: append grows large slices by a quarter
+		s.e = slices.Grow(s.e, max(len(s.e), 1024))
+	}
+	s.e = append(s.e, graph.Edge{U: u, V: v})
+	s.adds++
+	if len(s.e) >= max(compactAt, 2*s.kept) {
+		s.compact()
+	}
+}
+
+func (s *edgeSet) compact() {
+	slices.SortFunc(s.e, func(a, b graph.Edge) int { return cmp.Or(cmp.Compare(a.U, b.U), cmp.Compare(a.V, b.V)) })
+	s.e = slices.Compact(s.e)
+	s.kept = len(s.e)
+}
+
+// undirected returns the distinct undirected edges (U < V), in place of
+// the entries, and how many entries repeated an earlier one in the same
+// direction (an entry whose reverse is stored too is half of a symmetric
+// matrix, not a repeat).
+func (s *edgeSet) undirected() (edges []graph.Edge, repeats int) {
+	s.compact()
+	repeats = s.adds - len(s.e)
+	for i, e := range s.e {
+		if e.U > e.V {
+			s.e[i] = graph.Edge{U: e.V, V: e.U}
+		}
+	}
+	s.compact()
+	return s.e, repeats
+}
+
+// csrStream reads a CSR matrix prefix_{shape,indptr,indices,data} a row at
+// a time, checking its structure as it goes: indptr runs from 0 to the
+// length of indices without decreasing, and indices are in [0, cols).
+type csrStream struct {
+	r                     *npzFile
+	prefix                string
+	rows, cols, nnz       int
+	indptr, indices, data *npyStream
+	ptr, idx              *intReader
+	val                   *floatReader // nil without a data member
+	row                   int          // rows read
+	end                   int64        // indptr[row]
+	k                     int          // entries read
+	started               bool         // indptr[0] has been read
+}
+
+// openCSR reads prefix_shape and the headers of the other members, checking
+// them against it: indptr must have rows+1 entries, and data (optional) as
+// many as indices. check sees the shape once indptr's length agrees with
+// it, before any other header is read; its error is returned.
+func (r *npzFile) openCSR(prefix string, check func(rows, cols int) error) (_ *csrStream, err error) {
+	c := &csrStream{r: r, prefix: prefix}
+	defer func() {
+		if err != nil {
+			c.close()
+		}
+	}()
+	shape, err := r.open(prefix+"_shape", func(a *array) error {
+		if len(a.shape) != 1 {
+			return r.errorf(a.member, "shape %v, want one dimension", a.shape)
+		}
+		if a.n > 2 {
+			return r.errorf(a.member, "holds %d numbers, want 2 (rows and columns)", a.n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer shape.close()
+	sr, err := newIntReader(shape)
+	if err != nil {
+		return nil, err
+	}
+	dims := make([]int64, shape.n)
+	for i := range dims {
+		if dims[i], err = sr.next(); err != nil {
+			return nil, err
+		}
+	}
+	if err := shape.finish(); err != nil {
+		return nil, err
+	}
+	if len(dims) != 2 || dims[0] < 0 || dims[1] < 0 || dims[0] >= math.MaxInt32 || dims[1] >= math.MaxInt32 {
+		return nil, r.errorf(prefix+"_shape", "%v is not a matrix shape", dims)
+	}
+	c.rows, c.cols = int(dims[0]), int(dims[1])
+
+	oneDim := func(want int, why string) func(a *array) error {
+		return func(a *array) error {
+			if len(a.shape) != 1 {
+				return r.errorf(a.member, "shape %v, want one dimension", a.shape)
+			}
+			if want >= 0 && a.n != want {
+				return r.errorf(a.member, "%d entries %s, want %d", a.n, why, want)
+			}
+			return nil
+		}
+	}
+	if c.indptr, err = r.open(prefix+"_indptr", oneDim(c.rows+1, "for "+strconv.Itoa(c.rows)+" rows")); err != nil {
+		return nil, err
+	}
+	if c.ptr, err = newIntReader(c.indptr); err != nil {
+		return nil, err
+	}
+	if err := check(c.rows, c.cols); err != nil {
+		return nil, err
+	}
+	if !r.has(prefix + "_indices") {
+		return nil, r.errorf("", "no %s_indices member beside %s_indptr", prefix, prefix)
+	}
+	if c.indices, err = r.open(prefix+"_indices", oneDim(-1, "")); err != nil {
+		return nil, err
+	}
+	if c.idx, err = newIntReader(c.indices); err != nil {
+		return nil, err
+	}
+	c.nnz = c.indices.n
+	if r.has(prefix + "_data") {
+		c.data, err = r.open(prefix+"_data", func(a *array) error {
+			if len(a.shape) != 1 || a.n != c.nnz {
+				return r.errorf(a.member, "shape %v, want (%d,) like %s_indices", a.shape, c.nnz, prefix)
+			}
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		if rows != n {
-			return nil, r.errorf("attr_shape", "%d rows for %d nodes", rows, n)
+		if c.val, err = newFloatReader(c.data); err != nil {
+			return nil, err
 		}
-		// Rows may be unsorted and repeat a column. Sort each row that needs
-		// it by (column, position in the file), packed in one uint64 key,
-		// then sum repeats in file order and drop zeros. (A counting sort
-		// over columns would be O(nnz) but allocates O(D), and D comes from
-		// the file.)
-		x := &f32.CSR{Rows: n, Cols: cols, Indptr: make([]int32, n+1),
-			Indices: make([]int32, 0, len(idx)), Values: make([]float32, 0, len(idx))}
-		value := func(k int64) float32 {
-			if val == nil {
-				return 1
-			}
-			return val[k]
+	}
+	return c, nil
+}
+
+// start reads the first entry of indptr, which must be 0, unless it has
+// been read already.
+func (c *csrStream) start() error {
+	if c.started {
+		return nil
+	}
+	c.started = true
+	first, err := c.ptr.next()
+	if err != nil {
+		return err
+	}
+	if first != 0 {
+		return c.r.errorf(c.prefix+"_indptr", "starts at %d, want 0", first)
+	}
+	return nil
+}
+
+// nextRow moves to the next row and returns how many entries it holds.
+func (c *csrStream) nextRow() (int, error) {
+	if err := c.start(); err != nil {
+		return 0, err
+	}
+	v, err := c.ptr.next()
+	if err != nil {
+		return 0, err
+	}
+	i := c.row
+	switch {
+	case v < c.end:
+		return 0, c.r.errorf(c.prefix+"_indptr", "decreases at row %d (%d then %d)", i, c.end, v)
+	case v > int64(c.nnz) && i+1 == c.rows:
+		return 0, c.r.errorf(c.prefix+"_indptr", "runs from 0 to %d, want 0 to %d (the length of %s_indices)", v, c.nnz, c.prefix)
+	case v > int64(c.nnz):
+		return 0, c.r.errorf(c.prefix+"_indptr", "reaches %d at row %d, past the %d entries of %s_indices", v, i, c.nnz, c.prefix)
+	}
+	count := int(v - c.end)
+	c.row, c.end = c.row+1, v
+	return count, nil
+}
+
+// entry returns the next entry of the current row: its column and its
+// value (1 without a data member).
+func (c *csrStream) entry() (int32, float32, error) {
+	j, err := c.idx.next()
+	if err != nil {
+		return 0, 0, err
+	}
+	if j < 0 || j >= int64(c.cols) {
+		return 0, 0, c.r.errorf(c.prefix+"_indices", "entry %d is %d, outside [0, %d)", c.k, j, c.cols)
+	}
+	v := float32(1)
+	if c.val != nil {
+		if v, err = c.val.next(); err != nil {
+			return 0, 0, err
 		}
-		var keys []uint64 // column<<32 | position
-		for i := 0; i < n; i++ {
-			keys = keys[:0]
-			for k := ptr[i]; k < ptr[i+1]; k++ {
-				keys = append(keys, uint64(idx[k])<<32|uint64(k))
+	}
+	c.k++
+	return int32(j), v, nil
+}
+
+// finish checks, once every row has been read, that the rows took every
+// entry and that each member ends where it declares.
+func (c *csrStream) finish() error {
+	if err := c.start(); err != nil {
+		return err
+	}
+	if c.end != int64(c.nnz) {
+		return c.r.errorf(c.prefix+"_indptr", "runs from 0 to %d, want 0 to %d (the length of %s_indices)", c.end, c.nnz, c.prefix)
+	}
+	for _, s := range []*npyStream{c.indptr, c.indices, c.data} {
+		if s != nil {
+			if err := s.finish(); err != nil {
+				return err
 			}
-			if !slices.IsSorted(keys) {
-				slices.Sort(keys)
+		}
+	}
+	return nil
+}
+
+// close releases the members' streams.
+func (c *csrStream) close() {
+	c.indptr.close()
+	c.indices.close()
+	c.data.close()
+}
+
+// features reads attr_* (CSR) or attr_matrix (dense), or returns nil (no
+// features) when there is neither. n has been checked against adj_indptr.
+func (r *npzFile) features(n int) (*f32.CSR, error) {
+	switch {
+	case r.has("attr_indptr") || r.has("attr_indices") || r.has("attr_shape"):
+		for _, m := range []string{"attr_indptr", "attr_shape"} {
+			if !r.has(m) {
+				return nil, r.errorf("", "no %s member beside the other attr_ members", m)
 			}
-			for a := 0; a < len(keys); {
-				c, sum := keys[a]>>32, float32(0)
-				for ; a < len(keys) && keys[a]>>32 == c; a++ {
-					sum += value(int64(keys[a] & math.MaxUint32))
+		}
+		c, err := r.openCSR("attr", func(rows, _ int) error {
+			if rows != n {
+				return r.errorf("attr_shape", "%d rows for %d nodes", rows, n)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer c.close()
+		// Sized from the entries the archive holds, not from attr_indices'
+		// header: a deflated member grows as it is read.
+		p := c.indices.present()
+		x := &f32.CSR{Rows: n, Cols: c.cols, Indptr: make([]int32, n+1),
+			Indices: make([]int32, 0, p), Values: make([]float32, 0, p)}
+		var row rowSum
+		for i := range n {
+			count, err := c.nextRow()
+			if err != nil {
+				return nil, err
+			}
+			row.e, row.kept = row.e[:0], 0
+			for range count {
+				j, v, err := c.entry()
+				if err != nil {
+					return nil, err
 				}
-				if math.IsInf(float64(sum), 0) {
-					return nil, r.errorf("attr_data", "row %d column %d sums to %g", i, c, sum)
+				row.add(j, v)
+			}
+			row.fold()
+			for _, e := range row.e {
+				if math.IsInf(float64(e.val), 0) {
+					return nil, r.errorf("attr_data", "row %d column %d sums to %g", i, e.col, e.val)
 				}
-				if sum != 0 {
-					x.Indices = append(x.Indices, int32(c))
-					x.Values = append(x.Values, sum)
+				if e.val != 0 {
+					x.Indices = append(x.Indices, e.col)
+					x.Values = append(x.Values, e.val)
 				}
 			}
 			x.Indptr[i+1] = int32(len(x.Indices))
+		}
+		if err := c.finish(); err != nil {
+			return nil, err
 		}
 		return x, nil
 	case r.has("attr_matrix"):
 		// Decoded a chunk at a time, keeping only the nonzeros: a dense
 		// matrix of zeros deflates a thousandfold.
-		var d int
-		x := &f32.CSR{Rows: n, Indptr: make([]int32, n+1)}
-		var vals []float32
-		_, err := r.readEach("attr_matrix", func(a *array) error {
+		s, err := r.open("attr_matrix", func(a *array) error {
 			if len(a.shape) != 2 || a.shape[0] != n {
 				return r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
 			}
-			d = a.shape[1]
 			return nil
-		}, func(c *array) error {
-			var err error
+		})
+		if err != nil {
+			return nil, err
+		}
+		defer s.close()
+		if _, err := newFloatReader(s); err != nil {
+			return nil, err
+		}
+		d := s.shape[1]
+		x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
+		var vals []float32
+		for {
+			c, ok, err := s.chunk()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
 			if vals, err = c.floatsInto(vals); err != nil {
-				return r.errorf("", "%v", err)
+				return nil, r.errorf("", "%v", err)
 			}
 			for k, v := range vals {
 				if v != 0 {
@@ -305,12 +569,10 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 					x.Indptr[e/d+1]++
 				}
 			}
-			return nil
-		})
-		if err != nil {
+		}
+		if err := s.finish(); err != nil {
 			return nil, err
 		}
-		x.Cols = d
 		for i := range n {
 			x.Indptr[i+1] += x.Indptr[i]
 		}
@@ -319,13 +581,105 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 	return nil, nil
 }
 
+// rowSum sums the entries of one feature row by column. Repeats of a
+// column are added in the order the file gives them (a stable sort by
+// column, then a left fold), as scipy's sum_duplicates would; they are
+// folded whenever they could make up half of what it holds, which does not
+// change the sums, so that a row repeating one column a billion times
+// costs one entry.
+type rowSum struct {
+	e    []colVal
+	kept int // len(e) after the last fold
+}
+
+type colVal struct {
+	col int32
+	val float32
+}
+
+func (s *rowSum) add(col int32, v float32) {
+	if len(s.e) == cap(s.e) {
+		s.e = slices.Grow(s.e, max(len(s.e), 64))
+	}
+	s.e = append(s.e, colVal{col, v})
+	if len(s.e) >= max(rowCompactAt, 2*s.kept) {
+		s.fold()
+	}
+}
+
+// fold sorts the row by column and replaces each run of a column by its
+// sum, zeros included (a later entry may be added to them).
+func (s *rowSum) fold() {
+	byCol := func(a, b colVal) int { return cmp.Compare(a.col, b.col) }
+	if !slices.IsSortedFunc(s.e, byCol) {
+		slices.SortStableFunc(s.e, byCol)
+	}
+	w := 0
+	for a := 0; a < len(s.e); w++ {
+		c, sum := s.e[a].col, float32(0)
+		for ; a < len(s.e) && s.e[a].col == c; a++ {
+			sum += s.e[a].val
+		}
+		s.e[w] = colVal{c, sum}
+	}
+	s.e = s.e[:w]
+	s.kept = w
+}
+
+// nodeNames reads node_names, or returns nil when there are none (or they
+// are of a kind not decoded, see NPZBytes).
+func (r *npzFile) nodeNames(n int) ([]string, error) {
+	if !r.has("node_names") {
+		return nil, nil
+	}
+	return r.names("node_names", func(a *array) error {
+		if len(a.shape) != 1 || a.n != n {
+			return r.errorf("node_names", "shape %v, want (%d,)", a.shape, n)
+		}
+		return nil
+	})
+}
+
+// names reads a one-dimensional array of names after check accepts its
+// header. An array of a kind this package does not decode as names (a
+// pickled object array, say) gives nil, nil: it is skipped.
+func (r *npzFile) names(member string, check func(a *array) error) ([]string, error) {
+	s, err := r.open(member, check)
+	var de *dtypeError
+	if errors.As(err, &de) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	if !s.isStrings() {
+		return nil, nil
+	}
+	out := make([]string, 0, s.n) // s.n has been checked by check
+	for {
+		c, ok, err := s.chunk()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		out = c.appendStrings(out)
+	}
+	if err := s.finish(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // labels reads labels and class_names into g.
 func (r *npzFile) labels(g *graph.Graph) error {
 	if !r.has("labels") {
 		return nil
 	}
 	n := g.NumNodes()
-	a, err := r.read("labels", func(a *array) error {
+	s, err := r.open("labels", func(a *array) error {
 		if len(a.shape) != 1 || a.n != n {
 			return r.errorf("labels", "shape %v, want (%d,)", a.shape, n)
 		}
@@ -334,35 +688,47 @@ func (r *npzFile) labels(g *graph.Graph) error {
 	if err != nil {
 		return err
 	}
-	lab, err := a.ints()
+	defer s.close()
+	lr, err := newIntReader(s)
 	if err != nil {
-		return r.errorf("", "%v", err)
+		return err
 	}
 	var names []string
 	if r.has("class_names") {
-		c, err := r.readNames("class_names", func(c *array) error {
+		// No more classes than nodes: an array of a million one-byte
+		// names would otherwise cost sixteen times its bytes in strings.
+		names, err = r.names("class_names", func(c *array) error {
 			if len(c.shape) != 1 {
 				return r.errorf("class_names", "shape %v, want one dimension", c.shape)
+			}
+			if c.n > n {
+				return r.errorf("class_names", "%d class names for %d nodes: more classes than nodes", c.n, n)
 			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		if s, ok := c.strings(); ok {
-			names = s
-		}
 	}
 	limit := int64(math.MaxInt32)
 	if names != nil {
 		limit = int64(len(names))
 	}
+	lab := make([]int32, n)
 	maxLabel := int64(-1)
-	for i, l := range lab {
+	for i := range lab {
+		l, err := lr.next()
+		if err != nil {
+			return err
+		}
 		if l < -1 || l >= limit {
 			return r.errorf("labels", "node %d has label %d, outside [-1, %d)", i, l, limit)
 		}
+		lab[i] = int32(l)
 		maxLabel = max(maxLabel, l)
+	}
+	if err := s.finish(); err != nil {
+		return err
 	}
 	if names == nil {
 		if maxLabel >= int64(n) {
@@ -373,10 +739,7 @@ func (r *npzFile) labels(g *graph.Graph) error {
 			names[i] = strconv.Itoa(i)
 		}
 	}
-	g.Labels = make([]int32, n)
-	for i, l := range lab {
-		g.Labels[i] = int32(l)
-	}
+	g.Labels = lab
 	g.ClassNames = names
 	return nil
 }
