@@ -175,9 +175,11 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 		return nil, nil, errorf(CodeBadRequest, "checkpoints.import: want exactly one file, got %d", len(req.Files))
 	}
 	for name, data := range req.Files {
+		// File names the file; the page puts it before the message, so
+		// the message leaves it out (else it reads "a.ckpt: a.ckpt: ...").
 		meta, err := store.MetaOf(data)
 		if err != nil {
-			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("%s: %v", name, err), File: name}
+			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("not a usable checkpoint: %v", err), File: name}
 		}
 		// The checksums only catch accidents: refuse a file whose sizes or
 		// weights lie before it is stored, checked against the loaded graph
@@ -195,7 +197,7 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 			_, _, err = models.VerifyILPGNN(ck, g)
 		}
 		if err != nil {
-			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("%s: not a usable checkpoint: %v", name, err), File: name}
+			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("not a usable checkpoint: %v", err), File: name}
 		}
 		st := e.put(ctx, meta, data)
 		return map[string]any{"meta": CheckpointEntry{Meta: meta, Matches: meta.Fingerprint == fp}, "status": st}, nil, nil

@@ -340,7 +340,7 @@ func TestBadInput(t *testing.T) {
 		t.Fatalf("graph: %+v", gi)
 	}
 	e := p.callErr("load", nil, map[string][]byte{"edges.csv": []byte("a,b\nb\n")})
-	if e.Code != CodeBadInput || e.File != "edges.csv" || e.Line != 2 || !strings.Contains(e.Message, "edges.csv") {
+	if e.Code != CodeBadInput || e.File != "edges.csv" || e.Line != 2 || e.Message == "" || strings.Contains(e.Message, "edges.csv") {
 		t.Fatalf("bad file: %+v", e)
 	}
 	e = p.callErr("load", nil, map[string][]byte{"x.npz": []byte("PK\x03\x04 not a zip")})

@@ -10,6 +10,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/load"
 	"ilpgnn/core/synth"
+	"strings"
 )
 
 // setGraph replaces the graph; a model of another graph goes with it.
@@ -37,6 +38,7 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 			Components: st.Components, LargestComponent: st.LargestComponent},
 		HasLabels: g.Labels != nil, HasGroundtruth: d.Truth != nil, Synthetic: syn,
 		MissingFeatures: st.MissingFeatures, MissingFeatureIDs: append([]string{}, st.MissingFeatureIDs...),
+		InputNotes: append([]string{}, st.InputNotes...),
 	}}
 }
 
@@ -83,12 +85,15 @@ func loadFiles(files map[string][]byte) (*dataset.Dataset, error) {
 }
 
 // inputError turns a loader's error into a bad_input reply naming the file
-// and line.
+// and line. They go in File and Line only: the page puts them before the
+// message, so the message drops the loader's "edges.csv:2: " (else the
+// page reads "edges.csv line 2: edges.csv:2: ...").
 func inputError(err error) *Error {
 	out := &Error{Code: CodeBadInput, Message: err.Error()}
 	var le *load.Error
 	if errors.As(err, &le) {
 		out.File, out.Line = le.File, le.Line
+		out.Message = strings.Replace(out.Message, le.Error(), le.Err.Error(), 1)
 	}
 	return out
 }

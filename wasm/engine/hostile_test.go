@@ -104,7 +104,7 @@ func TestHostileCheckpoints(t *testing.T) {
 	}
 	for _, tc := range cases {
 		e := p.callErr("checkpoints.import", nil, map[string][]byte{tc.file: tc.data})
-		if e.Code != CodeBadInput || e.File != tc.file || !strings.HasPrefix(e.Message, tc.file+": ") || !strings.Contains(e.Message, tc.want) {
+		if e.Code != CodeBadInput || e.File != tc.file || !strings.HasPrefix(e.Message, "not a usable checkpoint: ") || !strings.Contains(e.Message, tc.want) {
 			t.Errorf("import %s: %+v, want %q", tc.file, e, tc.want)
 		}
 	}
