@@ -47,7 +47,7 @@ test("describeModel says which checkpoint and whether its run completed", () => 
   assert.equal(runState(undefined), "completed run");
   assert.equal(runState(1), "cancelled after 1 epoch");
   assert.equal(runState(4), "cancelled after 4 epochs");
-  const d = describeModel({ key, dataset: "cora", created: 0, testAUC: 0.647, cancelledAtEpoch: 4 });
+  const d = describeModel({ key, dataset: "cora", created: 1_790_000_000, testAUC: 0.647, cancelledAtEpoch: 4 });
   assert.match(d, /^checkpoint abababab…-0123456789abcdef of cora, trained \d{4}-\d\d-\d\d \d\d:\d\d, test AUC 64\.70%, cancelled after 4 epochs$/);
   assert.match(describeModel({ key, dataset: "cora", created: 0, testAUC: 0.711 }), /test AUC 71\.10%, completed run$/);
 });

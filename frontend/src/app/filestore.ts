@@ -69,8 +69,31 @@ export async function keep(dataKey: string, files: Record<string, Uint8Array>): 
     await run("readwrite", (s) => s.put(record, KEY));
     return { kept: true };
   } catch (e) {
-    return { kept: false, reason: e instanceof Error ? e.message : String(e) };
+    return { kept: false, reason: storageReason(e) };
   }
+}
+
+/**
+ * Why storage refused to keep something, for a sentence after a colon.
+ * IndexedDB's errors are DOMExceptions whose message may be empty (a full
+ * disk can be a bare QuotaExceededError), so the name is kept beside it.
+ */
+export function storageReason(e: unknown): string {
+  const named = typeof e === "object" && e !== null && "name" in e && "message" in e;
+  const name = named && typeof e.name === "string" && e.name !== "Error" ? e.name : "";
+  const message = (named ? String(e.message) : String(e ?? "")).trim().replace(/\.$/, "");
+  const detail = [name, message].filter((s) => s !== "").join(": ");
+  // Firefox before 2020 named it NS_ERROR_DOM_QUOTA_REACHED.
+  if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") return `the browser's storage is full (${detail})`;
+  return detail === "" ? "the browser's storage refused it without saying why" : detail;
+}
+
+/** The sentence that says whether the graph `file:NAME` is kept for the next visit. */
+export function keptSentence(dataKey: string, r: { kept: boolean; reason?: string | undefined }): string {
+  const name = dataKey.replace(/^file:/, "");
+  return r.kept
+    ? `The graph ${name} is kept in this browser (never uploaded), so a reload reopens it.`
+    : `The graph ${name} is not kept for the next visit: ${r.reason || "storage is unavailable"}.`;
 }
 
 /** The kept graph, or null (none, or storage unavailable). */

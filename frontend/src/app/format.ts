@@ -28,6 +28,17 @@ export function dateTime(unixSeconds: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+/**
+ * A checkpoint's creation time (unix seconds) as {@link dateTime} words it,
+ * or undefined when the checkpoint records none: 0 means unset in the
+ * format, and the command line writes 0 so that the same seed gives the
+ * same bytes. A time past what a Date holds is none either.
+ */
+export function createdTime(created: number): string | undefined {
+  if (created === 0 || !Number.isFinite(new Date(created * 1000).getTime())) return undefined;
+  return dateTime(created);
+}
+
 /** Bytes as "512 B", "12.3 kB", "4.5 MB". */
 export function bytes(n: number): string {
   if (n < 1000) return `${n} B`;

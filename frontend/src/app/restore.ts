@@ -4,7 +4,7 @@
 // must not pass silently for the newest model when a completed run exists.
 
 import type { CheckpointMeta } from "../protocol";
-import { dateTime, percent } from "./format";
+import { createdTime, percent } from "./format";
 
 /** The checkpoint metric that marks a cancelled run (the engine's store.CancelledMetric). */
 export const CANCELLED_METRIC = "cancelled_at_epoch";
@@ -59,9 +59,10 @@ export function runState(cancelledAtEpoch: number | undefined): string {
   return `cancelled after ${cancelledAtEpoch} epoch${cancelledAtEpoch === 1 ? "" : "s"}`;
 }
 
-/** Names a stored or current model: key, graph, training time, test AUC and whether its run completed. */
+/** Names a stored or current model: key, graph, training time (when it has one), test AUC and whether its run completed. */
 export function describeModel(m: { key: string; dataset: string; created: number; testAUC: number; cancelledAtEpoch?: number | undefined }): string {
-  return `checkpoint ${shortKey(m.key)} of ${m.dataset}, trained ${dateTime(m.created)}, test AUC ${percent(m.testAUC, 2)}, ${runState(m.cancelledAtEpoch)}`;
+  const when = createdTime(m.created);
+  return `checkpoint ${shortKey(m.key)} of ${m.dataset}, ${when === undefined ? "" : `trained ${when}, `}test AUC ${percent(m.testAUC, 2)}, ${runState(m.cancelledAtEpoch)}`;
 }
 
 /** describeModel of a listed checkpoint. */

@@ -5,7 +5,7 @@ import type { EngineClient } from "../../client";
 import type { CheckpointMeta, EngineInfo, ModelInfo } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
-import { bytes, dateTime, percent } from "../format";
+import { bytes, createdTime, percent } from "../format";
 import { cancelledAt, chooseRestore, describeModel, runState, type RestoreChoice } from "../restore";
 import type { AppStore } from "../store";
 
@@ -76,7 +76,8 @@ export class CheckpointsPanel {
       const stopped = cancelledAt(c);
       const restore = h("button", { type: "button", disabled: !c.matches || isCurrent, title: c.matches ? "make this the current model" : "trained on another graph: open that graph first" }, isCurrent ? "current" : "Restore");
       const exp = h("button", { type: "button" }, "Export");
-      const del = h("button", { type: "button", "aria-label": `Delete checkpoint of ${c.dataset} from ${dateTime(c.created)}` }, "Delete");
+      const when = createdTime(c.created);
+      const del = h("button", { type: "button", "aria-label": `Delete checkpoint of ${c.dataset}${when === undefined ? "" : ` from ${when}`}` }, "Delete");
       restore.addEventListener("click", () => void this.restore(c.key));
       exp.addEventListener("click", () => void this.export(c.key));
       del.addEventListener("click", () => void this.remove(c));
@@ -86,7 +87,7 @@ export class CheckpointsPanel {
         "tr",
         { class: `${c.matches ? "match" : "other"}${stopped === undefined ? "" : " cancelled"}`, "data-key": c.key, "data-run": stopped === undefined ? "completed" : "cancelled" },
         h("td", {}, h("strong", {}, c.dataset), h("br"), `${c.model} · seed ${c.seed} · ${bytes(c.size)}`),
-        h("td", {}, dateTime(c.created), h("br"), `AUC ${percent(m["test_auc"] ?? NaN, 2)}${p}`, stopped === undefined ? null : h("br"), stopped === undefined ? null : h("em", {}, runState(stopped))),
+        h("td", {}, when ?? null, when === undefined ? null : h("br"), `AUC ${percent(m["test_auc"] ?? NaN, 2)}${p}`, stopped === undefined ? null : h("br"), stopped === undefined ? null : h("em", {}, runState(stopped))),
         h("td", {}, restore, exp, del),
       );
     });
@@ -119,7 +120,8 @@ export class CheckpointsPanel {
   }
 
   private async remove(c: CheckpointMeta): Promise<void> {
-    if (!confirm(`Delete the checkpoint of ${c.dataset} trained ${dateTime(c.created)}? Export it first to keep a copy.`)) return;
+    const when = createdTime(c.created);
+    if (!confirm(`Delete the checkpoint of ${c.dataset}${when === undefined ? "" : ` trained ${when}`}? Export it first to keep a copy.`)) return;
     try {
       await this.engine.deleteCheckpoint(c.key);
     } catch (e) {

@@ -5,7 +5,7 @@
 
 import type { Preset } from "../../protocol";
 import { byId, h, replace } from "../dom";
-import { forget } from "../filestore";
+import { forget, keptSentence } from "../filestore";
 import { presetOf } from "../hash";
 import type { AppStore } from "../store";
 
@@ -109,10 +109,7 @@ export class DataPanel {
 
   /** Says whether the files of a graph opened from files are kept for the next visit. */
   showKept(dataKey: string, r: { kept: boolean; reason?: string }): void {
-    const name = dataKey.replace(/^file:/, "");
-    this.keptText.textContent = r.kept
-      ? `${name} is kept in this browser (never uploaded), so a reload reopens it.`
-      : `${name} is not kept for the next visit: ${r.reason ?? "storage unavailable"}.`;
+    this.keptText.textContent = keptSentence(dataKey, r);
     byId("forget-files", HTMLButtonElement).hidden = !r.kept;
     this.keptNote.hidden = false;
   }

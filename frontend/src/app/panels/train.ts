@@ -12,7 +12,7 @@ import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { EpochClock, describeEstimate, roughly } from "../estimate";
-import { bytes, dateTime, duration, fixed, percent } from "../format";
+import { bytes, createdTime, duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
 import type { AppStore } from "../store";
@@ -461,7 +461,10 @@ export class TrainPanel {
       ["validation AUC", percent(info.valAUC, 2)],
     ];
     if (info.p1 !== undefined && info.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(info.p1)} / ${percent(info.p2)}`]);
-    rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)], ["trained", dateTime(info.created)], ["run", runState(info.cancelledAtEpoch)]);
+    rows.push(["kept epoch", String(info.bestEpoch)], ["seed", String(info.seed)]);
+    const when = createdTime(info.created);
+    if (when !== undefined) rows.push(["trained", when]);
+    rows.push(["run", runState(info.cancelledAtEpoch)]);
     const changed = this.changedSettings(info.config);
     if (changed !== null) rows.push(["settings changed from the defaults", changed === "" ? "none" : changed]);
     replace(
