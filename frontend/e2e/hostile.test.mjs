@@ -199,6 +199,16 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
       want: `tensor W2 has a non-finite weight, +Inf, at index ${hidden + 2} (row 1, col 2)`,
     },
     {
+      // A bit flipped on disk: the checksum names it, and the message names the file once.
+      file: "flipped.ckpt",
+      data: (() => {
+        const b = Buffer.from(good);
+        b[b.length - 10] ^= 4;
+        return b;
+      })(),
+      want: /^flipped\.ckpt: not a usable checkpoint: corrupt checkpoint: file \(tensor data\) checksum mismatch \(stored [0-9a-f]{8}, computed [0-9a-f]{8}\)$/,
+    },
+    {
       file: "garbage.ckpt",
       data: Buffer.concat([Buffer.from("ILPGNNCK"), Buffer.from("some bytes that are no checkpoint at all")]),
       want: "not a checkpoint, or damaged",
@@ -206,6 +216,7 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
   ];
   for (const { file, data, want } of cases) {
     const shown = await importError(file, data);
+    assert.ok(shown.startsWith(`${file}: not a usable checkpoint: `), `${file}: shown ${JSON.stringify(shown)}, want the file named once`);
     if (want instanceof RegExp) assert.match(shown, want);
     else assert.ok(shown.includes(want), `${file}: shown ${JSON.stringify(shown)}, want ${JSON.stringify(want)}`);
     assert.match(await page.textContent("#status"), /Import failed/);
@@ -224,5 +235,18 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
   await explainPair(40, 3);
   assert.equal(await explainPair(3, 40), prob);
   assert.equal((await page.$$("#checkpoint-list tr[data-key]")).length, 1, "only the good checkpoint is stored");
+
+  // The command line writes no creation time (created 0): the same file as
+  // it would write it shows no time, where it once showed 1970-01-01 00:00.
+  const cli = decode(good);
+  cli.fixed = Buffer.from(cli.fixed);
+  cli.fixed.fill(0, 40, 48);
+  await page.setInputFiles("#checkpoint-input", { name: "cli.ckpt", mimeType: "application/octet-stream", buffer: encode(cli) });
+  await page.waitForFunction(() => /^Restored .*test AUC/.test(document.getElementById("status").textContent) && !/trained/.test(document.getElementById("status").textContent), null, {
+    timeout: WAIT,
+  });
+  assert.match(await page.textContent("#status"), /^Restored checkpoint [0-9a-f]{8}…-[0-9a-f]{16} of [^,]+, test AUC \d+\.\d\d%, completed run$/);
+  await page.waitForFunction(() => document.querySelectorAll("#checkpoint-list tr[data-key]").length === 1, null, { timeout: WAIT });
+  for (const sel of ["#train-result", "#checkpoint-list"]) assert.doesNotMatch(await page.textContent(sel), /1970|\btrained \d/, sel);
   assert.deepEqual(pageErrors, []);
 });
