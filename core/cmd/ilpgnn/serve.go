@@ -61,11 +61,12 @@ type serveLimits struct {
 }
 
 // defaultServeLimits are serve's limits. The write timeout must let the
-// largest file through on a slow link: ilpgnn.wasm is about 15 MB when
-// sent uncompressed, which takes 5 minutes at 400 kbit/s (the "Slow 3G" of
-// browsers' developer tools), so 10 minutes leaves twice that. A browser
-// opens at most 6 connections to a host over HTTP/1.1, so 64 serve ten
-// tabs at once.
+// largest file through on a slow link: ilpgnn.wasm is 8.4 MB when sent
+// uncompressed (1.6 MB as brotli), and 10 minutes carry 15 MB at
+// 200 kbit/s (25 kB/s, a poor mobile link), so only a client slower than
+// that, or one that stopped reading, is cut off. A browser opens
+// at most 6 connections to a host over HTTP/1.1, so 64 serve ten tabs at
+// once.
 func defaultServeLimits() serveLimits {
 	return serveLimits{readHeader: 10 * time.Second, read: 30 * time.Second, write: 10 * time.Minute, idle: 2 * time.Minute, conns: 64}
 }
