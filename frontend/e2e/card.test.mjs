@@ -222,7 +222,8 @@ test("missing, damaged, foreign, newer and cut bundles say so inside their card"
   }
   assert.match(said.missing, /^No bundle at .*\/missing\/card\.bundle \(HTTP 404\)/);
   assert.match(said.damaged, /^The bundle at .* cannot be read: damaged: the checksum does not match/);
-  assert.match(said.foreign, /is not an explanation bundle/);
+  // A message that opens with a URL keeps its case ("http://", not "Http://").
+  assert.ok(said.foreign.startsWith(`${server.origin}/foreign/card.bundle is not an explanation bundle`), said.foreign);
   assert.match(said.newer, /made by a newer ILP-GNN \(format 99/);
   assert.match(said.cut, /damaged: .*cut short in transfer/);
   // The only console errors are the browser's own line for the 404.
