@@ -54,8 +54,12 @@ func ExamplePair(b *bundle.Bundle) ([2]int, error) {
 	if best < 0 {
 		return [2]int{}, errors.New("no node to explain")
 	}
-	// The likeliest link a page can name: the first that is, of a few.
-	s, err := b.Suggest(best, 10)
+	// The likeliest link a page can name: the first that is, of a few
+	// (each suggestion is explained, so the few only when the first is not).
+	s, err := b.Suggest(best, 1)
+	if err == nil && len(s) > 0 && Nameable(s[0].ID) != nil {
+		s, err = b.Suggest(best, 10)
+	}
 	if err != nil {
 		return [2]int{}, err
 	}

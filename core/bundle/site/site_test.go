@@ -202,6 +202,15 @@ func TestFilesRefuses(t *testing.T) {
 	if err != nil || pr[0] != best || Nameable(g.IDs[pr[1]]) != nil {
 		t.Errorf("ExamplePair = %v, %v; want node %d first", pr, err, best)
 	}
+	// Its likeliest link made unnameable too: the next likeliest.
+	s, err := b.Suggest(best, 2)
+	if err != nil || len(s) != 2 {
+		t.Fatalf("Suggest: %v, %v", s, err)
+	}
+	g.IDs[s[0].Node] = ""
+	if pr, err = ExamplePair(b); err != nil || pr != [2]int{best, s[1].Node} {
+		t.Errorf("ExamplePair = %v, %v; want %v", pr, err, [2]int{best, s[1].Node})
+	}
 	files, err := Files(b, nil, card)
 	if err != nil {
 		t.Fatal(err)
