@@ -237,13 +237,13 @@ func (s *npyStream) close() {
 	}
 }
 
-// intReader hands out the elements of an integer member one at a time,
+// intReader hands out the elements of an integer member in order,
 // decoding a chunk at a time: a narrow dtype is never widened for more
 // than a chunk.
 type intReader struct {
 	s    *npyStream
-	vals []int64
-	pos  int
+	vals []int64 // the chunk, decoded
+	pos  int     // vals[pos:] are still to be handed out
 }
 
 // newIntReader checks that s holds integers (or booleans).
@@ -254,6 +254,50 @@ func newIntReader(s *npyStream) (*intReader, error) {
 	return &intReader{s: s}, nil
 }
 
+// fill decodes the next chunk once the last has been handed out. It panics
+// past the end: the callers count the elements they take.
+func (ir *intReader) fill() error {
+	if ir.pos < len(ir.vals) {
+		return nil
+	}
+	c, ok, err := ir.s.chunk()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		panic("load: read past the end of " + ir.s.member)
+	}
+	if ir.vals, err = c.intsInto(ir.vals); err != nil {
+		return ir.s.r.errorf("", "%v", err)
+	}
+	ir.pos = 0
+	return nil
+}
+
+// take hands out the next m elements, m no more than fill left.
+func (ir *intReader) take(m int) []int64 {
+	out := ir.vals[ir.pos : ir.pos+m]
+	ir.pos += m
+	return out
+}
+
+// next returns the next element.
+func (ir *intReader) next() (int64, error) {
+	if err := ir.fill(); err != nil {
+		return 0, err
+	}
+	return ir.take(1)[0], nil
+}
+
+// floatReader hands out the elements of a numeric member in order as
+// float32, decoding a chunk at a time.
+type floatReader struct {
+	s       *npyStream
+	vals    []float32
+	pos     int
+	scratch []int64 // an integer chunk before conversion
+}
+
 // newFloatReader checks that s holds numbers.
 func newFloatReader(s *npyStream) (*floatReader, error) {
 	if s.kind != 'b' && s.kind != 'i' && s.kind != 'u' && s.kind != 'f' {
@@ -262,52 +306,30 @@ func newFloatReader(s *npyStream) (*floatReader, error) {
 	return &floatReader{s: s}, nil
 }
 
-// next returns the next element and its index in the array.
-func (ir *intReader) next() (int64, error) {
-	if ir.pos == len(ir.vals) {
-		c, ok, err := ir.s.chunk()
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			panic("load: read past the end of " + ir.s.member)
-		}
-		if ir.vals, err = c.intsInto(ir.vals); err != nil {
-			return 0, ir.s.r.errorf("", "%v", err)
-		}
-		ir.pos = 0
+// fill is intReader.fill for floats.
+func (fr *floatReader) fill() error {
+	if fr.pos < len(fr.vals) {
+		return nil
 	}
-	v := ir.vals[ir.pos]
-	ir.pos++
-	return v, nil
+	c, ok, err := fr.s.chunk()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		panic("load: read past the end of " + fr.s.member)
+	}
+	if fr.vals, err = c.floatsInto(fr.vals, &fr.scratch); err != nil {
+		return fr.s.r.errorf("", "%v", err)
+	}
+	fr.pos = 0
+	return nil
 }
 
-// floatReader hands out the elements of a numeric member one at a time as
-// float32, decoding a chunk at a time.
-type floatReader struct {
-	s    *npyStream
-	vals []float32
-	pos  int
-}
-
-// next returns the next element.
-func (fr *floatReader) next() (float32, error) {
-	if fr.pos == len(fr.vals) {
-		c, ok, err := fr.s.chunk()
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			panic("load: read past the end of " + fr.s.member)
-		}
-		if fr.vals, err = c.floatsInto(fr.vals); err != nil {
-			return 0, fr.s.r.errorf("", "%v", err)
-		}
-		fr.pos = 0
-	}
-	v := fr.vals[fr.pos]
-	fr.pos++
-	return v, nil
+// take is intReader.take for floats.
+func (fr *floatReader) take(m int) []float32 {
+	out := fr.vals[fr.pos : fr.pos+m]
+	fr.pos += m
+	return out
 }
 
 // parseHeader parses a .npy header with npyio, turning its panics on
@@ -379,34 +401,32 @@ func (a *array) intsInto(buf []int64) ([]int64, error) {
 	}
 	out = out[:a.n]
 	d, signed := a.data, a.kind == 'i'
-	switch a.size {
-	case 1:
+	switch {
+	case a.size == 1 && signed:
 		for i := range out {
-			if signed {
-				out[i] = int64(int8(d[i]))
-			} else {
-				out[i] = int64(d[i])
-			}
+			out[i] = int64(int8(d[i]))
 		}
-	case 2:
+	case a.size == 1:
 		for i := range out {
-			v := a.order.Uint16(d[2*i:])
-			if signed {
-				out[i] = int64(int16(v))
-			} else {
-				out[i] = int64(v)
-			}
+			out[i] = int64(d[i])
 		}
-	case 4:
+	case a.size == 2 && signed:
 		for i := range out {
-			v := a.order.Uint32(d[4*i:])
-			if signed {
-				out[i] = int64(int32(v))
-			} else {
-				out[i] = int64(v)
-			}
+			out[i] = int64(int16(a.order.Uint16(d[2*i:])))
 		}
-	case 8:
+	case a.size == 2:
+		for i := range out {
+			out[i] = int64(a.order.Uint16(d[2*i:]))
+		}
+	case a.size == 4 && signed:
+		for i := range out {
+			out[i] = int64(int32(a.order.Uint32(d[4*i:])))
+		}
+	case a.size == 4:
+		for i := range out {
+			out[i] = int64(a.order.Uint32(d[4*i:]))
+		}
+	default:
 		for i := range out {
 			v := a.order.Uint64(d[8*i:])
 			if !signed && v > math.MaxInt64 {
@@ -418,47 +438,23 @@ func (a *array) intsInto(buf []int64) ([]int64, error) {
 	return out, nil
 }
 
-// intAt decodes element i of an integer or boolean chunk.
-func (a *array) intAt(i int) (int64, error) {
-	d, signed := a.data, a.kind == 'i'
-	switch {
-	case a.kind != 'b' && !signed && a.kind != 'u':
-		return 0, fmt.Errorf("%s: want integers, got dtype kind %q", a.member, a.kind)
-	case a.size == 1 && signed:
-		return int64(int8(d[i])), nil
-	case a.size == 1:
-		return int64(d[i]), nil
-	case a.size == 2 && signed:
-		return int64(int16(a.order.Uint16(d[2*i:]))), nil
-	case a.size == 2:
-		return int64(a.order.Uint16(d[2*i:])), nil
-	case a.size == 4 && signed:
-		return int64(int32(a.order.Uint32(d[4*i:]))), nil
-	case a.size == 4:
-		return int64(a.order.Uint32(d[4*i:])), nil
-	}
-	v := a.order.Uint64(d[8*i:])
-	if !signed && v > math.MaxInt64 {
-		return 0, fmt.Errorf("%s: element %d is %d, more than a signed 64-bit integer holds", a.member, a.base+i, v)
-	}
-	return int64(v), nil
-}
-
 // floatsInto decodes a numeric chunk as float32 into buf's storage (grown
-// when too small) and returns it. Non-finite values are errors naming the
-// element's index in the whole array.
-func (a *array) floatsInto(buf []float32) ([]float32, error) {
+// when too small) and returns it; an integer chunk is decoded through
+// *scratch. Non-finite values are errors naming the element's index in
+// the whole array.
+func (a *array) floatsInto(buf []float32, scratch *[]int64) ([]float32, error) {
 	out := buf[:0]
 	if cap(out) < a.n {
 		out = make([]float32, a.n)
 	}
 	out = out[:a.n]
 	if a.kind != 'f' {
-		for i := range out {
-			v, err := a.intAt(i)
-			if err != nil {
-				return nil, err
-			}
+		iv, err := a.intsInto(*scratch)
+		if err != nil {
+			return nil, err
+		}
+		*scratch = iv
+		for i, v := range iv {
 			out[i] = float32(v)
 		}
 		return out, nil

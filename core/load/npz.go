@@ -126,10 +126,11 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 			return nil, r.errorf("", "no %s member: not a gnn-benchmark graph (want adj_indptr, adj_indices, adj_shape)", m)
 		}
 	}
-	n, edges, err := r.adjacency()
+	adj, err := r.adjacency()
 	if err != nil {
 		return nil, err
 	}
+	n := adj.n
 	x, err := r.features(n)
 	if err != nil {
 		return nil, err
@@ -138,7 +139,7 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := graph.New(n, edges, x, ids)
+	g, err := graph.New(n, adj.entries, x, ids)
 	if err != nil { // the structure was checked above: a repeated node name
 		return nil, r.errorf("node_names", "%v", err)
 	}
@@ -151,11 +152,24 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 // tooManyIsolated is the end of the message refusing a degenerate graph.
 const tooManyIsolated = "a graph with more than half of its nodes without an edge is refused"
 
-// adjacency reads the adjacency's CSR members into n and the distinct
-// undirected edges (U < V), refusing a graph with no edges or with more
-// than half of its nodes isolated (see NPZBytes) before anything is
-// allocated per node.
-func (r *npzFile) adjacency() (n int, edges []graph.Edge, err error) {
+// adjacency is what adjacency reads.
+type adjacency struct {
+	n int
+	// entries are the distinct entries (row, column) of the stored matrix
+	// that are edges: off the diagonal, with data other than 0. graph.New
+	// symmetrises them.
+	entries []graph.Edge
+	// selfLoops counts the entries on the diagonal and repeats the entries
+	// that repeat an earlier one (the same row and column), both dropped.
+	// An entry whose reverse is stored too is half of a symmetric matrix,
+	// not a repeat.
+	selfLoops, repeats int
+}
+
+// adjacency reads the adjacency's CSR members, refusing a graph with no
+// edges or with more than half of its nodes isolated (see NPZBytes) before
+// anything is allocated per node.
+func (r *npzFile) adjacency() (*adjacency, error) {
 	c, err := r.openCSR("adj", func(rows, cols int) error {
 		if rows != cols {
 			return r.errorf("adj_shape", "adjacency shape (%d, %d) is not square", rows, cols)
@@ -163,55 +177,57 @@ func (r *npzFile) adjacency() (n int, edges []graph.Edge, err error) {
 		return nil
 	})
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	defer c.close()
-	n = c.rows
+	n := c.rows
 	// From the headers alone: every entry gives at most two nodes an edge.
 	if c.nnz == 0 {
-		return 0, nil, r.errorf("adj_indices", "holds no entries: the graph has no edges (adj_shape gives it %d nodes)", n)
+		return nil, r.errorf("adj_indices", "holds no entries: the graph has no edges (adj_shape gives it %d nodes)", n)
 	}
 	if 4*int64(c.nnz) < int64(n) {
-		return 0, nil, r.errorf("adj_indices", "%s can give at most %d of the %d nodes an edge: %s",
+		return nil, r.errorf("adj_indices", "%s can give at most %d of the %d nodes an edge: %s",
 			nouns(c.nnz, "entry", "entries"), 2*c.nnz, n, tooManyIsolated)
 	}
+	a := &adjacency{n: n}
 	var set edgeSet
-	selfLoops := 0
 	for i := range n {
 		count, err := c.nextRow()
 		if err != nil {
-			return 0, nil, err
+			return nil, err
 		}
-		for range count {
-			j, v, err := c.entry()
+		for count > 0 {
+			cols, vals, err := c.entries(count)
 			if err != nil {
-				return 0, nil, err
+				return nil, err
 			}
-			switch {
-			case v == 0: // stored, but not an edge
-			case int(j) == i:
-				selfLoops++
-			default:
-				set.add(int32(i), j)
+			count -= len(cols)
+			for t, j := range cols {
+				switch {
+				case vals != nil && vals[t] == 0: // stored, but not an edge
+				case int(j) == i:
+					a.selfLoops++
+				default:
+					set.add(graph.Edge{U: int32(i), V: int32(j)})
+				}
 			}
 		}
 	}
 	if err := c.finish(); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
-	edges, repeats := set.undirected()
-	_, _ = selfLoops, repeats
-	if len(edges) == 0 {
-		return 0, nil, r.errorf("adj_indices", "none of its %d entries is an edge (each is a self-loop or 0 in adj_data): the graph has no edges",
+	a.entries, a.repeats = set.distinct()
+	if len(a.entries) == 0 {
+		return nil, r.errorf("adj_indices", "none of its %d entries is an edge (each is a self-loop or 0 in adj_data): the graph has no edges",
 			c.nnz)
 	}
-	if len(edges) > math.MaxInt32/2 { // graph.New counts 2M neighbours in int32
-		return 0, nil, r.errorf("adj_indices", "%d distinct edges, more than the %d a graph may have", len(edges), math.MaxInt32/2)
+	if len(a.entries) > math.MaxInt32/2 { // graph.New counts two neighbours an entry in int32
+		return nil, r.errorf("adj_indices", "%d distinct entries, more than the %d a graph may have", len(a.entries), math.MaxInt32/2)
 	}
 	// One bit a node: n+1 entries of adj_indptr have been read by now.
 	seen := make([]uint64, (n+63)/64)
 	touched := 0
-	for _, e := range edges {
+	for _, e := range a.entries {
 		for _, u := range [2]int32{e.U, e.V} {
 			if w, b := u/64, uint64(1)<<(u%64); seen[w]&b == 0 {
 				seen[w] |= b
@@ -220,10 +236,9 @@ func (r *npzFile) adjacency() (n int, edges []graph.Edge, err error) {
 		}
 	}
 	if 2*(n-touched) > n {
-		return 0, nil, r.errorf("adj_indices", "its %s only %d of the %d nodes: %s",
-			nouns(len(edges), "edge touches", "edges touch"), touched, n, tooManyIsolated)
+		return nil, r.errorf("adj_indices", "its edges touch only %d of the %d nodes: %s", touched, n, tooManyIsolated)
 	}
-	return n, edges, nil
+	return a, nil
 }
 
 // nouns returns "1 <one>" or "<n> <many>".
@@ -241,24 +256,34 @@ const (
 	rowCompactAt = 1 << 16
 )
 
-// edgeSet collects the entries (row, column) of a stored adjacency,
-// dropping repeats whenever they could make up half of what it holds, so
-// that an adjacency repeating one entry a billion times costs what its
+// edgeSet collects the distinct entries of a stored adjacency. Entries in
+// order (rows ascending, columns ascending within a row, as scipy stores a
+// canonical matrix) are appended, or dropped when they repeat the last
+// one, and need no sorting; entries out of order are appended and the
+// whole set sorted and compacted whenever they could make up half of it,
+// so that an adjacency repeating one entry a billion times costs what its
 // distinct entries cost.
 type edgeSet struct {
 	e    []graph.Edge
-	kept int // len(e) after the last compaction
+	kept int // e[:kept] is sorted and distinct
 	adds int // entries added
 }
 
-// add adds the entry u→v.
-func (s *edgeSet) add(u, v int32) {
+func edgeLess(a, b graph.Edge) bool { return a.U < b.U || a.U == b.U && a.V < b.V }
+
+// add adds the entry e.
+func (s *edgeSet) add(e graph.Edge) {
+	s.adds++
+	if k := len(s.e); k == s.kept && k > 0 && s.e[k-1] == e {
+		return
+	}
 	if len(s.e) == cap(s.e) { // doubling: append grows large slices by a quarter
 		s.e = slices.Grow(s.e, max(len(s.e), 1024))
 	}
-	s.e = append(s.e, graph.Edge{U: u, V: v})
-	s.adds++
-	if len(s.e) >= max(compactAt, 2*s.kept) {
+	s.e = append(s.e, e)
+	if k := len(s.e); k-1 == s.kept && (k == 1 || edgeLess(s.e[k-2], e)) {
+		s.kept = k
+	} else if k >= max(compactAt, 2*s.kept) {
 		s.compact()
 	}
 }
@@ -269,20 +294,13 @@ func (s *edgeSet) compact() {
 	s.kept = len(s.e)
 }
 
-// undirected returns the distinct undirected edges (U < V), in place of
-// the entries, and how many entries repeated an earlier one in the same
-// direction (an entry whose reverse is stored too is half of a symmetric
-// matrix, not a repeat).
-func (s *edgeSet) undirected() (edges []graph.Edge, repeats int) {
-	s.compact()
-	repeats = s.adds - len(s.e)
-	for i, e := range s.e {
-		if e.U > e.V {
-			s.e[i] = graph.Edge{U: e.V, V: e.U}
-		}
+// distinct returns the distinct entries, sorted, and how many entries
+// added repeated one before them.
+func (s *edgeSet) distinct() (entries []graph.Edge, repeats int) {
+	if s.kept != len(s.e) {
+		s.compact()
 	}
-	s.compact()
-	return s.e, repeats
+	return s.e, s.adds - len(s.e)
 }
 
 // csrStream reads a CSR matrix prefix_{shape,indptr,indices,data} a row at
@@ -430,24 +448,32 @@ func (c *csrStream) nextRow() (int, error) {
 	return count, nil
 }
 
-// entry returns the next entry of the current row: its column and its
-// value (1 without a data member).
-func (c *csrStream) entry() (int32, float32, error) {
-	j, err := c.idx.next()
-	if err != nil {
-		return 0, 0, err
+// entries returns up to k of the current row's next entries, at least one
+// when k > 0: their columns, each checked to be in [0, cols), and their
+// values, nil without a data member (each 1). The slices are valid until
+// the next call.
+func (c *csrStream) entries(k int) (cols []int64, vals []float32, err error) {
+	if err := c.idx.fill(); err != nil {
+		return nil, nil, err
 	}
-	if j < 0 || j >= int64(c.cols) {
-		return 0, 0, c.r.errorf(c.prefix+"_indices", "entry %d is %d, outside [0, %d)", c.k, j, c.cols)
-	}
-	v := float32(1)
+	m := min(k, len(c.idx.vals)-c.idx.pos)
 	if c.val != nil {
-		if v, err = c.val.next(); err != nil {
-			return 0, 0, err
+		if err := c.val.fill(); err != nil {
+			return nil, nil, err
+		}
+		m = min(m, len(c.val.vals)-c.val.pos)
+	}
+	cols = c.idx.take(m)
+	for t, j := range cols {
+		if j < 0 || j >= int64(c.cols) {
+			return nil, nil, c.r.errorf(c.prefix+"_indices", "entry %d is %d, outside [0, %d)", c.k+t, j, c.cols)
 		}
 	}
-	c.k++
-	return int32(j), v, nil
+	if c.val != nil {
+		vals = c.val.take(m)
+	}
+	c.k += m
+	return cols, vals, nil
 }
 
 // finish checks, once every row has been read, that the rows took every
@@ -507,13 +533,20 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 			if err != nil {
 				return nil, err
 			}
-			row.e, row.kept = row.e[:0], 0
-			for range count {
-				j, v, err := c.entry()
+			row.reset()
+			for count > 0 {
+				cols, vals, err := c.entries(count)
 				if err != nil {
 					return nil, err
 				}
-				row.add(j, v)
+				count -= len(cols)
+				for t, j := range cols {
+					v := float32(1)
+					if vals != nil {
+						v = vals[t]
+					}
+					row.add(int32(j), v)
+				}
 			}
 			row.fold()
 			for _, e := range row.e {
@@ -550,6 +583,7 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 		d := s.shape[1]
 		x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
 		var vals []float32
+		var scratch []int64
 		for {
 			c, ok, err := s.chunk()
 			if err != nil {
@@ -558,7 +592,7 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 			if !ok {
 				break
 			}
-			if vals, err = c.floatsInto(vals); err != nil {
+			if vals, err = c.floatsInto(vals, &scratch); err != nil {
 				return nil, r.errorf("", "%v", err)
 			}
 			for k, v := range vals {
@@ -582,14 +616,17 @@ func (r *npzFile) features(n int) (*f32.CSR, error) {
 }
 
 // rowSum sums the entries of one feature row by column. Repeats of a
-// column are added in the order the file gives them (a stable sort by
-// column, then a left fold), as scipy's sum_duplicates would; they are
-// folded whenever they could make up half of what it holds, which does not
-// change the sums, so that a row repeating one column a billion times
-// costs one entry.
+// column are added in the order the file gives them, as scipy's
+// sum_duplicates would: a left fold, from 0, over the column's entries in
+// file order. Entries in column order are appended, or added to the last
+// one when they repeat its column, which is then the fold so far; entries
+// out of order are appended and the row folded (a stable sort by column,
+// then each run summed, which continues the same folds) whenever they
+// could make up half of it, so that a row repeating one column a billion
+// times costs one entry.
 type rowSum struct {
 	e    []colVal
-	kept int // len(e) after the last fold
+	kept int // e[:kept] is sorted by column, each column once
 }
 
 type colVal struct {
@@ -597,12 +634,21 @@ type colVal struct {
 	val float32
 }
 
+// reset empties the row, keeping its storage.
+func (s *rowSum) reset() { s.e, s.kept = s.e[:0], 0 }
+
 func (s *rowSum) add(col int32, v float32) {
+	if k := len(s.e); k == s.kept && k > 0 && s.e[k-1].col == col {
+		s.e[k-1].val += v
+		return
+	}
 	if len(s.e) == cap(s.e) {
 		s.e = slices.Grow(s.e, max(len(s.e), 64))
 	}
 	s.e = append(s.e, colVal{col, v})
-	if len(s.e) >= max(rowCompactAt, 2*s.kept) {
+	if k := len(s.e); k-1 == s.kept && (k == 1 || s.e[k-2].col < col) {
+		s.kept = k
+	} else if k >= max(rowCompactAt, 2*s.kept) {
 		s.fold()
 	}
 }
@@ -610,10 +656,10 @@ func (s *rowSum) add(col int32, v float32) {
 // fold sorts the row by column and replaces each run of a column by its
 // sum, zeros included (a later entry may be added to them).
 func (s *rowSum) fold() {
-	byCol := func(a, b colVal) int { return cmp.Compare(a.col, b.col) }
-	if !slices.IsSortedFunc(s.e, byCol) {
-		slices.SortStableFunc(s.e, byCol)
+	if s.kept == len(s.e) {
+		return
 	}
+	slices.SortStableFunc(s.e, func(a, b colVal) int { return cmp.Compare(a.col, b.col) })
 	w := 0
 	for a := 0; a < len(s.e); w++ {
 		c, sum := s.e[a].col, float32(0)
