@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"ilpgnn/core/detmath"
 )
@@ -212,6 +213,74 @@ func FitPlatt(logits []float32, labels []bool) (t, b float64, err error) {
 	return 1 / a, b, nil
 }
 
+// MinPairsPerLabel is the fewest validation links, and the fewest
+// non-links, that Choose fits Platt scaling on: ten events for each of its
+// two numbers, the usual rule for logistic regression. With fewer, the fit
+// follows the few pairs there are (on a 5-node graph it drove every p to
+// 0).
+const MinPairsPerLabel = 20
+
+// Choice is the calibration Choose settled on for a model: the temperature
+// and bias its probabilities use, and whether they were fitted or are the
+// model's own sigmoid (1 and 0).
+type Choice struct {
+	Temperature, Bias float64
+	// Applied is whether Temperature and Bias were fitted; Why says, when
+	// they were not, why not, as a phrase for users ("only 9 validation
+	// links; calibration needs 20 links and 20 non-links").
+	Applied bool
+	Why     string
+}
+
+// Choose fits Platt scaling (FitPlatt) on the validation pairs' logits and
+// labels and keeps it only when it is worth having: there are at least
+// MinPairsPerLabel pairs of each label, the fit succeeds, and it lowers the
+// validation pairs' ECE (by more than rounding, 1e-9). Otherwise the model keeps its own sigmoid (T = 1,
+// b = 0) and Why says why. It panics when the lengths differ.
+func Choose(logits []float32, labels []bool) Choice {
+	checkLen(len(logits), len(labels))
+	none := Choice{Temperature: 1}
+	pos := 0
+	for _, y := range labels {
+		if y {
+			pos++
+		}
+	}
+	if neg := len(labels) - pos; pos < MinPairsPerLabel || neg < MinPairsPerLabel {
+		none.Why = fmt.Sprintf("only %s and %s; calibration needs %d of each",
+			count(pos, "validation link"), count(neg, "validation non-link"), MinPairsPerLabel)
+		return none
+	}
+	t, b, err := FitPlatt(logits, labels)
+	if err != nil {
+		none.Why = strings.TrimPrefix(err.Error(), "calibrate: ")
+		return none
+	}
+	raw, cal := make([]float64, len(logits)), make([]float64, len(logits))
+	for k, l := range logits {
+		raw[k], cal[k] = Prob(l, 1, 0), Prob(l, t, b)
+	}
+	before, after := ECE(raw, labels, Bins), ECE(cal, labels, Bins)
+	if !(after < before-eceRounding) {
+		none.Why = fmt.Sprintf("fitted, it would not lower the validation pairs' ECE (%.4f, against %.4f without)", after, before)
+		return none
+	}
+	return Choice{Temperature: t, Bias: b, Applied: true}
+}
+
+// eceRounding is how much lower the ECE must be with calibration for
+// Choose to count it as lowered: less is rounding, as when the fit finds
+// T = 1 and b = 0 again up to the last bit.
+const eceRounding = 1e-9
+
+// count returns "1 thing" or "n things".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
 // MaxBias bounds the bias of FitPlatt: past it, every p is within e^-50 of
 // 0 or 1 whatever the logit.
 const MaxBias = 50
@@ -290,9 +359,14 @@ func ECEOf(bins []ReliabilityBin) float64 {
 // held-out pairs (the test pairs), with and without its calibration.
 type Calibration struct {
 	// Temperature and Bias are T and b of p = sigmoid(logit/T + b), fitted
-	// on validation pairs (FitPlatt).
+	// on validation pairs (FitPlatt), or 1 and 0 when the calibration was
+	// not applied (Choose).
 	Temperature float64 `json:"temperature"`
 	Bias        float64 `json:"bias"`
+	// Applied is whether the calibration was fitted and kept; NotApplied
+	// says why not when it was not.
+	Applied    bool   `json:"calibrated"`
+	NotApplied string `json:"not_calibrated_because,omitempty"`
 	// ECE is the expected calibration error of the calibrated
 	// probabilities, ECEUncalibrated that of sigmoid(logit).
 	ECE             float64 `json:"ece"`
@@ -304,17 +378,31 @@ type Calibration struct {
 
 // Measure returns the Calibration of temperature t and bias b on pairs
 // whose first nPos logits are links and the rest non-links. A t of 0 means
-// 1, as in ilpgnn.Predictor: with b = 0, the uncalibrated model.
+// 1, as in ilpgnn.Predictor: with b = 0, the uncalibrated model. Applied
+// is set when (t, b) is not (1, 0); MeasureChoice also says why a choice
+// was not applied.
 func Measure(logits []float32, nPos int, t, b float64) Calibration {
 	if t == 0 {
 		t = 1
 	}
+	return measure(logits, nPos, t, b, t != 1 || b != 0)
+}
+
+// MeasureChoice is Measure for the temperature and bias of c, with c's
+// reason when it was not applied.
+func MeasureChoice(logits []float32, nPos int, c Choice) Calibration {
+	r := measure(logits, nPos, c.Temperature, c.Bias, c.Applied)
+	r.NotApplied = c.Why
+	return r
+}
+
+func measure(logits []float32, nPos int, t, b float64, applied bool) Calibration {
 	labels := Labels(nPos, len(logits)-nPos)
 	cal, raw := make([]float64, len(logits)), make([]float64, len(logits))
 	for k, l := range logits {
 		cal[k], raw[k] = Prob(l, t, b), Prob(l, 1, 0)
 	}
-	r := Calibration{Temperature: t, Bias: b, Bins: Reliability(cal, labels, Bins), ECEUncalibrated: ECE(raw, labels, Bins)}
+	r := Calibration{Temperature: t, Bias: b, Applied: applied, Bins: Reliability(cal, labels, Bins), ECEUncalibrated: ECE(raw, labels, Bins)}
 	r.ECE = ECEOf(r.Bins)
 	return r
 }

@@ -2,8 +2,10 @@ package calibrate
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -276,4 +278,97 @@ func linksFirst(logits []float32, labels []bool) ([]float32, int) {
 		}
 	}
 	return append(pos, neg...), len(pos)
+}
+
+// TestChoose: on random validation sets, Choose applies Platt scaling
+// exactly when there are MinPairsPerLabel pairs of each label and the fit
+// (FitPlatt, computed here on its own) lowers the validation ECE; when
+// applied, the ECE it gives is the lower one; otherwise the model's own
+// sigmoid stays, and the reason is given. Both outcomes occur.
+func TestChoose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 31))
+	applied, refused := 0, 0
+	for trial := range 400 {
+		nPos, nNeg := 5+rng.IntN(60), 5+rng.IntN(60)
+		labels := Labels(nPos, nNeg)
+		logits := make([]float32, len(labels))
+		// Logits of varied separation, scale and shift: some already
+		// calibrated, some far from it.
+		sep, scale, shift := rng.Float64()*3, 0.2+rng.Float64()*5, rng.NormFloat64()*2
+		for k, y := range labels {
+			z := rng.NormFloat64()
+			if y {
+				z += sep
+			}
+			logits[k] = float32(scale*z + shift)
+		}
+		c := Choose(logits, labels)
+		enough := nPos >= MinPairsPerLabel && nNeg >= MinPairsPerLabel
+		raw := make([]float64, len(logits))
+		for k, l := range logits {
+			raw[k] = Prob(l, 1, 0)
+		}
+		before := ECE(raw, labels, Bins)
+		lowers := false
+		if enough {
+			ft, fb, err := FitPlatt(logits, labels)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cal := make([]float64, len(logits))
+			for k, l := range logits {
+				cal[k] = Prob(l, ft, fb)
+			}
+			lowers = ECE(cal, labels, Bins) < before-1e-9
+			if c.Applied && (c.Temperature != ft || c.Bias != fb) {
+				t.Fatalf("trial %d: applied T %v b %v, FitPlatt gives %v %v", trial, c.Temperature, c.Bias, ft, fb)
+			}
+		}
+		if c.Applied != (enough && lowers) {
+			t.Fatalf("trial %d: %d links, %d non-links, lowers %v: applied %v (%s)", trial, nPos, nNeg, lowers, c.Applied, c.Why)
+		}
+		// Whatever was chosen never raises the validation ECE.
+		chosen := make([]float64, len(logits))
+		for k, l := range logits {
+			chosen[k] = Prob(l, c.Temperature, c.Bias)
+		}
+		if after := ECE(chosen, labels, Bins); after > before {
+			t.Fatalf("trial %d: validation ECE %v with the choice, %v without", trial, after, before)
+		}
+		if c.Applied {
+			applied++
+			continue
+		}
+		refused++
+		if c.Temperature != 1 || c.Bias != 0 || c.Why == "" {
+			t.Fatalf("trial %d: not applied, but T %v b %v, why %q", trial, c.Temperature, c.Bias, c.Why)
+		}
+		if !enough {
+			want := fmt.Sprintf("only %d validation links and %d validation non-links; calibration needs %d of each", nPos, nNeg, MinPairsPerLabel)
+			if c.Why != want {
+				t.Fatalf("trial %d: why %q, want %q", trial, c.Why, want)
+			}
+		}
+	}
+	if applied == 0 || refused == 0 {
+		t.Errorf("applied %d, refused %d: the trials should see both", applied, refused)
+	}
+}
+
+// TestChooseWouldNotLower: logits already calibrated: 40 pairs at
+// p = 0.75 of which 30 are links, 40 at p = 0.25 of which 10 are. The
+// ECE without calibration is 0, and the fit (two numbers for two groups)
+// can only find it again: Choose keeps the model's own sigmoid.
+func TestChooseWouldNotLower(t *testing.T) {
+	var logits []float32
+	var labels []bool
+	l := float32(math.Log(3)) // sigmoid(l) = 0.75
+	for k := range 40 {
+		logits, labels = append(logits, l), append(labels, k%4 != 0)
+		logits, labels = append(logits, -l), append(labels, k%4 == 0)
+	}
+	c := Choose(logits, labels)
+	if c.Applied || c.Temperature != 1 || c.Bias != 0 || !strings.HasPrefix(c.Why, "fitted, it would not lower the validation pairs' ECE (") {
+		t.Errorf("Choose: %+v", c)
+	}
 }

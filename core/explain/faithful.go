@@ -3,6 +3,7 @@ package explain
 import (
 	"cmp"
 	"fmt"
+	"ilpgnn/core/printable"
 	"math"
 	"slices"
 	"strings"
@@ -140,18 +141,19 @@ func candidates(s Side) int {
 func (e *Explanation) Counterfactual() string {
 	nI, nJ := len(e.I.Selected()), len(e.J.Selected())
 	d := decimals(e.Prob, e.ProbRemoved, e.ProbRandomRemoved)
-	f := func(p float64) string { return fmt.Sprintf("%.*f", d, p) }
+	f := func(p float64) string { return FormatProb(p, d) }
+	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)
 	if nI+nJ == 0 {
-		return fmt.Sprintf("Neither %s nor %s has a selected neighbour: p = %s rests on the two nodes alone.", e.I.ID, e.J.ID, f(e.Prob))
+		return fmt.Sprintf("Neither %s nor %s has a selected neighbour: p %s rests on the two nodes alone.", i, j, ProbIs(e.Prob, d))
 	}
 	var what string
 	switch {
 	case nI > 0 && nJ > 0:
-		what = fmt.Sprintf("%s of %s and the %d of %s", selectedNoun(nI), e.I.ID, nJ, e.J.ID)
+		what = fmt.Sprintf("%s of %s and the %d of %s", selectedNoun(nI), i, nJ, j)
 	case nI > 0:
-		what = fmt.Sprintf("%s of %s", selectedNoun(nI), e.I.ID)
+		what = fmt.Sprintf("%s of %s", selectedNoun(nI), i)
 	default:
-		what = fmt.Sprintf("%s of %s", selectedNoun(nJ), e.J.ID)
+		what = fmt.Sprintf("%s of %s", selectedNoun(nJ), j)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Removing %s %s p", what, verb(e.Prob, e.ProbRemoved, d))

@@ -42,9 +42,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 		Masked: mask,
 	}
 	if math.IsNaN(e.Prob) {
-		// Finite weights can still overflow (a checkpoint edited to hold
-		// 3e38): say so rather than print p = NaN.
-		return nil, fmt.Errorf("ilpgnn: the model's score for %q and %q is not a number: its weights overflow", g.IDs[i], g.IDs[j])
+		return nil, fmt.Errorf("ilpgnn: the model's score for %q and %q is not a number: %s", g.IDs[i], g.IDs[j], p.whyNaN())
 	}
 
 	p.counterfactuals(sc, e, i, j, mask, selI, selJ, spareI, spareJ)
@@ -372,4 +370,29 @@ func (a Attribution) String() string {
 		return "occlusion"
 	}
 	return fmt.Sprintf("Attribution(%d)", int(a))
+}
+
+// whyNaN says why a score came out NaN, rather than print p = NaN: weights
+// that are NaN themselves, else weights that overflow, infinite ones or
+// finite ones whose products are (a checkpoint edited to hold 3e38, whose
+// H^r is then NaN too). A predictor without weights (a bundle's) holds
+// H^r as its weights.
+func (p *Predictor) whyNaN() string {
+	var vals [][]float32
+	for _, w := range p.Model.Params() {
+		if w != nil {
+			vals = append(vals, w.Value)
+		}
+	}
+	if len(vals) == 0 {
+		vals = [][]float32{p.Hr}
+	}
+	for _, v := range vals {
+		for _, x := range v {
+			if x != x {
+				return "its weights are not numbers (NaN)"
+			}
+		}
+	}
+	return "its weights overflow"
 }

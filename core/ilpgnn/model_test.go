@@ -700,7 +700,23 @@ func TestExplainOverflowIsAnError(t *testing.T) {
 	}
 	p = NewPredictor(m, in)
 	_, err := p.Explain(0, 1)
-	if err == nil || !strings.Contains(err.Error(), "is not a number: its weights overflow") {
+	if err == nil || err.Error() != `ilpgnn: the model's score for "0" and "1" is not a number: its weights overflow` {
 		t.Fatalf("Explain(0, 1) with 3e38 weights: %v", err)
+	}
+}
+
+// TestExplainNaNIsAnError: NaN weights give an error that says they are
+// not numbers, not that they overflow.
+func TestExplainNaNIsAnError(t *testing.T) {
+	g := testGraph(t, 8, 2, 3, 5)
+	m, in := testModel(t, g, smallConfig())
+	for _, w := range m.Params() {
+		for k := range w.Value {
+			w.Value[k] = float32(math.NaN())
+		}
+	}
+	_, err := NewPredictor(m, in).Explain(0, 1)
+	if err == nil || err.Error() != `ilpgnn: the model's score for "0" and "1" is not a number: its weights are not numbers (NaN)` {
+		t.Fatalf("Explain(0, 1) with NaN weights: %v", err)
 	}
 }

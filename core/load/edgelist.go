@@ -59,15 +59,16 @@ func (n *nodeIDs) get(id []byte) int32 {
 //   - neither of them appears on any other line of the file (a header such
 //     as "person,friend" names no node);
 //
-// otherwise it is an edge. Either way a header read is named in ReadNotes,
-// with the reason, so that the one edge a header rule could take is never
-// lost unsaid. A file whose first data line starts with '{', '[' or '<' is
+// otherwise it is an edge. A header found by the last two rules is named
+// in ReadNotes with the reason, so that the one edge they could take is
+// never lost unsaid. A file whose first data line starts with '{', '[' or '<' is
 // refused as JSON or XML, which this reader does not understand.
 //
 // The features file has one line per node, "<id> <v1> ... <vD>": dense
 // values, stored sparse (zeros dropped). Every line must have as many values
 // as the first; its first line is a header when any of its value fields is
-// not a number. Nodes with no features line get an empty feature row and
+// not a number (named in ReadNotes when its first field is a node of the
+// edge list: that may be the node's row, spoilt). Nodes with no features line get an empty feature row and
 // are listed in the graph's MissingFeatures; nodes
 // that appear only in the features file are kept as isolated nodes.
 //
@@ -157,15 +158,18 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string
 		_, seen1 := nodes.index[first[1]]
 		switch {
 		case isHeaderWord([]byte(first[0])) && isHeaderWord([]byte(first[1])):
-			reason = "its fields are column names"
+			reason = "" // the usual header: nothing to say
+			pending = false
 		case len(edges) > 0 && idsNumeric:
 			reason = "the ids on the lines after it are numbers"
 		case len(edges) > 0 && !seen0 && !seen1:
 			reason = "neither of its ids appears on any other line; if it is an edge, put a header such as \"source,target\" above it"
 		}
-		if reason != "" {
+		switch {
+		case !pending:
+		case reason != "":
 			notes = append(notes, fmt.Sprintf("%s: line %d (%s) read as a header, not an edge: %s", file, firstLine, quoteFields(first), reason))
-		} else {
+		default:
 			edges = nodes.prepend(first, edges)
 			if firstExtra {
 				extra++
@@ -224,7 +228,12 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		if dim < 0 {
 			dim = len(fields) - 1
 			if isFeaturesHeader(fields) {
-				header = fmt.Appendf(nil, "line %d", rs.line) // fixes the width, holds no data
+				// It fixes the width and holds no data; a header whose
+				// first field is a node of the edge list may be that
+				// node's row, spoilt, and is said to be read as a header.
+				if _, known := nodes.index[string(fields[0])]; known {
+					header = fmt.Appendf(nil, "line %d (%q, ...) read as a header: a value field is not a number, though %q is a node of the edge list", rs.line, fields[0], fields[0])
+				}
 				continue
 			}
 		}
@@ -263,7 +272,7 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		notes = append(notes, fmt.Sprintf("%s: %s before the data skipped", file, countLines(rs.comments, "comment line")))
 	}
 	if header != nil {
-		notes = append(notes, fmt.Sprintf("%s: %s read as a header (a value field is not a number)", file, header))
+		notes = append(notes, fmt.Sprintf("%s: %s", file, header))
 	}
 
 	// Reorder the rows into node order.

@@ -96,7 +96,6 @@ func TestEdgeListReadExactly(t *testing.T) {
 		in:    "#source\ttarget\n1\t2\n",
 		ids:   []string{"1", "2"},
 		edges: []string{"1|2"},
-		notes: []string{`e.csv: line 1 ("#source", "target") read as a header, not an edge: its fields are column names`},
 	}, {
 		name:  "a header over numbers",
 		in:    "person,friend\n1,2\n",
@@ -146,9 +145,19 @@ func TestFeaturesReadExactly(t *testing.T) {
 			t.Errorf("features of %q = %v, want %v", id, got, want)
 		}
 	}
-	want := []string{
-		"features.csv: 1 comment line before the data skipped",
-		"features.csv: line 2 read as a header (a value field is not a number)",
+	want := []string{"features.csv: 1 comment line before the data skipped"}
+	if got := g.InputNotes(); !slices.Equal(got, want) {
+		t.Errorf("notes %q, want %q", got, want)
+	}
+	// A first row that names a node but holds a word is read as the
+	// header, and said to be.
+	g, err = EdgeListReaders("t", strings.NewReader("a,b\n"), "edges.csv", strings.NewReader("a,1,x\nb,0,1\n"), "features.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{
+		`features.csv: line 1 ("a", ...) read as a header: a value field is not a number, though "a" is a node of the edge list`,
+		`1 node has no feature row (id "a"); its features are all zero`,
 	}
 	if got := g.InputNotes(); !slices.Equal(got, want) {
 		t.Errorf("notes %q, want %q", got, want)

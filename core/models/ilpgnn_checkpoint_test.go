@@ -408,6 +408,7 @@ func TestOpenPredictor(t *testing.T) {
 	g := plantedGraph(t, 120, 2)
 	c := quickConfig(5)
 	c.Epochs = 6
+	c.ValFrac = 0.1 // enough validation pairs to calibrate on (calibrate.MinPairsPerLabel)
 	_, res := trainedCheckpoint(t, g, c)
 	ck, err := models.ILPGNNCheckpoint(res, g)
 	if err != nil {

@@ -333,24 +333,20 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	s := kept.Logits(testPairs)
 	nPos := len(sp.TestPos)
 	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
-	t, b := Calibrate(kept, sp)
-	res.Calibration = calibrate.Measure(s, nPos, t, b)
+	res.Calibration = calibrate.MeasureChoice(s, nPos, Calibrate(kept, sp))
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
 }
 
-// Calibrate fits the temperature and bias of p's probabilities on the
-// validation pairs of sp (calibrate.FitPlatt: temperature alone leaves
-// ILP-GNN's ECE where it was, see core/calibrate/RESULTS.md). Where they
-// cannot be fitted (no validation pairs, or all of one label) they are 1
-// and 0: the model's own sigmoid.
-func Calibrate(p *ilpgnn.Predictor, sp *split.Split) (t, b float64) {
+// Calibrate chooses the temperature and bias of p's probabilities on the
+// validation pairs of sp (calibrate.Choose, which fits calibrate.FitPlatt:
+// temperature alone leaves ILP-GNN's ECE where it was, see
+// core/calibrate/RESULTS.md). Where there are too few validation pairs, or
+// the fit would not lower their ECE, they are 1 and 0, the model's own
+// sigmoid, and the choice says why.
+func Calibrate(p *ilpgnn.Predictor, sp *split.Split) calibrate.Choice {
 	val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	t, b, err := calibrate.FitPlatt(p.Logits(val), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
-	if err != nil {
-		return 1, 0
-	}
-	return t, b
+	return calibrate.Choose(p.Logits(val), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
 }
 
 // epochLoss is an epoch's loss terms and its count of positives feeding

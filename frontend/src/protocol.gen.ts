@@ -155,6 +155,13 @@ export interface GraphInfo {
    */
   missingFeatures: number;
   missingFeatureIds: string[];
+  /**
+   * InputNotes are sentences about what the loader did not take from
+   * the files as they stand: a header or comment lines skipped, ignored
+   * columns, duplicate edges and self-loops removed, nodes without a
+   * feature row (graph.Graph.InputNotes; never null).
+   */
+  inputNotes: string[];
 }
 
 /** GenerateArgs are the args of generate. */
@@ -587,6 +594,8 @@ export interface ReliabilityBin {
 export interface Calibration {
   temperature: number;
   bias: number;
+  calibrated: boolean;
+  not_calibrated_because?: string;
   ece: number;
   ece_uncalibrated: number;
   reliability: ReliabilityBin[];

@@ -12,6 +12,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/split"
+	"ilpgnn/core/train"
 )
 
 // The operations of this file measure the current model on its seed's
@@ -125,12 +126,18 @@ func (e *Engine) insight(_ context.Context, req Request) (any, []byte, error) {
 	}
 	sp := h.split
 	test := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
+	cal := calibrate.Measure(h.pred.Logits(test), len(sp.TestPos), h.pred.Temperature, h.pred.Bias)
+	if !cal.Applied {
+		// The choice is the one training made: the same weights on the
+		// same validation pairs.
+		cal.NotApplied = train.Calibrate(h.pred, sp).Why
+	}
 	return Insight{
 		K:           mo.cfg.Model.K,
 		Linked:      distOf(h.pred, sp.TestPos),
 		Unlinked:    distOf(h.pred, sp.TestNeg),
 		Pairs:       InsightPairs{Linked: len(sp.TestPos), Unlinked: len(sp.TestNeg)},
-		Calibration: calibrate.Measure(h.pred.Logits(test), len(sp.TestPos), h.pred.Temperature, h.pred.Bias),
+		Calibration: cal,
 	}, nil, nil
 }
 

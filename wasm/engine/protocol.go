@@ -148,6 +148,11 @@ type GraphInfo struct {
 	// graph.MaxNamedMissing of them (never null).
 	MissingFeatures   int      `json:"missingFeatures"`
 	MissingFeatureIDs []string `json:"missingFeatureIds"`
+	// InputNotes are sentences about what the loader did not take from
+	// the files as they stand: a header or comment lines skipped, ignored
+	// columns, duplicate edges and self-loops removed, nodes without a
+	// feature row (graph.Graph.InputNotes; never null).
+	InputNotes []string `json:"inputNotes"`
 }
 
 // GraphStats are the degree and connectivity statistics of a graph.

@@ -20,8 +20,10 @@ import (
 func TestTrainReportsCalibration(t *testing.T) {
 	dir := t.TempDir()
 	ck := filepath.Join(dir, "model.ckpt")
+	// A quarter of the edges for validation: 45 links, enough to calibrate
+	// on (calibrate.MinPairsPerLabel).
 	code, out, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "30", "--lr", "0.01",
-		"--hidden", "16", "--json", "--save", ck)
+		"--hidden", "16", "--val-frac", "0.25", "--json", "--save", ck)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr)
 	}
@@ -30,7 +32,7 @@ func TestTrainReportsCalibration(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := res.Runs[0]
-	if r.Calibration == nil || len(r.Bins) != calibrate.Bins || !(r.Temperature > 0) {
+	if r.Calibration == nil || len(r.Bins) != calibrate.Bins || !(r.Temperature > 0) || !r.Applied || r.NotApplied != "" {
 		t.Fatalf("train --json without calibration: %s", out)
 	}
 	n := 0

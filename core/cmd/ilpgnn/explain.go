@@ -12,6 +12,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
+	"ilpgnn/core/printable"
 )
 
 // openModel loads the dataset and the checkpoint trained on it, and prepares
@@ -106,7 +107,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, e)
 	}
-	printExplanation(stdout, e)
+	printExplanation(stdout, e, p.Temperature != 1 || p.Bias != 0)
 	return nil
 }
 
@@ -142,11 +143,11 @@ func cmdSuggest(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, sugg)
 	}
-	fmt.Fprintf(stdout, "new links suggested for %s:\n", g.IDs[i])
+	fmt.Fprintf(stdout, "new links suggested for %s:\n", printable.Name(g.IDs[i]))
 	for k, s := range sugg {
 		// Reasons, not the Reading, whose own p = 0.xx repeated the
 		// column rounded (1.00 beside 0.9987).
-		fmt.Fprintf(stdout, "%3d. %-12s p = %.4f  %s\n", k+1, s.ID, s.Prob, s.Explanation.Reasons())
+		fmt.Fprintf(stdout, "%3d. %-12s p %-8s  %s\n", k+1, printable.Name(s.ID), explain.ProbIs(s.Prob, 4), s.Explanation.Reasons())
 	}
 	if len(sugg) > 0 && sugg[0].TieNote != "" {
 		fmt.Fprintf(stdout, "note: %s.\n", sugg[0].TieNote)
@@ -163,8 +164,10 @@ func writeJSON(w io.Writer, v any) error {
 // maxRows caps the neighbours listed per side in the text output.
 const maxRows = 10
 
-func printExplanation(w io.Writer, e *explain.Explanation) {
-	fmt.Fprintf(w, "p(%s, %s) = %.4f", e.I.ID, e.J.ID, e.Prob)
+// printExplanation writes e for people; calibrated says whether the
+// model's probabilities were calibrated, for the legend.
+func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool) {
+	fmt.Fprintf(w, "p(%s, %s) %s", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, 4))
 	if e.Linked {
 		fmt.Fprint(w, "  (linked in the graph")
 		if e.Masked {
@@ -178,7 +181,7 @@ func printExplanation(w io.Writer, e *explain.Explanation) {
 		if s.Node == e.J.Node {
 			other = e.I.ID
 		}
-		fmt.Fprintf(w, "neighbours of %s scored against %s:\n", s.ID, other)
+		fmt.Fprintf(w, "neighbours of %s scored against %s:\n", printable.Name(s.ID), printable.Name(other))
 		fmt.Fprintf(w, "  %4s  %-12s %8s %9s %8s %7s %11s %9s  %s\n", "rank", "id", "score", "structure", "features", "weight", "attribution", "p without", "")
 		hidden := 0
 		for r, n := range s.Neighbors {
@@ -190,26 +193,36 @@ func printExplanation(w io.Writer, e *explain.Explanation) {
 			attr, without := "", ""
 			if n.Selected {
 				mark = "selected"
-				attr, without = fmt.Sprintf("%+.4f", n.Attribution), fmt.Sprintf("%.4f", n.ProbWithout)
+				attr, without = fmt.Sprintf("%+.4f", n.Attribution), explain.FormatProb(n.ProbWithout, 4)
 			}
 			if n.Common {
 				mark = strings.TrimSpace(mark + " common")
 			}
-			fmt.Fprintf(w, "  %4d  %-12s %8.4f %9.4f %8.4f %7.4f %11s %9s  %s\n", n.Rank, n.ID, n.Score, n.Structure, n.Features, n.Weight, attr, without, mark)
+			fmt.Fprintf(w, "  %4d  %-12s %8.4f %9.4f %8.4f %7.4f %11s %9s  %s\n", n.Rank, printable.Name(n.ID), n.Score, n.Structure, n.Features, n.Weight, attr, without, mark)
 		}
 		if hidden > 0 {
 			fmt.Fprintf(w, "  ... and %d more (all of them with --json)\n", hidden)
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "counterfactuals: random neighbours instead p = %.4f; selected neighbours removed p = %.4f; as many random neighbours removed p = %.4f (mean of %d draws)\n\n",
-		e.ProbRandom, e.ProbRemoved, e.ProbRandomRemoved, e.RandomDraws)
+	fmt.Fprintf(w, "counterfactuals: random neighbours instead p %s; selected neighbours removed p %s; as many random neighbours removed p %s (mean of %d draws)\n\n",
+		explain.ProbIs(e.ProbRandom, 4), explain.ProbIs(e.ProbRemoved, 4), explain.ProbIs(e.ProbRandomRemoved, 4), e.RandomDraws)
+	if calibrated {
+		fmt.Fprint(w, definitionCalibrated)
+	} else {
+		fmt.Fprint(w, definitionUncalibrated)
+	}
 	fmt.Fprint(w, definitions)
 }
 
-// definitions says what explain's numbers mean, one line each.
-const definitions = `p            the model's probability of the link, calibrated on validation pairs: sigmoid(logit/T + c) with T and c fitted there, logit = h_i · h_j, h a node's representation with its selected neighbours added (eq 7-8)
-structure    how close the neighbour is to the other end in the graph (diffusion similarity, scaled so the closest neighbour has 1)
+// The legend's line for p, with and without calibration.
+const (
+	definitionCalibrated   = "p            the model's probability of the link, calibrated on validation pairs: sigmoid(logit/T + c) with T and c fitted there, logit = h_i · h_j, h a node's representation with its selected neighbours added (eq 7-8)\n"
+	definitionUncalibrated = "p            the model's own sigmoid(logit), not calibrated (too few validation pairs, or calibrating did not lower their ECE: train says which), logit = h_i · h_j, h a node's representation with its selected neighbours added (eq 7-8)\n"
+)
+
+// definitions says what explain's other numbers mean, one line each.
+const definitions = `structure    how close the neighbour is to the other end in the graph (diffusion similarity, scaled so the closest neighbour has 1)
 features     how alike the neighbour's and the other end's learnt representations are: sigmoid(h^r_c · h^r_j), 0 to 1
 score        structure and features combined (eq 5); the model selects the best-scored neighbours, common neighbours first
 weight       b, a selected neighbour's share of its node's aggregate (eq 6); the weights of one end sum to 1
@@ -236,7 +249,7 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, st)
 	}
-	fmt.Fprintf(stdout, "name: %s\n", g.Name)
+	fmt.Fprintf(stdout, "name: %s\n", printable.Name(g.Name))
 	printStats(stdout, st)
 	return nil
 }
@@ -255,7 +268,9 @@ func printStats(w io.Writer, st graph.Stats) {
 	fmt.Fprintf(w, "components: %d\n", st.Components)
 	fmt.Fprintf(w, "largest_component: %d\n", st.LargestComponent)
 	fmt.Fprintf(w, "missing_features: %d\n", st.MissingFeatures)
-	if note := st.MissingFeaturesNote(); note != "" {
+	fmt.Fprintf(w, "self_loops_removed: %d\n", st.SelfLoops)
+	fmt.Fprintf(w, "duplicate_edges_removed: %d\n", st.DuplicateEdges)
+	for _, note := range st.InputNotes {
 		fmt.Fprintf(w, "note: %s\n", note)
 	}
 }

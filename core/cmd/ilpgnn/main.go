@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"ilpgnn/core/models"
+	"ilpgnn/core/printable"
 	"io"
 	"os"
 	"os/signal"
@@ -113,12 +114,13 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 		// The flag package has printed the problem and the flags.
 		return 2
 	default:
-		fmt.Fprintf(stderr, "ilpgnn: error: %s\n", errorText(err))
+		fmt.Fprintf(stderr, "ilpgnn: error: %s\n", printable.Name(errorText(err)))
 		return 1
 	}
 }
 
-// errorText is err's message for the error line. Errors of package
+// errorText is err's message for the error line (printable.Name then
+// escapes whatever of a user's file it quotes raw). Errors of package
 // core/ilpgnn begin with its name, which is also the command's, and the
 // line already says "ilpgnn: error:".
 func errorText(err error) string {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/models"
+	"ilpgnn/core/printable"
 	"ilpgnn/core/train"
 )
 
@@ -93,6 +95,9 @@ type trainJSON struct {
 	// calibration errors, when the model is calibrated.
 	ECEMean             *float64 `json:"ece_mean,omitempty"`
 	ECEUncalibratedMean *float64 `json:"ece_uncalibrated_mean,omitempty"`
+	// Notes are what the loader did not take from the data as it stands
+	// (graph.Graph.InputNotes).
+	Notes []string `json:"notes,omitempty"`
 	// Error is why the command failed (it also exits non-zero); Runs holds
 	// the seeds that finished before.
 	Error string `json:"error,omitempty"`
@@ -144,13 +149,14 @@ func cmdTrain(ctx context.Context, reg models.Registry, args []string, stdout, s
 	if err != nil {
 		return err
 	}
-	if note := first.Graph.MissingFeaturesNote(); note != "" {
-		fmt.Fprintf(rep.stderr, "note: %s: %s\n", tr.data, note)
-	}
 	g := first.Graph
 	out.Dataset = g.Name
+	out.Notes = g.InputNotes()
 	if !tr.json {
-		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", g.Name, g.NumNodes(), g.NumEdges(), g.FeatureDim())
+		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", printable.Name(g.Name), g.NumNodes(), g.NumEdges(), g.FeatureDim())
+		for _, note := range out.Notes {
+			fmt.Fprintf(stdout, "note: %s\n", note)
+		}
 		fmt.Fprintf(stdout, "%6s  %8s  %8s  %26s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "test Hits@20 / @50 / @100", "epochs", "seconds", "ms/epoch")
 	}
 	for _, seed := range seeds {
@@ -216,6 +222,10 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 		return nil, fmt.Errorf("--save: %s learns nothing, so there is no checkpoint to save", spec.Name)
 	case !spec.Saves && tr.save != "":
 		return nil, fmt.Errorf("--save: checkpoints of %s are not supported yet", spec.Name)
+	case tr.save != "":
+		if err := checkWritable(tr.save); err != nil {
+			return nil, fmt.Errorf("--save: %w", err)
+		}
 	}
 	if tr.selection, err = models.ParseSelection(*selectOn); err != nil {
 		return nil, fmt.Errorf("--select: %w", err)
@@ -250,8 +260,9 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 		return runJSON{}, fmt.Errorf("seed %d: %w", seed, err)
 	}
 	warning := train.TestWarning(sp)
-	if warning != "" && !tr.quiet {
-		fmt.Fprintf(rep.stderr, "warning: seed %d: %s\n", seed, warning)
+	if warning != "" && !tr.json {
+		// In the report itself, where --quiet does not hide it.
+		fmt.Fprintf(stdout, "%6d  warning: %s\n", seed, warning)
 	}
 	run := models.Run{Data: d, Split: sp, Seed: seed, Select: tr.selection, Given: tr.given}
 	t, err := tr.config.Train(ctx, run, rep.progress(seed))
@@ -292,6 +303,31 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 	return nil
 }
 
+// checkWritable makes sure, before any training, that a file can be
+// written at path: its folder exists and takes a new file, and path is
+// not a folder.
+func checkWritable(path string) error {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("%s is a folder; name the file to write", path)
+	}
+	dir := filepath.Dir(path)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: the folder %s does not exist", path, dir)
+	case err != nil:
+		return err
+	case !info.IsDir():
+		return fmt.Errorf("%s: %s is not a folder", path, dir)
+	}
+	probe, err := os.CreateTemp(dir, ".ilpgnn-save-check-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write in %s: %w", path, dir, errors.Unwrap(err))
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
 // runOf is a run's line of the report.
 func runOf(seed uint64, res models.Result) runJSON {
 	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
@@ -314,8 +350,11 @@ func (r runJSON) print(w io.Writer, spec models.Spec) {
 		fmt.Fprintf(w, "  (prep %.1fs; per epoch %s)", r.PrepSeconds, phaseSummary(r.phases))
 	}
 	fmt.Fprintln(w)
-	if r.Calibration != nil {
+	switch {
+	case r.Calibration != nil && r.Applied:
 		fmt.Fprintf(w, "        calibration on test pairs: ECE %.4f with temperature %.3f and bias %.3f (%.4f uncalibrated)\n", r.ECE, r.Temperature, r.Bias, r.ECEUncalibrated)
+	case r.Calibration != nil:
+		fmt.Fprintf(w, "        not calibrated: %s; p is the model's own sigmoid(logit) (ECE %.4f on test pairs)\n", r.NotApplied, r.ECE)
 	}
 	if r.P1 != nil {
 		fmt.Fprintf(w, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", spec.Explanation, *r.P1, *r.P2)

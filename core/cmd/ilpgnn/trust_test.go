@@ -51,7 +51,7 @@ func TestTrainDiverges(t *testing.T) {
 
 // TestTrainFewTestLinks: the 4-cycle's split holds out one test link
 // (split.DefaultTestFrac of 4 edges, at least one), so its AUC is 0 or 1
-// by chance: train says so on stderr and in --json, for every model.
+// by chance: train says so in its report and in --json, for every model.
 func TestTrainFewTestLinks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cycle.txt")
 	if err := os.WriteFile(path, []byte("0 1\n1 2\n2 3\n3 0\n"), 0o644); err != nil {
@@ -68,9 +68,15 @@ func TestTrainFewTestLinks(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 			t.Fatalf("%s: stdout %q: %v", model, stdout, err)
 		}
-		if code != 0 || len(got.Runs) != 2 || got.Runs[0].Warning == "" || !strings.Contains(got.Runs[1].Warning, want) ||
-			!strings.Contains(stderr, "warning: seed 1: "+want) {
+		if code != 0 || len(got.Runs) != 2 || got.Runs[0].Warning == "" || !strings.Contains(got.Runs[1].Warning, want) {
 			t.Errorf("%s: exit %d, body %+v, stderr %q", model, code, got, stderr)
+		}
+		// The report in text says it too, on its seed's line, and
+		// --quiet does not hide it.
+		args = append(slices.DeleteFunc(args, func(a string) bool { return a == "--json" }), "--quiet")
+		code, stdout, stderr = cli(t, args...)
+		if code != 0 || !strings.Contains(stdout, "\n     1  warning: "+want) || stderr != "" {
+			t.Errorf("%s --quiet: exit %d, stdout %q, stderr %q", model, code, stdout, stderr)
 		}
 	}
 	// The small graph's 180 edges give 18 test links: no warning.

@@ -1,0 +1,52 @@
+package explain
+
+import (
+	"math"
+	"testing"
+)
+
+func TestFormatProb(t *testing.T) {
+	for _, tc := range []struct {
+		p      float64
+		places int
+		want   string
+		is     string
+	}{
+		{0.9458, 4, "0.9458", "= 0.9458"},
+		{0.99994, 4, "0.9999", "= 0.9999"},
+		{0.99995, 4, "> 0.9999", "> 0.9999"}, // would print 1.0000
+		{1, 4, "> 0.9999", "> 0.9999"},
+		{0.00004, 4, "< 0.0001", "< 0.0001"},
+		{0, 2, "< 0.01", "< 0.01"},
+		{0.005, 2, "0.01", "= 0.01"},
+		{0.996, 2, "> 0.99", "> 0.99"},
+		{0.5, 2, "0.50", "= 0.50"},
+		{math.NaN(), 2, "NaN", "= NaN"},
+	} {
+		if got := FormatProb(tc.p, tc.places); got != tc.want {
+			t.Errorf("FormatProb(%v, %d) = %q, want %q", tc.p, tc.places, got, tc.want)
+		}
+		if got := ProbIs(tc.p, tc.places); got != tc.is {
+			t.Errorf("ProbIs(%v, %d) = %q, want %q", tc.p, tc.places, got, tc.is)
+		}
+	}
+}
+
+// TestReadingEscapesNames: a neighbour or end whose id carries terminal
+// escapes or a line break is written escaped in the reading and the
+// counterfactual, which the command line prints as they are.
+func TestReadingEscapesNames(t *testing.T) {
+	e := &Explanation{
+		I:    Side{Node: 0, ID: "\x1b]0;PWNED\a\x1b[31mRED", Neighbors: []Neighbor{{Node: 2, ID: "n\nforged line", Rank: 1, Selected: true, Weight: 1}}},
+		J:    Side{Node: 1, ID: "j", Neighbors: []Neighbor{{Node: 3, ID: "k", Rank: 1, Selected: true, Weight: 1}}},
+		Prob: 0.999999, ProbRemoved: 0.5, ProbRandomRemoved: 0.7, RandomDraws: 3,
+	}
+	want := `j is suggested to \x1b]0;PWNED\a\x1b[31mRED (p > 0.99) because \x1b]0;PWNED\a\x1b[31mRED's neighbour n\nforged line is similar to j (structure 0.00, features 0.00) and j's neighbour k is similar to \x1b]0;PWNED\a\x1b[31mRED (structure 0.00, features 0.00).`
+	if got := e.read(); got != want {
+		t.Errorf("reading:\n got %q\nwant %q", got, want)
+	}
+	wantCF := `Removing the selected neighbour of \x1b]0;PWNED\a\x1b[31mRED and the 1 of j lowers p from > 0.99 to 0.50; removing as many random neighbours lowers it to 0.70 (mean of 3 draws).`
+	if got := e.Counterfactual(); got != wantCF {
+		t.Errorf("counterfactual:\n got %q\nwant %q", got, wantCF)
+	}
+}
