@@ -3,15 +3,20 @@ package engine
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/csv"
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"ilpgnn/core/bundle"
 	"ilpgnn/core/bundle/site"
 	"ilpgnn/core/explain"
+	"ilpgnn/wasm/card/view"
 )
 
 func cardFiles() map[string][]byte {
@@ -129,5 +134,105 @@ func TestCardExportErrors(t *testing.T) {
 	r := p.wait(p.send("card.export", nil, cardFiles()))
 	if r.Type != "result" || len(r.Bytes) == 0 {
 		t.Fatalf("default pairs: %+v", r.Error)
+	}
+}
+
+// TestCardExportHostileIDs: the app's zip, for a graph whose ids are
+// markup, event handlers, commas and quotes (an edge list with RFC 4180
+// quoting), holds a page that an HTML parser reads with no on* attribute
+// and a card naming each pair exactly, read as the card reads it; an id
+// that is not UTF-8 is refused, naming the node.
+func TestCardExportHostileIDs(t *testing.T) {
+	names := []string{"n0", `x" onmouseover="alert(4)`, "</code><img src=x onerror=alert(1)>", "hub,1", `a,b "c"`, "Tom & Jerry's"}
+	for i := len(names); i < 30; i++ {
+		names = append(names, fmt.Sprintf("n%d", i))
+	}
+	// edges writes the list and returns the node of each name: the
+	// loader numbers nodes in order of first appearance.
+	edges := func(names []string) ([]byte, map[string]int) {
+		var b bytes.Buffer
+		node := map[string]int{}
+		w := csv.NewWriter(&b)
+		w.Write([]string{"source", "target"})
+		for i := range names {
+			for _, rec := range [][]string{{names[i], names[(i+1)%len(names)]}, {names[i], names[(i+5)%len(names)]}} {
+				w.Write(rec)
+				for _, id := range rec {
+					if _, ok := node[id]; !ok {
+						node[id] = len(node)
+					}
+				}
+			}
+		}
+		w.Flush()
+		return b.Bytes(), node
+	}
+	data, node := edges(names)
+	p := newPage(t, nil)
+	if r := p.wait(p.send("load", map[string]any{"name": "hostile"}, map[string][]byte{"edges.csv": data})); r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	p.call("train", trainArgs(2), nil)
+	want := [][2]string{{names[1], names[2]}, {names[3], names[4]}, {names[5], names[1]}}
+	var args []map[string]int
+	for _, pr := range want {
+		args = append(args, map[string]int{"i": node[pr[0]], "j": node[pr[1]]})
+	}
+	r := p.wait(p.send("card.export", map[string]any{"pairs": args}, cardFiles()))
+	if r.Type != "result" {
+		t.Fatalf("card.export: %+v", r.Error)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(r.Bytes), int64(len(r.Bytes)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := zr.Open("index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cards [][2]string
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		attr := func(name string) (string, bool) {
+			for _, a := range n.Attr {
+				if a.Key == name {
+					return a.Val, true
+				}
+			}
+			return "", false
+		}
+		for _, a := range n.Attr {
+			if strings.HasPrefix(a.Key, "on") {
+				t.Errorf("<%s> has %s=%q", n.Data, a.Key, a.Val)
+			}
+		}
+		if n.Data == "img" || n.Data == "script" && n.FirstChild != nil {
+			t.Errorf("the page holds a <%s>", n.Data)
+		}
+		if class, _ := attr("class"); n.Data == "div" && class == "ilpgnn-card" {
+			a, b := view.Pair(attr)
+			cards = append(cards, [2]string{a, b})
+		}
+	}
+	if !slices.Equal(cards, want) {
+		t.Errorf("the cards name %q, want %q", cards, want)
+	}
+
+	latin1 := slices.Clone(names)
+	latin1[7] = "caf\xe9"
+	data, node = edges(latin1)
+	if r := p.wait(p.send("load", map[string]any{"name": "latin1"}, map[string][]byte{"edges.csv": data})); r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	p.call("train", trainArgs(2), nil)
+	e := p.callErr("card.export", nil, cardFiles())
+	if msg := fmt.Sprintf(`card.export: bundle: node %d's id "caf\xe9" is not UTF-8 text, which the card cannot read`, node["caf\xe9"]); e == nil || e.Code != CodeBadRequest || !strings.Contains(e.Message, msg) {
+		t.Errorf("an id not UTF-8: %+v", e)
 	}
 }
