@@ -21,6 +21,7 @@ import (
 
 	"ilpgnn/core/bundle"
 	"ilpgnn/core/bundle/site"
+	"ilpgnn/core/graph"
 	"ilpgnn/wasm/card/view"
 )
 
@@ -434,6 +435,38 @@ func TestExportRefusesIDsNotUTF8(t *testing.T) {
 		}
 		if _, err := os.Stat(out); !os.IsNotExist(err) {
 			t.Errorf("%v: a refused export wrote %s (%v)", extra, out, err)
+		}
+	}
+}
+
+// --pairs with ids that hold commas: the one cut that names two nodes,
+// and a message when none does, when several do or when both sides are
+// the same node.
+func TestResolvePair(t *testing.T) {
+	g, err := graph.New(6, nil, nil, []string{"a", "a,b", "b", "b,c", "c", "hub,1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Name = "g"
+	for _, c := range []struct {
+		part string
+		want [2]int
+		err  string
+	}{
+		{part: "a,b", want: [2]int{0, 2}},
+		{part: " hub,1 , c ", want: [2]int{5, 4}},
+		{part: "a,b,hub,1", want: [2]int{1, 5}},
+		{part: "a,nope", err: `--pairs: no node with id "nope" in g`},
+		{part: "a,b,x", err: `--pairs: "a,b,x": no cut at a comma leaves two node ids of g`},
+		{part: "a,b,c", err: `--pairs: "a,b,c" names two nodes in 2 ways ("a" and "b,c"; "a,b" and "c"): leave it out and type the pair into the card`},
+		{part: "a,b,a,b", err: `--pairs: "a,b,a,b" names node "a,b" twice: a link joins two different nodes`},
+	} {
+		got, err := resolvePair(g, c.part)
+		switch {
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%q: %v, want %s", c.part, err, c.err)
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("%q: %v, %v; want %v", c.part, got, err, c.want)
 		}
 	}
 }
