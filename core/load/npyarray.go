@@ -65,6 +65,17 @@ func (r *npzFile) open(member string, check func(a *array) error) (s *npyStream,
 	if f == nil {
 		return nil, r.errorf("", "no %s member", member)
 	}
+	// The sizes in the zip's headers are declarations too: the
+	// compressed bytes must lie within the file before they bound
+	// anything.
+	at, err := f.DataOffset()
+	if err != nil {
+		return nil, r.errorf(member, "damaged zip entry: %v", unwrapAll(err))
+	}
+	if at < 0 || at > r.size || f.CompressedSize64 > uint64(r.size-at) {
+		return nil, r.errorf(member, "declares %d compressed bytes from byte %d of a %d-byte file: the file is cut short or damaged",
+			f.CompressedSize64, at, r.size)
+	}
 	declared := f.UncompressedSize64
 	if declared > math.MaxInt32 {
 		return nil, r.errorf(member, "declares %d bytes uncompressed, more than the 2 GiB a member may hold", declared)
@@ -220,10 +231,11 @@ func (s *npyStream) finish() error {
 	return nil
 }
 
-// present bounds the number of elements from the bytes the archive itself
-// holds for the member: all of them when it is stored, no more than its
-// compressed bytes could hold uncompressed when it is deflated. It sizes
-// buffers that would otherwise be sized from the header and then grown.
+// present bounds the number of elements from the bytes the file itself
+// holds for the member (open has checked that they are within the file):
+// all of them when it is stored, no more than its compressed bytes could
+// hold uncompressed when it is deflated. It sizes buffers that would
+// otherwise be sized from the header and then grown.
 func (s *npyStream) present() int {
 	return int(min(uint64(s.n), s.f.CompressedSize64/uint64(s.size)))
 }

@@ -25,7 +25,10 @@ import (
 //   - adj_indptr, adj_indices, adj_shape (N, N) and optional adj_data: the
 //     adjacency in scipy CSR form. It is symmetrised (the stored matrix of
 //     Amazon Photo is not), entries whose data is 0 are not edges, and
-//     self-loops and duplicates are dropped.
+//     self-loops (entries on the diagonal) and duplicates (an entry stored
+//     again at the same row and column) are dropped and counted in the
+//     graph's SelfLoops and DuplicateEdges. An entry whose reverse is
+//     stored too is the other half of an undirected edge, not a duplicate.
 //   - attr_indptr, attr_indices, attr_shape (N, D) and optional attr_data
 //     (all ones when absent): CSR features. Rows may be unsorted and hold
 //     repeated columns, as scipy allows; repeats are summed in file order
@@ -72,7 +75,7 @@ func NPZBytes(name string, data []byte) (*graph.Graph, error) {
 // npzBytes is NPZBytes with panics from the npy header parser turned into
 // errors (npyio slices its header without bounds checks).
 func npzBytes(file string, data []byte) (g *graph.Graph, err error) {
-	r := &npzFile{file: file}
+	r := &npzFile{file: file, size: int64(len(data))}
 	z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, r.errorf("", "not a zip archive: %v", unwrapAll(err))
@@ -107,6 +110,7 @@ func unwrapAll(err error) error {
 // npzFile is an open npz archive.
 type npzFile struct {
 	file string
+	size int64                // bytes in the file
 	keys map[string]*zip.File // member name without ".npy" -> its entry
 }
 
@@ -143,6 +147,9 @@ func (r *npzFile) graph() (*graph.Graph, error) {
 	if err != nil { // the structure was checked above: a repeated node name
 		return nil, r.errorf("node_names", "%v", err)
 	}
+	// New counts an entry and its reverse as a pair given twice; in a
+	// matrix they are how an undirected edge is written.
+	g.SelfLoops, g.DuplicateEdges = adj.selfLoops, adj.repeats
 	if err := r.labels(g); err != nil {
 		return nil, err
 	}

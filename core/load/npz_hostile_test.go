@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -302,6 +303,14 @@ func TestNPZHostile(t *testing.T) {
 				if err == nil || err.Error() != want || !errors.As(err, &le) || le.File != tc.file {
 					t.Fatalf("case %d (%d bytes):\n got %v\nwant %s", i+1, len(data), err, want)
 				}
+				// The CLI's route names the file by its path.
+				p := filepath.Join(t.TempDir(), tc.file)
+				if err := os.WriteFile(p, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := Path(p); err == nil || err.Error() != p+": "+tc.err {
+					t.Errorf("case %d: Path: %v", i+1, err)
+				}
 				return
 			}
 			if err != nil {
@@ -326,5 +335,44 @@ func TestNPZHostileSizes(t *testing.T) {
 		if n < want*9/10 || n > want*11/10 {
 			t.Errorf("%s: %d bytes, want about %d", cases[i].file, n, want)
 		}
+	}
+}
+
+// TestNPZCompressedSizeBeyondFile checks that a member's compressed size,
+// a declaration of the zip's headers, is checked against the file before
+// it bounds anything: a stored attr_indices (without attr_data) whose
+// header declares 500M <i4 entries, 2 GB that its entry claims to store,
+// in a 2 KB file.
+// Sized from the entry, the features' arrays would have taken 4 GB.
+func TestNPZCompressedSizeBeyondFile(t *testing.T) {
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	for _, m := range append(without(tinyNPZ(), "attr_indices", "attr_data"), member{"attr_indices", npyArray{"<i4", []int{m500}, nil}, nil}) {
+		data := m.arr.bytes()
+		size := uint64(len(data))
+		if m.name == "attr_indices" {
+			size += 4 * m500
+		}
+		w, err := z.CreateRaw(&zip.FileHeader{Name: m.name + ".npy", Method: zip.Store, CRC32: crc32.ChecksumIEEE(data),
+			CompressedSize64: size, UncompressedSize64: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := NPZBytes("t.npz", b.Bytes())
+	runtime.ReadMemStats(&after)
+	want := regexp.MustCompile(`^t\.npz: attr_indices: declares 2000000128 compressed bytes from byte \d+ of a \d+-byte file: the file is cut short or damaged$`)
+	if err == nil || !want.MatchString(err.Error()) {
+		t.Errorf("error %v", err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<20 {
+		t.Errorf("allocated %d bytes", alloc)
 	}
 }
