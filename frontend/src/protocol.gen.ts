@@ -219,6 +219,12 @@ export interface ModelInfo {
    * cancelled after that many epochs.
    */
   cancelledAtEpoch?: number;
+  /**
+   * Calibrated is whether the model's probabilities were calibrated on
+   * validation pairs; the insight's calibration says why not when they
+   * were not (too few pairs, or no lower error).
+   */
+  calibrated: boolean;
 }
 
 /** SaveStatus says whether a checkpoint was stored, and why not. */

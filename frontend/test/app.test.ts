@@ -3,10 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { formatHash, parseHash, presetOf } from "../src/app/hash";
-import { bytes, duration, percent } from "../src/app/format";
+import { bytes, duration, percent, probability } from "../src/app/format";
 import { LoadedGraph } from "../src/app/graphdata";
 import { litNodes } from "../src/app/graph/overlay";
-import { graphSummary, hasAttributions, missingFeaturesNote, pairHighlight, shownNumber } from "../src/app/summary";
+import { graphSummary, hasAttributions, inputNotesText, pairHighlight, shownNumber } from "../src/app/summary";
 import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
 
 test("deep links parse what they format, and ignore what they cannot read", () => {
@@ -33,6 +33,13 @@ test("numbers and durations read as people write them", () => {
   assert.equal(percent(0.91234), "91.2%");
   assert.equal(percent(0.91236, 2), "91.24%");
   assert.equal(percent(Number.NaN), "–");
+  // A probability never reads 0% or 100% (as `ilpgnn explain` writes it).
+  assert.equal(probability(0.9996), "> 99.9%");
+  assert.equal(probability(0.99949), "99.9%");
+  assert.equal(probability(0.00001), "< 0.1%");
+  assert.equal(probability(0.00001, 2), "< 0.01%");
+  assert.equal(probability(1, 2), "> 99.99%");
+  assert.equal(probability(0.5), "50.0%");
   assert.equal(duration(850), "850 ms");
   assert.equal(duration(12_400), "12 s");
   assert.equal(duration(185_000), "3 min 05 s");
@@ -52,7 +59,7 @@ function describe(n: number, edges: Array<[number, number]>, ids?: string[]): Gr
   }
   return {
     name: "t", fingerprint: "f", nodes: n, edges: edges.length, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
-    missingFeatures: 0, missingFeatureIds: [],
+    missingFeatures: 0, missingFeatureIds: [], inputNotes: [],
     ids: ids ?? Array.from({ length: n }, (_, v) => `n${v}`), degrees, labels: null, classNames: null, edgeList: edges.flat(),
   };
 }
@@ -137,19 +144,18 @@ test("the graph summary names size, features and structure", () => {
   const d = describe(3, [[0, 1], [1, 2]]);
   d.stats.meanDegree = 4 / 3;
   assert.equal(graphSummary({ ...d, nodes: 2708, edges: 5278, featureDim: 1433, name: "cora" }), "cora: 2,708 nodes, 5,278 edges · 1433 features · mean degree 1.3 · 1 component");
-  assert.equal(missingFeaturesNote(d), null);
+  assert.equal(inputNotesText(d), null);
 });
 
-test("nodes without a feature row are counted and the first five named, as the command line does", () => {
+test("nodes without a feature row are counted in the summary, and the loader's notes shown as one", () => {
   const d = describe(3, [[0, 1], [1, 2]]);
   const ids = ["197556", "ghani01hypertext", "38137", "95786", "nielsen00designing"];
-  const citeseer = { ...d, name: "citeseer", missingFeatures: 15, missingFeatureIds: ids };
-  assert.match(graphSummary(citeseer), / · 15 without a feature row$/);
-  // The sentence of `ilpgnn inspect` on Citeseer.
-  assert.equal(
-    missingFeaturesNote(citeseer),
+  // What `ilpgnn inspect` says of Citeseer, as the engine sends it.
+  const notes = [
+    "56 duplicate edges (the same pair again, in either order) and 124 self-loops (an edge from a node to itself) removed",
     '15 nodes have no feature row (ids "197556", "ghani01hypertext", "38137", "95786", "nielsen00designing", ...); their features are all zero',
-  );
-  assert.equal(missingFeaturesNote({ ...d, missingFeatures: 1, missingFeatureIds: ['a"b'] }), '1 node has no feature row (id "a\\"b"); its features are all zero');
-  assert.equal(missingFeaturesNote({ ...d, missingFeatures: 2, missingFeatureIds: ["1", "3"] }), '2 nodes have no feature row (ids "1", "3"); their features are all zero');
+  ];
+  const citeseer = { ...d, name: "citeseer", missingFeatures: 15, missingFeatureIds: ids, inputNotes: notes };
+  assert.match(graphSummary(citeseer), / · 15 without a feature row$/);
+  assert.equal(inputNotesText(citeseer), `citeseer: ${notes[0]}; ${notes[1]}.`);
 });

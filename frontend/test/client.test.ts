@@ -102,7 +102,7 @@ describe("EngineClient", () => {
     assert.equal(worker.last.op, "insight");
     assert.equal("args" in worker.last, false);
     const dist = { weight: [0.6, 0.4], attribution: [0.31, -0.05], score: [0.8, 0.5], structure: [1, 0.5], features: [0.7, 0.6], prob: [0.9] };
-    const calibration = { temperature: 0.5, bias: -1.9, ece: 0.02, ece_uncalibrated: 0.21, reliability: [{ lo: 0, hi: 0.1, count: 2, mean_predicted: 0.05, observed: 0 }] };
+    const calibration = { temperature: 0.5, bias: -1.9, calibrated: true, ece: 0.02, ece_uncalibrated: 0.21, reliability: [{ lo: 0, hi: 0.1, count: 2, mean_predicted: 0.05, observed: 0 }] };
     const result: Insight = { k: 3, linked: dist, unlinked: { ...dist, prob: [0.2] }, pairs: { linked: 1, unlinked: 1 }, calibration };
     worker.result(worker.last.id, result);
     assert.deepEqual(await insight, result);

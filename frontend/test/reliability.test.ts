@@ -81,4 +81,13 @@ describe("calibrationText", () => {
     assert.match(t, /On 1000 test pairs its probabilities are off by 2\.1 points on average/);
     assert.match(t, /21\.2 points before calibration/);
   });
+  test("says why a model was not calibrated", () => {
+    const why = "only 9 validation links and 9 validation non-links; calibration needs 20 of each";
+    const t = calibrationText(0.3222, 0.3222, 36, why);
+    assert.equal(
+      t,
+      `Not calibrated: ${why}, so p is the model's own probability. On 36 test pairs it is off by 32.2 points on average (expected calibration error, ECE). ` +
+        "A bar below the dashed diagonal means fewer links in that bin than the model predicts; above it, more.",
+    );
+  });
 });

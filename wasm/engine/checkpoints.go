@@ -43,7 +43,8 @@ func modelInfo(mo *model) ModelInfo {
 	h := mo.meta
 	out := ModelInfo{Key: h.Key, Dataset: h.Dataset, Seed: h.Seed, Created: h.Created,
 		TestAUC: h.Metrics["test_auc"], ValAUC: h.Metrics["val_auc"], BestEpoch: int(h.Metrics["best_epoch"]),
-		Config: models.Settings(&models.ILPGNNConfig{Config: mo.cfg})}
+		Config:     models.Settings(&models.ILPGNNConfig{Config: mo.cfg}),
+		Calibrated: mo.pred.Temperature != 1 || mo.pred.Bias != 0}
 	if v, ok := h.Metrics["p_at_1"]; ok {
 		out.P1 = &v
 	}

@@ -205,6 +205,10 @@ type ModelInfo struct {
 	// CancelledAtEpoch is set when the model is the best weights of a run
 	// cancelled after that many epochs.
 	CancelledAtEpoch *int `json:"cancelledAtEpoch,omitempty"`
+	// Calibrated is whether the model's probabilities were calibrated on
+	// validation pairs; the insight's calibration says why not when they
+	// were not (too few pairs, or no lower error).
+	Calibrated bool `json:"calibrated"`
 }
 
 // SaveStatus says whether a checkpoint was stored, and why not.

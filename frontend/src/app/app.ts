@@ -15,7 +15,8 @@ import { kept, keep } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
 import { renderLegend } from "./legend";
-import { graphSummary, missingFeaturesNote, pairHighlight } from "./summary";
+import { filesTooLarge } from "./limits";
+import { graphSummary, inputNotesText, pairHighlight } from "./summary";
 import { CheckpointsPanel } from "./panels/checkpoints";
 import { DataPanel } from "./panels/data";
 import { ExplainPanel } from "./panels/explain";
@@ -244,6 +245,8 @@ export class App {
   /** Loads the user's files (parsed in the worker), shows the graph and keeps the files in this browser. */
   async openFiles(files: File[]): Promise<boolean> {
     const stem = files.map((f) => f.name.replace(/\.[^.]*$/, "")).sort()[0] ?? "files";
+    const refusal = filesTooLarge(files);
+    if (refusal !== null) return this.open(`file:${stem}`, null, () => Promise.reject(new Error(refusal)), {});
     const bytes: Record<string, Uint8Array> = {};
     for (const f of files) bytes[f.name] = new Uint8Array(await f.arrayBuffer());
     return this.openBytes(`file:${stem}`, bytes, {}, true);
@@ -316,8 +319,8 @@ export class App {
       this.cursor.reset();
       this.announce.textContent = "";
       this.data.clearError();
-      const missing = missingFeaturesNote(info);
-      if (missing) this.data.showNote(`${info.name}: ${missing}.`);
+      const notes = inputNotesText(info);
+      if (notes) this.data.showNote(notes);
       this.data.showGraph(dataKey, seed);
       this.explain.reset(true);
       this.insight.reset();

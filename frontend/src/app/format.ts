@@ -5,6 +5,20 @@ export function percent(v: number, digits = 1): string {
   return Number.isFinite(v) ? `${(100 * v).toFixed(digits)}%` : "–";
 }
 
+/**
+ * A model's probability as a percentage, like {@link percent}, except that
+ * one that would read 0% or 100% reads "< 0.1%" or "> 99.9%": a probability
+ * from a finite score is neither, and the command line writes it the same
+ * way.
+ */
+export function probability(p: number, digits = 1): string {
+  const s = percent(p, digits);
+  const step = 10 ** -digits; // the last place shown, in percent
+  if (s === percent(0, digits)) return `< ${step.toFixed(digits)}%`;
+  if (s === percent(1, digits)) return `> ${(100 - step).toFixed(digits)}%`;
+  return s;
+}
+
 /** A fixed-point number, "–" when not finite. */
 export function fixed(v: number, digits = 3): string {
   return Number.isFinite(v) ? v.toFixed(digits) : "–";

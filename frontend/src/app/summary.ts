@@ -62,16 +62,13 @@ export function graphSummary(info: GraphInfo): string {
 }
 
 /**
- * The note for nodes the input named without a feature row (a LINQS .cites id
- * missing from .content), in the command line's words; null when there are none.
+ * What the loader did not take from the files as they stand (a header or
+ * comments skipped, ignored columns, duplicate edges and self-loops
+ * removed, nodes without a feature row), in the command line's words, as
+ * one note; null when there is nothing to say.
  */
-export function missingFeaturesNote(info: GraphInfo): string | null {
-  const n = info.missingFeatures;
-  if (n === 0) return null;
-  const ids = info.missingFeatureIds.map((id) => JSON.stringify(id)).join(", ") + (n > info.missingFeatureIds.length ? ", ..." : "");
-  const label = info.missingFeatureIds.length === 1 ? "id" : "ids";
-  return n === 1
-    ? `1 node has no feature row (${label} ${ids}); its features are all zero`
-    : `${n.toLocaleString("en")} nodes have no feature row (${label} ${ids}); their features are all zero`;
+export function inputNotesText(info: GraphInfo): string | null {
+  if (info.inputNotes.length === 0) return null;
+  return `${info.name}: ${info.inputNotes.join("; ")}.`;
 }
 

@@ -144,13 +144,22 @@ export class ReliabilityChart extends ChartBase {
 /**
  * Says in plain words how far a model's probabilities are from what
  * happens: ece and raw are the calibration errors (0 to 1) with and
- * without calibration, pairs the number of test pairs.
+ * without calibration, pairs the number of test pairs. notCalibrated,
+ * when given, is why the model's own probabilities were kept (too few
+ * validation pairs, or calibrating did not lower their error).
  */
-export function calibrationText(ece: number, raw: number, pairs: number): string {
+export function calibrationText(ece: number, raw: number, pairs: number, notCalibrated?: string): string {
   const pts = (v: number) => `${(100 * v).toFixed(1)} points`;
+  const reading = "A bar below the dashed diagonal means fewer links in that bin than the model predicts; above it, more.";
+  if (notCalibrated !== undefined) {
+    return (
+      `Not calibrated: ${notCalibrated}, so p is the model's own probability. ` +
+      `On ${pairs} test pairs it is off by ${pts(ece)} on average (expected calibration error, ECE). ${reading}`
+    );
+  }
   return (
     `Calibration: of the pairs the model gives p = 70%, about 70% should really be links. ` +
     `On ${pairs} test pairs its probabilities are off by ${pts(ece)} on average (expected calibration error, ECE; ` +
-    `${pts(raw)} before calibration on the validation pairs). A bar below the dashed diagonal means fewer links in that bin than the model predicts; above it, more.`
+    `${pts(raw)} before calibration on the validation pairs). ${reading}`
   );
 }

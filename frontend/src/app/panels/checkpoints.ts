@@ -6,6 +6,7 @@ import type { CheckpointMeta, EngineInfo, ModelInfo } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { bytes, createdTime, percent } from "../format";
+import { filesTooLarge } from "../limits";
 import { cancelledAt, chooseRestore, describeModel, runState, type RestoreChoice } from "../restore";
 import type { AppStore } from "../store";
 
@@ -132,6 +133,12 @@ export class CheckpointsPanel {
 
   /** Imports a checkpoint file; restores it when it fits the loaded graph. */
   async importFile(file: File): Promise<void> {
+    const refusal = filesTooLarge([file]);
+    if (refusal !== null) {
+      this.actions.setStatus(`Import failed: ${refusal}`);
+      replace(this.list, h("p", { class: "error" }, refusal));
+      return;
+    }
     try {
       const r = await this.engine.importCheckpoint(file.name, new Uint8Array(await file.arrayBuffer()));
       this.actions.setStatus(r.status.saved ? `Imported ${file.name}` : `Imported ${file.name} (${r.status.message ?? "not saved"})`);

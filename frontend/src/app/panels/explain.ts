@@ -8,7 +8,7 @@ import type { EngineClient } from "../../client";
 import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
-import { fixed, percent } from "../format";
+import { fixed, probability } from "../format";
 import { rove } from "../roving";
 import type { AppStore, Selection } from "../store";
 import { hasAttributions, shownNumber } from "../summary";
@@ -173,7 +173,7 @@ export class ExplainPanel {
     }
     if (view !== this.views) return null;
     const items = list.map((s) => {
-      const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${percent(s.prob)}`);
+      const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${probability(s.prob)}`);
       b.addEventListener("click", () => this.choose({ kind: "pair", i: node, j: s.node }));
       return b;
     });
@@ -212,7 +212,7 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     this.current = ex;
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
-    replace(this.body, ...renderExplanation(this.links, ex), this.exportBlock(ex), renderDefinitions(ex), this.compareBox);
+    replace(this.body, ...renderExplanation(this.links, ex), this.exportBlock(ex), renderDefinitions(ex, this.store.get("model")?.info.calibrated ?? true), this.compareBox);
     void this.updateCompare();
     return ex;
   }
@@ -300,14 +300,14 @@ export function renderExplanation(links: NodeLinks, ex: Explanation): Array<HTML
   const linkNote = ex.linked ? (ex.masked ? "They are linked; the link itself was hidden from the model, as in training." : "They are linked.") : "They are not linked in the graph.";
   return [
     h("h3", { id: "explain-heading", tabindex: -1 }, `Why ${ex.i.id} – ${ex.j.id}?`),
-    h("p", { class: "prob", id: "pair-prob" }, percent(ex.prob), " ", h("small", {}, `p_ij: the model ${verdict}. ${linkNote}`)),
+    h("p", { class: "prob", id: "pair-prob" }, probability(ex.prob), " ", h("small", {}, `p_ij: the model ${verdict}. ${linkNote}`)),
     h("p", { class: "reading", id: "reading" }, ex.reading),
     h(
       "ul",
       { class: "counterfactuals" },
       ex.removal ? h("li", { id: "explain-removal" }, ex.removal) : null,
-      h("li", {}, `With random neighbours instead of the selected ones: ${percent(ex.prob_random)}`),
-      ex.removal ? null : h("li", {}, `With the selected neighbours removed: ${percent(ex.prob_removed)}`),
+      h("li", {}, `With random neighbours instead of the selected ones: ${probability(ex.prob_random)}`),
+      ex.removal ? null : h("li", {}, `With the selected neighbours removed: ${probability(ex.prob_removed)}`),
     ),
     truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : null,
     h("div", { class: "sides" }, renderSide(links, ex, ex.i, "i", truth?.i ?? []), renderSide(links, ex, ex.j, "j", truth?.j ?? [])),
@@ -353,16 +353,22 @@ function renderSide(links: NodeLinks, ex: Explanation, s: Side, which: "i" | "j"
 
 /**
  * What the explanation's words and numbers mean, one line each, for a
- * reader who has not read the paper. The number per selected neighbour is
+ * reader who has not read the paper; calibrated says whether p was
+ * calibrated. The number per selected neighbour is
  * its attribution, or its weight b when the engine gave no attributions.
  */
-export function renderDefinitions(ex: Explanation): HTMLElement {
+export function renderDefinitions(ex: Explanation, calibrated = true): HTMLElement {
   const attr = hasAttributions(ex);
   const row = (term: string, text: string): HTMLElement[] => [h("dt", {}, term), h("dd", {}, text)];
   return h(
     "dl",
     { class: "defs", id: "explain-defs", "aria-label": "What the numbers mean" },
-    ...row("p", "the model's probability that the two nodes are linked, calibrated on held-out pairs: of the pairs it gives 80%, about 80% are linked."),
+    ...row(
+      "p",
+      calibrated
+        ? "the model's probability that the two nodes are linked, calibrated on held-out pairs: of the pairs it gives 80%, about 80% are linked."
+        : "the model's own probability that the two nodes are linked, not calibrated (too few held-out pairs, or calibrating did not make it truer: the insight panel says which).",
+    ),
     ...row("structure", "how close the neighbour sits to the other node in the graph (walks from one often reach the other), 0 to 1."),
     ...row("features", "how alike the neighbour's own data (its features, such as a paper's words) and the other node's are, 0 to 1."),
     ...row("b", "the weight the model gives a selected neighbour when it pools them; a side's weights add up to 1."),

@@ -89,7 +89,12 @@ export class InsightPanel {
             `mean score: linked ${fixed(mean(r.linked.score), 3)}, unlinked ${fixed(mean(r.unlinked.score), 3)}; ` +
             `mean p: linked ${percent(mean(r.linked.prob))}, unlinked ${percent(mean(r.unlinked.prob))}.`,
         ),
-        h("p", { class: "small", id: "calibration-summary" }, calibrationText(r.calibration.ece, r.calibration.ece_uncalibrated, r.pairs.linked + r.pairs.unlinked)),
+        h("p", { class: "small", id: "calibration-summary" }, calibrationText(
+            r.calibration.ece,
+            r.calibration.ece_uncalibrated,
+            r.pairs.linked + r.pairs.unlinked,
+            r.calibration.calibrated ? undefined : (r.calibration.not_calibrated_because ?? "no calibration was fitted"),
+          )),
       );
     } catch (e) {
       replace(this.body, h("p", { class: "error" }, errorText(e)));
