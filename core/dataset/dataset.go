@@ -147,6 +147,10 @@ func (s *Source) Name() string {
 // Synthetic reports whether the source is generated in memory.
 func (s *Source) Synthetic() bool { return s.path == "" }
 
+// Generator returns the generator's settings of a synthetic source, and
+// false for a file or folder.
+func (s *Source) Generator() (synth.Config, bool) { return s.preset, s.Synthetic() }
+
 // Load returns the dataset for a run with the given seed. A synthetic spec
 // without a seed of its own is generated from the run's seed, so a set of
 // seeds covers a set of graphs, as a set of splits does for a real one. A

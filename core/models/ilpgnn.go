@@ -32,6 +32,11 @@ var ilpgnnSpec = Spec{
 // ILPGNNConfig is ILP-GNN's configuration (package train's).
 type ILPGNNConfig struct{ train.Config }
 
+// EstimateMemory is train.EstimateMemory of the settings on g.
+func (c *ILPGNNConfig) EstimateMemory(g *graph.Graph) train.MemoryEstimate {
+	return train.EstimateMemory(g, c.Config)
+}
+
 // RegisterFlags binds every hyperparameter (train.Config.RegisterFlags).
 func (c *ILPGNNConfig) RegisterFlags(fs *flag.FlagSet) { c.Config.RegisterFlags(fs) }
 

@@ -24,6 +24,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
+	"ilpgnn/core/train"
 )
 
 // Spec registers one model.
@@ -68,6 +69,13 @@ type Config interface {
 	// Train fits the model on run.Split. On cancellation it returns what
 	// was trained so far, when anything was, with ctx's error.
 	Train(ctx context.Context, run Run, progress func(Progress)) (Trained, error)
+}
+
+// MemoryEstimator is a Config that can estimate the peak memory of its
+// training on a graph before it starts (ILP-GNN's), so that work too
+// large for the machine or the tab is refused up front.
+type MemoryEstimator interface {
+	EstimateMemory(g *graph.Graph) train.MemoryEstimate
 }
 
 // Loop is what every model's training loop is configured with, read back

@@ -266,3 +266,16 @@ func BenchmarkGenerateMedium(b *testing.B) {
 		}
 	}
 }
+
+// TestEstimateMemory: the estimate by hand for a sampled and an exact
+// configuration.
+func TestEstimateMemory(t *testing.T) {
+	c := Config{Nodes: 200000, Edges: 1000000, FeatureDim: 64, Method: Sampled}
+	if got, want := EstimateMemory(c), int64(10e6+80*200000+100*1000000+28*200000*64); got != want {
+		t.Errorf("sampled: %d, want %d", got, want)
+	}
+	c = Config{Nodes: 2000, Edges: 9576, FeatureDim: 128, Method: Exact}
+	if got, want := EstimateMemory(c), int64(10e6+80*2000+100*9576+28*2000*128+33*2000*2000); got != want {
+		t.Errorf("exact: %d, want %d", got, want)
+	}
+}

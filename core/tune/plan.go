@@ -27,13 +27,14 @@ func SizeOf(g *graph.Graph) Size {
 }
 
 // cost is a model's estimated native seconds as linear functions of a
-// graph's size: an epoch costs Node·N + Edge·E + NNZ·nnz + EdgeDeg·E·d̄
-// (d̄ = 2E/N, the mean degree, which sizes the pair models' subgraphs);
-// a run's setup (loading, splitting, preparing, testing) Setup +
-// SetupEdge·E + SetupEpochs epochs.
+// graph's size: an epoch costs Node·N + Edge·E + NNZ·nnz + EdgeDeg·E·d̄ +
+// Width·D (d̄ = 2E/N, the mean degree, which sizes the pair models'
+// subgraphs; D the features' width, which sizes the input layers that
+// every epoch updates); a run's setup (loading, splitting, preparing,
+// testing) Setup + SetupEdge·E + SetupEpochs epochs.
 type cost struct {
-	Node, Edge, NNZ, EdgeDeg      float64
-	Setup, SetupEdge, SetupEpochs float64
+	Node, Edge, NNZ, EdgeDeg, Width float64
+	Setup, SetupEdge, SetupEpochs   float64
 }
 
 // costOf returns model's cost constants, fitted on this project's 2-core
@@ -43,7 +44,7 @@ type cost struct {
 func costOf(model string) (c cost, ok bool) {
 	switch model {
 	case "ilpgnn":
-		return cost{Node: 2.64e-5, EdgeDeg: 5.98e-7, Setup: 1.5, SetupEdge: 2.2e-5}, true
+		return cost{Node: 2.64e-5, EdgeDeg: 5.98e-7, Width: 1.7e-6, Setup: 1.5, SetupEdge: 2.2e-5}, true
 	case "gae":
 		return cost{Node: 1.29e-5, NNZ: 6.2e-8, Setup: 0.8}, true
 	case "vgae":
@@ -67,7 +68,7 @@ func (c cost) epoch(s Size) float64 {
 	if s.Nodes > 0 {
 		deg = 2 * e / float64(s.Nodes)
 	}
-	return c.Node*float64(s.Nodes) + c.Edge*e + c.NNZ*float64(s.FeatureNNZ) + c.EdgeDeg*e*deg
+	return c.Node*float64(s.Nodes) + c.Edge*e + c.NNZ*float64(s.FeatureNNZ) + c.EdgeDeg*e*deg + c.Width*float64(s.FeatureDim)
 }
 
 // setup returns c's seconds of one run's setup on s.

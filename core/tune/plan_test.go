@@ -69,7 +69,7 @@ func TestEstimateByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := costOf("ilpgnn")
-	epoch := c.Node*2708 + c.Edge*5278 + c.NNZ*49216 + c.EdgeDeg*5278*(2*5278.0/2708)
+	epoch := c.Node*2708 + c.Edge*5278 + c.NNZ*49216 + c.EdgeDeg*5278*(2*5278.0/2708) + c.Width*1433
 	setup := c.Setup + c.SetupEdge*5278 + c.SetupEpochs*epoch
 	want := 9*2*(setup+100*epoch) + 3*2*(setup+300*epoch)
 	if !slices.Equal(est.Rounds, []Round{{9, 100}, {3, 300}}) || !near(est.Seconds, want, 1e-9) {
@@ -192,6 +192,10 @@ func TestEpochSecondsMeasured(t *testing.T) {
 		sec   float64
 	}{
 		{"ilpgnn", sparseSize, 0.0457}, {"ilpgnn", medium, 0.1722}, {"ilpgnn", coraSize, 0.0888}, {"ilpgnn", citeseer, 0.0914}, {"ilpgnn", photoSize, 2.1739},
+		// 50 nodes with 250,000 and 1,000,000 feature columns (the input
+		// layers dominate): user seconds of --epochs 6 minus --epochs 2.
+		{"ilpgnn", Size{Nodes: 50, Edges: 193, FeatureNNZ: 1000, FeatureDim: 250000}, 0.49},
+		{"ilpgnn", Size{Nodes: 50, Edges: 193, FeatureNNZ: 1000, FeatureDim: 1000000}, 1.48},
 		{"gae", sparseSize, 0.0214}, {"gae", medium, 0.0209}, {"gae", coraSize, 0.0383}, {"gae", citeseer, 0.0487}, {"gae", photoSize, 0.2184},
 		{"vgae", sparseSize, 0.0273}, {"vgae", medium, 0.0415}, {"vgae", coraSize, 0.0792}, {"vgae", citeseer, 0.0646}, {"vgae", photoSize, 0.3071},
 		{"gat", sparseSize, 0.0551}, {"gat", medium, 0.0670}, {"gat", coraSize, 0.0904}, {"gat", citeseer, 0.1170}, {"gat", photoSize, 0.6595},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/models"
 	"ilpgnn/core/train"
 	"ilpgnn/wasm/store"
@@ -47,7 +48,7 @@ func (e *Engine) startTraining(ctx context.Context, req Request) error {
 		if err := job.selection.Check(l.d); err != nil {
 			return errorf(CodeBadRequest, "train: %v", err)
 		}
-		return affordable(job, l.d.Graph.NumEdges())
+		return affordable(job, l.d.Graph)
 	})
 	if err != nil {
 		return err
@@ -86,9 +87,20 @@ func (e *Engine) newJob(id int64, a trainRequest) (*trainJob, error) {
 // lifts the limit.
 const MaxTabPairs = 20000
 
-// affordable refuses a subgraph model whose epochs would be too long for a
-// tab, saying what to do instead.
-func affordable(job *trainJob, edges int) error {
+// TabMemory is the most memory the engine can hold in a tab: a
+// WebAssembly module's 32-bit address space, 4 GiB.
+const TabMemory = 4 << 30
+
+// affordable refuses training the tab cannot hold (models.MemoryEstimator
+// over TabMemory) and a subgraph model whose epochs would be too long for
+// a tab, saying what to do instead.
+func affordable(job *trainJob, g *graph.Graph) error {
+	if me, ok := job.config.(models.MemoryEstimator); ok {
+		if err := me.EstimateMemory(g).Refusal(TabMemory, "a tab's engine holds"); err != nil {
+			return errorf(CodeBadRequest, "train: %v; the command line (ilpgnn train) has all of the machine's memory", err)
+		}
+	}
+	edges := g.NumEdges()
 	pc, ok := job.config.(*models.PairConfig)
 	if !ok || !pc.PerPairSubgraph() || pc.Fit().PairsPerEpoch > 0 || edges <= MaxTabPairs {
 		return nil

@@ -66,7 +66,7 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 	var opt tune.Options
 	var est tune.Estimate
 	l, runCtx, err := e.claim(ctx, req.ID, "tune", func(l *loaded) error {
-		if err := affordable(&trainJob{spec: spec, config: base}, l.d.Graph.NumEdges()); err != nil {
+		if err := affordable(&trainJob{spec: spec, config: base}, l.d.Graph); err != nil {
 			return err
 		}
 		seeds := []uint64{runSeed(l, a.Seed, 0)}

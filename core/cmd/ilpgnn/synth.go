@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"ilpgnn/core/synth"
+	"ilpgnn/core/sysmem"
+	"ilpgnn/core/train"
 )
 
 // cmdSynth generates a synthetic dataset and writes it as files the loaders
@@ -58,6 +60,13 @@ func cmdSynth(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("synth: --method: %w", err)
 		}
 	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := checkSynthMemory(cfg); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "estimate: about %s of memory at its peak%s\n", train.Bytes(synth.EstimateMemory(cfg)), limitText())
 	d, err := synth.Generate(cfg, *seed)
 	if err != nil {
 		return err
@@ -73,4 +82,25 @@ func cmdSynth(args []string, stdout, stderr io.Writer) error {
 		d.Graph.Name, d.Graph.NumNodes(), d.Graph.NumEdges(), len(d.Base), len(d.Links),
 		counts[synth.Train], counts[synth.Validation], counts[synth.Test], cfg.KGT, cfg.Method, *out)
 	return nil
+}
+
+// checkSynthMemory refuses to generate a graph whose generator would need
+// more memory than this machine has, saying what to change.
+func checkSynthMemory(cfg synth.Config) error {
+	limit, known := sysmem.Limit()
+	need := synth.EstimateMemory(cfg)
+	if !known || need <= limit {
+		return nil
+	}
+	return fmt.Errorf("synth: generating %d nodes, %d edges and %d feature columns would need about %s of memory at its peak, more than this machine's memory (%s): use fewer nodes, edges or feature columns",
+		cfg.Nodes, cfg.Edges, cfg.FeatureDim, train.Bytes(need), train.Bytes(limit))
+}
+
+// limitText is " (of 23.4 GiB here)", or "" where this machine's memory
+// is unknown.
+func limitText() string {
+	if limit, known := sysmem.Limit(); known {
+		return fmt.Sprintf(" (of %s here)", train.Bytes(limit))
+	}
+	return ""
 }

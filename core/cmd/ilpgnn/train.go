@@ -15,9 +15,12 @@ import (
 	"ilpgnn/core/calibrate"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/models"
 	"ilpgnn/core/printable"
+	"ilpgnn/core/sysmem"
 	"ilpgnn/core/train"
+	"ilpgnn/core/tune"
 )
 
 // dataHelp documents every --data flag.
@@ -28,6 +31,11 @@ func openData(spec string, seed uint64) (*dataset.Source, *dataset.Dataset, erro
 	src, err := dataset.Parse(spec)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cfg, ok := src.Generator(); ok {
+		if err := checkSynthMemory(cfg); err != nil {
+			return nil, nil, err
+		}
 	}
 	d, err := src.Load(seed)
 	if err != nil {
@@ -98,6 +106,14 @@ type trainJSON struct {
 	// Notes are what the loader did not take from the data as it stands
 	// (graph.Graph.InputNotes).
 	Notes []string `json:"notes,omitempty"`
+	// MemoryEstimate is the estimated peak memory of training the model
+	// on the graph (models.MemoryEstimator), MemoryLimit this machine's
+	// memory where known, and EpochSecondsEstimate the estimated seconds
+	// of an epoch on two cores (tune.EpochSeconds); set before training,
+	// for the models that have them.
+	MemoryEstimate       *train.MemoryEstimate `json:"memory_estimate,omitempty"`
+	MemoryLimit          int64                 `json:"memory_limit,omitempty"`
+	EpochSecondsEstimate float64               `json:"epoch_seconds_estimate,omitempty"`
 	// Error is why the command failed (it also exits non-zero); Runs holds
 	// the seeds that finished before.
 	Error string `json:"error,omitempty"`
@@ -152,10 +168,17 @@ func cmdTrain(ctx context.Context, reg models.Registry, args []string, stdout, s
 	g := first.Graph
 	out.Dataset = g.Name
 	out.Notes = g.InputNotes()
+	if err := out.estimate(tr, g); err != nil {
+		return err
+	}
 	if !tr.json {
 		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", printable.Name(g.Name), g.NumNodes(), g.NumEdges(), g.FeatureDim())
 		for _, note := range out.Notes {
 			fmt.Fprintf(stdout, "note: %s\n", note)
+		}
+		if m := out.MemoryEstimate; m != nil {
+			fmt.Fprintf(stdout, "estimate: about %s of memory at its peak%s, about %s an epoch on two cores\n",
+				train.Bytes(m.Bytes), limitText(), epochText(out.EpochSecondsEstimate))
 		}
 		fmt.Fprintf(stdout, "%6s  %8s  %8s  %26s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "test Hits@20 / @50 / @100", "epochs", "seconds", "ms/epoch")
 	}
@@ -301,6 +324,37 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 		fmt.Fprintf(stdout, "        saved %s\n", path)
 	}
 	return nil
+}
+
+// estimate sets the model's estimates of memory and time on g, and
+// refuses to train when the memory is over what this machine has.
+func (out *trainJSON) estimate(tr *trainRun, g *graph.Graph) error {
+	out.EpochSecondsEstimate = tune.EpochSeconds(tr.spec.Name, tune.SizeOf(g))
+	me, ok := tr.config.(models.MemoryEstimator)
+	if !ok {
+		return nil
+	}
+	m := me.EstimateMemory(g)
+	out.MemoryEstimate = &m
+	if limit, known := sysmem.Limit(); known {
+		out.MemoryLimit = limit
+		return m.Refusal(limit, "this machine's memory")
+	}
+	return nil
+}
+
+// epochText writes an estimated epoch for people: "2.2 ms", "123 ms",
+// "3.2 s", "4 min".
+func epochText(s float64) string {
+	switch {
+	case s < 0.01:
+		return fmt.Sprintf("%.1f ms", 1000*s)
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", 1000*s)
+	case s < 10:
+		return fmt.Sprintf("%.1f s", s)
+	}
+	return tune.Seconds(s)
 }
 
 // checkWritable makes sure, before any training, that a file can be

@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
+	"ilpgnn/core/sysmem"
 	"ilpgnn/core/tune"
 	"ilpgnn/core/userfile"
 )
@@ -146,6 +148,24 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	return nil
 }
 
+// checkMemory refuses a search whose trials would need more memory than
+// this machine has: the model's default settings with fixed set, which
+// the searched settings (learning rate, decay, dropout, β) do not grow.
+func checkMemory(spec models.Spec, fixed map[string]string, g *graph.Graph) error {
+	cfg := spec.New()
+	me, ok := cfg.(models.MemoryEstimator)
+	if !ok {
+		return nil
+	}
+	if err := models.Set(cfg, fixed); err != nil {
+		return nil // the search reports a bad setting itself
+	}
+	if limit, known := sysmem.Limit(); known {
+		return me.EstimateMemory(g).Refusal(limit, "this machine's memory")
+	}
+	return nil
+}
+
 // searched is a finished search with its plan, as tune --json prints it.
 type searched struct {
 	*tune.Result
@@ -171,6 +191,9 @@ func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget 
 	}
 	d, err := src.Load(opt.Seeds[0])
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(spec, opt.Fixed, d.Graph); err != nil {
 		return nil, err
 	}
 	size := tune.SizeOf(d.Graph)

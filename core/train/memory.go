@@ -1,0 +1,95 @@
+package train
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"ilpgnn/core/graph"
+)
+
+// MemoryPart is one term of a MemoryEstimate: what it holds, its bytes,
+// and the setting or input that would shrink it.
+type MemoryPart struct {
+	What   string `json:"what"`
+	Bytes  int64  `json:"bytes"`
+	Shrink string `json:"shrink"`
+}
+
+// MemoryEstimate is the estimated peak memory of training ILP-GNN on a
+// graph: the total and its terms, largest first.
+type MemoryEstimate struct {
+	Bytes int64        `json:"bytes"`
+	Parts []MemoryPart `json:"parts"`
+}
+
+// The coefficients of EstimateMemory, in bytes, fitted to the peak
+// resident memory of `ilpgnn train --epochs 2` on twelve graphs from 50
+// to 169,343 nodes, 200 to 1.17M edges and 16 to 1,000,000 feature
+// columns, hidden widths 32 to 256 and S̃ kept to 32 or 128 entries per
+// column; every estimate is within 11% of its measurement
+// (core/train/SCALE.md, "Memory before training").
+const (
+	memBase          = 34e6 // the program, its runtime and its buffers
+	memPerNodeHidden = 67   // per node and hidden unit: about 17 N×d float matrices on the tape
+	memPerNodeTopK   = 14   // per node and entry of S̃ kept per column
+	memPerEdge       = 280  // per edge: the graph, the split, the negatives, the pairs' selections
+	memPerNonzero    = 27   // per stored feature value, in its copies
+	memPerWeight     = 59   // per input-layer weight (D × d, two layers): value, gradient, Adam's moments, the backward's buffers
+)
+
+// EstimateMemory returns the estimated peak memory of training ILP-GNN
+// with cfg on g, natively; in WebAssembly the engine's heap is about the
+// same (GOGC 25 in both). It is a linear model of the graph's size and
+// the settings that scale memory (hidden width, S̃'s entries per
+// column), fitted to measurements; it does not depend on the number of
+// epochs, which reuse their buffers.
+func EstimateMemory(g *graph.Graph, cfg Config) MemoryEstimate {
+	n, d := int64(g.NumNodes()), int64(cfg.Model.Hidden)
+	parts := []MemoryPart{
+		{"the input layers' weights (feature columns × hidden width, two layers, with their gradients and Adam's state)",
+			memPerWeight * int64(g.FeatureDim()) * d, "fewer feature columns, or a smaller --hidden"},
+		{"node representations (nodes × hidden width, on the tape)", memPerNodeHidden * n * d, "a smaller --hidden"},
+		{"the structure similarity S̃ (nodes × entries kept per column)", memPerNodeTopK * n * int64(cfg.Model.Diffusion.TopK), "a smaller --ppr-topk"},
+		{"edges, their split and the pairs' neighbour selections", memPerEdge * int64(g.NumEdges()), "a smaller graph"},
+		{"the features", memPerNonzero * int64(g.Features.NNZ()), "fewer nonzero feature values"},
+		{"the program", memBase, ""},
+	}
+	slices.SortStableFunc(parts, func(a, b MemoryPart) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	var total int64
+	for _, p := range parts {
+		total += p.Bytes
+	}
+	return MemoryEstimate{Bytes: total, Parts: parts}
+}
+
+// Refusal returns why training that needs m cannot run within limit bytes
+// ("the machine's memory", "the tab's memory", as where names it), with
+// the largest terms and what would shrink them, or nil when it fits.
+func (m MemoryEstimate) Refusal(limit int64, where string) error {
+	if limit <= 0 || m.Bytes <= limit {
+		return nil
+	}
+	msg := fmt.Sprintf("training would need about %s of memory at its peak, more than %s (%s)", Bytes(m.Bytes), where, Bytes(limit))
+	for k, p := range m.Parts {
+		if k == 2 || p.Shrink == "" || p.Bytes < m.Bytes/10 {
+			break
+		}
+		msg += fmt.Sprintf("; %s take about %s: %s", p.What, Bytes(p.Bytes), p.Shrink)
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// Bytes writes a byte count for people in binary units: "512 MiB",
+// "7.4 GiB".
+func Bytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

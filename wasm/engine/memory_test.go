@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"ilpgnn/core/train"
+)
+
+// TestTrainRefusesTabMemory: settings whose training would need more than
+// the 4 GiB a tab's engine holds are refused before any work, with the
+// estimate (train.EstimateMemory's, the same as the command line's) and
+// what to change; the graph stays loaded and a smaller run trains.
+func TestTrainRefusesTabMemory(t *testing.T) {
+	p := newPage(t, nil)
+	var info GraphInfo
+	r := p.wait(p.send("load", map[string]any{"name": "cycle"}, map[string][]byte{"edges.txt": []byte("0 1\n1 2\n2 3\n3 0\n")}))
+	if r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	roundTrip(t, r.Result, &info)
+	const hidden = 20_000_000
+	e := p.callErr("train", map[string]any{"config": map[string]any{"epochs": "1", "hidden": "20000000"}}, nil)
+	g := p.e.data.d.Graph
+	cfg := train.DefaultConfig()
+	cfg.Model.Hidden = hidden
+	est := train.EstimateMemory(g, cfg)
+	refusal := est.Refusal(TabMemory, "a tab's engine holds")
+	if refusal == nil || !strings.Contains(refusal.Error(), "(4.0 GiB); ") {
+		t.Fatalf("train.EstimateMemory's refusal: %v", refusal)
+	}
+	want := "train: " + refusal.Error() + "; the command line (ilpgnn train) has all of the machine's memory"
+	if e.Code != CodeBadRequest || e.Message != want {
+		t.Errorf("error %+v\nwant %q", e, want)
+	}
+	if est.Bytes <= TabMemory {
+		t.Fatalf("the estimate %d is not over the tab's memory: the test proves nothing", est.Bytes)
+	}
+	var tr TrainResult
+	p.call("train", trainArgs(2), &tr)
+	if tr.Epochs != 2 {
+		t.Errorf("after the refusal: %+v", tr)
+	}
+}
