@@ -111,6 +111,7 @@ frontend: node_modules
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzLINQS$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzEdgeList$$' -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz='^FuzzQuoting$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzNPZ$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzNPZArrays$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzGroundtruth$$' -fuzztime=$(FUZZTIME) ./core/synth
