@@ -1,9 +1,11 @@
 package bundle
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -325,5 +327,36 @@ func TestNamesTheCardCannotRead(t *testing.T) {
 	want = `bundle: the dataset's name "caf\xe9" is not UTF-8 text, which the card cannot read: give the data file or folder a UTF-8 name`
 	if err == nil || err.Error() != want {
 		t.Errorf("MarshalBinary with a name not UTF-8: %v\nwant %s", err, want)
+	}
+}
+
+// A bundle whose H^r holds a NaN (a model whose weights overflowed) is
+// refused by the writer, and the same bytes put into a bundle behind its
+// back by the reader: every p that read it would be NaN.
+func TestNotFinite(t *testing.T) {
+	p := predictor(t)
+	b, err := New(p, "synth:sparse", fingerprint.Of(p.Inputs.Graph), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Find H^r's first value in the payload and make it NaN.
+	first := binary.LittleEndian.AppendUint32(nil, math.Float32bits(b.Predictor.Hr[0]))
+	payload := good[len(wrap(nil)):]
+	at := bytes.Index(payload, first)
+	if at < 0 || bytes.Index(payload[at+1:], first) >= 0 {
+		t.Skip("H^r's first value is not unique in the bytes")
+	}
+	bad := append([]byte(nil), payload...)
+	binary.LittleEndian.PutUint32(bad[at:], math.Float32bits(float32(math.NaN())))
+	if _, err := Unmarshal(wrap(bad)); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "H^r holds NaN at value 0, not a finite number") {
+		t.Errorf("Unmarshal: %v", err)
+	}
+	b.Predictor.Hr[0] = float32(math.Inf(1))
+	if _, err := b.MarshalBinary(); err == nil || err.Error() != "bundle: H^r holds +Inf at value 0, not a finite number" {
+		t.Errorf("MarshalBinary: %v", err)
 	}
 }

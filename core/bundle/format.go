@@ -35,6 +35,9 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 	if err := readable(b.Dataset, g.IDs); err != nil {
 		return nil, err
 	}
+	if err := finite(p.Hr, sim.Values); err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
 	var e encoder
 	e.str(b.Dataset)
 	e.buf = append(e.buf, b.Fingerprint[:]...)
@@ -222,6 +225,9 @@ func decode(r *decoder) (*Bundle, error) {
 	if r.left() != 0 {
 		return nil, fmt.Errorf("%d bytes left over after S̃", r.left())
 	}
+	if err := finite(p.Hr, t.Values); err != nil {
+		return nil, err
+	}
 	sim, err := diffusion.FromColumns(t)
 	if err != nil {
 		return nil, err
@@ -230,6 +236,24 @@ func decode(r *decoder) (*Bundle, error) {
 	p.Inputs = &ilpgnn.Inputs{Graph: g, Sim: sim}
 	b.Predictor = p
 	return b, nil
+}
+
+// finite refuses H^r (hr) or S̃'s values (sim) holding a value that is not
+// a finite number, which would make every p that reads it NaN: a
+// checkpoint with such weights is refused when it is opened, and a bundle
+// is too.
+func finite(hr, sim []float32) error {
+	for _, v := range []struct {
+		what string
+		vals []float32
+	}{{"H^r", hr}, {"S̃", sim}} {
+		for k, x := range v.vals {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return fmt.Errorf("%s holds %v at value %d, not a finite number", v.what, x, k)
+			}
+		}
+	}
+	return nil
 }
 
 type encoder struct{ buf []byte }

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"syscall/js"
 )
 
@@ -31,6 +32,17 @@ func await(p js.Value) (js.Value, error) {
 	return r.v, r.err
 }
 
+// maxBundle is the largest bundle a card reads: 1 GiB, as the app's own
+// limit on a file (frontend/src/app/limits.ts). A page's tab holds the
+// bundle twice while it is read (the response's bytes and Go's copy),
+// within WebAssembly's 4 GiB; exported bundles are megabytes.
+const maxBundle = 1 << 30
+
+// tooLarge is the refusal of a bundle of n bytes.
+func tooLarge(url string, n int64) error {
+	return fmt.Errorf("the bundle at %s is %.1f GiB, more than the 1 GiB a card reads", url, float64(n)/(1<<30))
+}
+
 // fetchBytes reads url with the Fetch API, taking the response the loader
 // (ilpgnn-card.js) already asked for when there is one.
 func fetchBytes(url string) ([]byte, error) {
@@ -49,9 +61,17 @@ func fetchBytes(url string) ([]byte, error) {
 	if !resp.Get("ok").Bool() {
 		return nil, fmt.Errorf("no bundle at %s (HTTP %d)", url, resp.Get("status").Int())
 	}
+	// A size the server states is checked before the body is read; the
+	// body's own size before it is copied into Go's memory.
+	if n, err := strconv.ParseInt(resp.Get("headers").Call("get", "content-length").String(), 10, 64); err == nil && n > maxBundle {
+		return nil, tooLarge(url, n)
+	}
 	buf, err := await(resp.Call("arrayBuffer"))
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %w", url, err)
+	}
+	if n := int64(buf.Get("byteLength").Int()); n > maxBundle {
+		return nil, tooLarge(url, n)
 	}
 	u8 := js.Global().Get("Uint8Array").New(buf)
 	out := make([]byte, u8.Length())
