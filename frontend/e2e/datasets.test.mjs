@@ -30,9 +30,16 @@ after(async () => {
   await server?.close();
 });
 
-/** Waits until the app shows the graph of dataKey; returns its summary line. */
+/** Waits until the app shows the graph of dataKey, with no error (a loader's note may show); returns its summary line. */
 async function loaded(dataKey) {
-  await page.waitForFunction((key) => window.ilpgnnExplorer.dataKey === key && !document.getElementById("data-error").checkVisibility(), dataKey, { timeout: WAIT });
+  await page.waitForFunction(
+    (key) => {
+      const shown = document.getElementById("data-error");
+      return window.ilpgnnExplorer.dataKey === key && !(shown.checkVisibility() && shown.dataset.kind === "error");
+    },
+    dataKey,
+    { timeout: WAIT },
+  );
   return page.textContent("#graph-info");
 }
 
