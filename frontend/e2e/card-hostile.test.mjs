@@ -12,7 +12,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
@@ -20,24 +20,8 @@ import { launch, appPage, recordCSPViolations } from "./browser.mjs";
 
 const bin = join(root, "build", "ilpgnn");
 
-// The names, as in core/cmd/ilpgnn's TestExportHostileNames.
-const HOSTILE = [
-  `x" onmouseover="alert(4)`,
-  "</code><img src=x onerror=alert(1)>",
-  "<script>alert(2)</script>",
-  `' onfocus='alert(3)' autofocus x='`,
-  "hub,1",
-  `a,b "c"`,
-  "Tom & Jerry's &amp; &#13; &lt;",
-  "line\nbreak",
-  "cr\rlf\r\n",
-  "tab\there \x01\x1f\x7f",
-  "c1 \u0080\u0085\u009f",
-  " padded ",
-  "--><!-- <!--",
-  "javascript:alert(5)",
-  "é ♥ 中 \u2028",
-];
+// The names, shared with core/cmd/ilpgnn's TestExportHostileNames.
+const HOSTILE = JSON.parse(readFileSync(join(root, "core", "bundle", "site", "testdata", "hostile-ids.json"), "utf8"));
 const N = 40;
 const NAMES = [...HOSTILE, ...Array.from({ length: N - HOSTILE.length }, (_, i) => `n${HOSTILE.length + i}`)];
 

@@ -1,7 +1,9 @@
 package site
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -32,29 +34,31 @@ func TestFolder(t *testing.T) {
 	}
 }
 
-// hostile are ids a user's file may hold: markup, event handlers, the
-// characters HTML and data-pair treat specially, and controls.
-var hostile = []string{
-	`x" onmouseover="alert(4)`,
-	"</code><img src=x onerror=alert(1)>",
-	"<script>alert(2)</script>",
-	`' onfocus='alert(3)' autofocus x='`,
-	"hub,1",
-	`a,b "c"`,
-	"Tom & Jerry's &amp; &#13; &lt;",
-	"line\nbreak",
-	"cr\rlf\r\n",
-	"tab\there \x01\x1f\x7f",
-	"c1 \u0080\u0085\u009f",
-	" padded ",
-	"--><!-- -->",
-	"é ♥ 中 \u2028",
+// HostileIDsFile holds ids a user's file may hold: event handlers,
+// markup that closes the snippet's <code>, scripts, the characters HTML and
+// data-pair treat specially (quotes, ampersands, commas, entities), line
+// breaks, controls and surrounding spaces. The export's tests and the
+// card's browser test read the same file.
+const hostileIDsFile = "testdata/hostile-ids.json"
+
+// hostileIDs reads hostileIDsFile.
+func hostileIDs(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(hostileIDsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	if err := json.Unmarshal(b, &ids); err != nil {
+		t.Fatal(err)
+	}
+	return ids
 }
 
 // escape's output, parsed by an HTML parser as an attribute value and as
 // text, reads back as the input exactly.
 func TestEscapeReadsBack(t *testing.T) {
-	for _, s := range hostile {
+	for _, s := range hostileIDs(t) {
 		doc, err := html.Parse(strings.NewReader(`<p title="` + escape(s) + `">` + escape(s) + `</p>`))
 		if err != nil {
 			t.Fatal(err)
