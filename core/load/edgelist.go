@@ -117,7 +117,7 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string
 		pending    bool // first holds line 1's ids, undecided
 		firstLine  int
 		firstExtra bool   // line 1 has fields after the second
-		idsNumeric = true // every id after the first line is a number
+		idsNumeric = true // every id after a pending first line is a number
 	)
 	for k := 0; ; k++ {
 		fields, ok := rs.next()
@@ -142,42 +142,38 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string
 		if len(fields) > 2 {
 			extra++
 		}
-		idsNumeric = idsNumeric && isNumber(fields[0]) && isNumber(fields[1])
+		if pending && idsNumeric { // parsed only while a header is in question
+			idsNumeric = isNumber(fields[0]) && isNumber(fields[1])
+		}
 		edges = append(edges, graph.Edge{U: nodes.get(fields[0]), V: nodes.get(fields[1])})
 	}
 	if rs.err != nil {
 		return nil, nil, rs.err
 	}
-	var notes []string
-	if rs.comments > 0 {
-		notes = append(notes, fmt.Sprintf("%s: %s before the data skipped", file, countLines(rs.comments, "comment line")))
-	}
+	notes := rs.commentNotes()
 	if pending {
-		reason := ""
 		_, seen0 := nodes.index[first[0]]
 		_, seen1 := nodes.index[first[1]]
+		reason := ""
 		switch {
 		case isHeaderWord([]byte(first[0])) && isHeaderWord([]byte(first[1])):
-			reason = "" // the usual header: nothing to say
-			pending = false
+			// The usual header: nothing to say.
 		case len(edges) > 0 && idsNumeric:
 			reason = "the ids on the lines after it are numbers"
 		case len(edges) > 0 && !seen0 && !seen1:
 			reason = "neither of its ids appears on any other line; if it is an edge, put a header such as \"source,target\" above it"
-		}
-		switch {
-		case !pending:
-		case reason != "":
-			notes = append(notes, fmt.Sprintf("%s: line %d (%s) read as a header, not an edge: %s", file, firstLine, quoteFields(first), reason))
-		default:
+		default: // an edge
 			edges = nodes.prepend(first, edges)
 			if firstExtra {
 				extra++
 			}
 		}
+		if reason != "" {
+			notes = append(notes, fmt.Sprintf("%s: line %d (%s) read as a header, not an edge: %s", file, firstLine, quoteFields(first), reason))
+		}
 	}
 	if extra > 0 {
-		notes = append(notes, fmt.Sprintf("%s: the fields after the second (weights or attributes) are ignored on %s", file, countLines(extra, "line")))
+		notes = append(notes, fmt.Sprintf("%s: the fields after the second (weights or attributes) are ignored on %s", file, nouns(extra, "line", "lines")))
 	}
 	if len(edges) == 0 {
 		return nil, nil, &Error{File: file, Err: ErrEmpty}
@@ -267,10 +263,7 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 	if len(rowNode) == 0 {
 		return nil, nil, nil, &Error{File: file, Err: ErrEmpty}
 	}
-	var notes []string
-	if rs.comments > 0 {
-		notes = append(notes, fmt.Sprintf("%s: %s before the data skipped", file, countLines(rs.comments, "comment line")))
-	}
+	notes := rs.commentNotes()
 	if header != nil {
 		notes = append(notes, fmt.Sprintf("%s: %s", file, header))
 	}
@@ -343,14 +336,6 @@ func FeatureRowIDs(features io.Reader, file string) ([]string, error) {
 		ids = append(ids, string(fields[0]))
 	}
 	return ids, rs.err
-}
-
-// countLines returns "1 line" or "n lines" for what.
-func countLines(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // quoteFields quotes a header's fields for a note: "source", "target".

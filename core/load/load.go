@@ -162,13 +162,13 @@ func stem(name string) string {
 func Path(p string) (*graph.Graph, error) {
 	info, err := os.Stat(p)
 	if err != nil {
-		return nil, &Error{File: p, Err: unwrapPath(err)}
+		return nil, &Error{File: p, Err: userfile.PathProblem(err)}
 	}
 	var f format
 	if info.IsDir() {
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			return nil, &Error{File: p, Err: unwrapPath(err)}
+			return nil, &Error{File: p, Err: userfile.PathProblem(err)}
 		}
 		var names []string
 		for _, e := range entries {
@@ -282,16 +282,6 @@ func fileError(p string, err error) *Error {
 		return &Error{File: ue.Path, Err: ue.Err}
 	}
 	return &Error{File: p, Err: err}
-}
-
-// unwrapPath drops an *os.PathError's operation and path, which the
-// *Error holding it names already.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Bytes loads a graph from in-memory files keyed by file name (for

@@ -50,9 +50,7 @@ type records struct {
 }
 
 func newRecords(file string, r io.Reader) *records {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	return &records{file: file, sc: sc}
+	return &records{file: file, sc: newScanner(r)}
 }
 
 // next returns the next record's fields, or false at the end of the file
@@ -151,15 +149,15 @@ func (rs *records) continued(b []byte) []byte {
 
 // scanErr returns the scanner's error as a *Error at the line it stopped
 // on, or nil at the end of the file.
-func (rs *records) scanErr() error {
-	err := rs.sc.Err()
-	if err == nil {
+func (rs *records) scanErr() error { return scanError(rs.file, rs.n, rs.sc.Err()) }
+
+// commentNotes is the note for ReadNotes on the comment lines skipped,
+// or nil when there were none; call it after the last record.
+func (rs *records) commentNotes() []string {
+	if rs.comments == 0 {
 		return nil
 	}
-	if errors.Is(err, bufio.ErrTooLong) {
-		return errorf(rs.file, rs.n+1, "line is longer than %d MiB", maxLine>>20)
-	}
-	return &Error{File: rs.file, Line: rs.n + 1, Err: err}
+	return []string{fmt.Sprintf("%s: %s before the data skipped", rs.file, nouns(rs.comments, "comment line", "comment lines"))}
 }
 
 // errorf returns a *Error at the record last returned.

@@ -36,9 +36,14 @@ type lines struct {
 }
 
 func newLines(file string, r io.Reader) *lines {
+	return &lines{file: file, sc: newScanner(r)}
+}
+
+// newScanner returns a line scanner of r that takes lines up to maxLine.
+func newScanner(r io.Reader) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	return &lines{file: file, sc: sc}
+	return sc
 }
 
 // next returns the next data line with surrounding blanks removed, or false
@@ -59,15 +64,18 @@ func (l *lines) next() ([]byte, bool) {
 }
 
 // err returns the read error that stopped next, as a *Error, or nil.
-func (l *lines) err() error {
-	err := l.sc.Err()
+func (l *lines) err() error { return scanError(l.file, l.n, l.sc.Err()) }
+
+// scanError returns a scanner's error err, met after line n of file, as a
+// *Error at the line it stopped on, or nil for nil.
+func scanError(file string, n int, err error) error {
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, bufio.ErrTooLong) {
-		return errorf(l.file, l.n+1, "line is longer than %d MiB", maxLine>>20)
+		return errorf(file, n+1, "line is longer than %d MiB", maxLine>>20)
 	}
-	return &Error{File: l.file, Line: l.n + 1, Err: err}
+	return &Error{File: file, Line: n + 1, Err: err}
 }
 
 // errorf returns a *Error at the line last returned.

@@ -66,13 +66,13 @@ func (e *Error) Unwrap() error { return e.Err }
 // k.Max. Errors are *Error.
 func Open(path string, k Kind) (*os.File, int64, error) {
 	if info, err := os.Stat(path); err != nil {
-		return nil, 0, &Error{Path: path, Err: unwrapPath(err)}
+		return nil, 0, &Error{Path: path, Err: PathProblem(err)}
 	} else if err := checkInfo(info, k); err != nil {
 		return nil, 0, &Error{Path: path, Err: err}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
-		return nil, 0, &Error{Path: path, Err: unwrapPath(err)}
+		return nil, 0, &Error{Path: path, Err: PathProblem(err)}
 	}
 	// Look again at what was opened: the path may have been replaced
 	// since the first look.
@@ -155,9 +155,10 @@ func tooLarge(size int64, k Kind) error {
 	return fmt.Errorf("%w: %s is over the %s that %s may have", ErrTooLarge, Size(size), Size(k.Max), k.What)
 }
 
-// unwrapPath drops the *os.PathError's operation and path, which the
-// caller's *Error already names.
-func unwrapPath(err error) error {
+// PathProblem returns err without the operation and path an
+// *os.PathError adds ("stat x: "), for an error that names the path
+// itself, as Error does.
+func PathProblem(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

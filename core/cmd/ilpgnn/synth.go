@@ -66,7 +66,8 @@ func cmdSynth(args []string, stdout, stderr io.Writer) error {
 	if err := checkSynthMemory(cfg); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "estimate: about %s of memory at its peak%s\n", train.Bytes(synth.EstimateMemory(cfg)), limitText())
+	limit, _ := sysmem.Limit()
+	fmt.Fprintf(stderr, "estimate: about %s of memory at its peak%s\n", train.Bytes(synth.EstimateMemory(cfg)), limitText(limit))
 	d, err := synth.Generate(cfg, *seed)
 	if err != nil {
 		return err
@@ -96,11 +97,11 @@ func checkSynthMemory(cfg synth.Config) error {
 		cfg.Nodes, cfg.Edges, cfg.FeatureDim, train.Bytes(need), train.Bytes(limit))
 }
 
-// limitText is " (of 23.4 GiB here)", or "" where this machine's memory
-// is unknown.
-func limitText() string {
-	if limit, known := sysmem.Limit(); known {
-		return fmt.Sprintf(" (of %s here)", train.Bytes(limit))
+// limitText is " (of 23.4 GiB here)" for this machine's memory limit, or
+// "" when it is unknown (0).
+func limitText(limit int64) string {
+	if limit <= 0 {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf(" (of %s here)", train.Bytes(limit))
 }

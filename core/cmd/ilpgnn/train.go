@@ -18,7 +18,6 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/models"
 	"ilpgnn/core/printable"
-	"ilpgnn/core/sysmem"
 	"ilpgnn/core/train"
 	"ilpgnn/core/tune"
 )
@@ -178,7 +177,7 @@ func cmdTrain(ctx context.Context, reg models.Registry, args []string, stdout, s
 		}
 		if m := out.MemoryEstimate; m != nil {
 			fmt.Fprintf(stdout, "estimate: about %s of memory at its peak%s, about %s an epoch on two cores\n",
-				train.Bytes(m.Bytes), limitText(), epochText(out.EpochSecondsEstimate))
+				train.Bytes(m.Bytes), limitText(out.MemoryLimit), epochText(out.EpochSecondsEstimate))
 		}
 		fmt.Fprintf(stdout, "%6s  %8s  %8s  %26s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "test Hits@20 / @50 / @100", "epochs", "seconds", "ms/epoch")
 	}
@@ -330,17 +329,9 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 // refuses to train when the memory is over what this machine has.
 func (out *trainJSON) estimate(tr *trainRun, g *graph.Graph) error {
 	out.EpochSecondsEstimate = tune.EpochSeconds(tr.spec.Name, tune.SizeOf(g))
-	me, ok := tr.config.(models.MemoryEstimator)
-	if !ok {
-		return nil
-	}
-	m := me.EstimateMemory(g)
-	out.MemoryEstimate = &m
-	if limit, known := sysmem.Limit(); known {
-		out.MemoryLimit = limit
-		return m.Refusal(limit, "this machine's memory")
-	}
-	return nil
+	var err error
+	out.MemoryEstimate, out.MemoryLimit, err = checkMemory(tr.config, g)
+	return err
 }
 
 // epochText writes an estimated epoch for people: "2.2 ms", "123 ms",

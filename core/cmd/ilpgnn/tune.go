@@ -16,6 +16,7 @@ import (
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 	"ilpgnn/core/sysmem"
+	"ilpgnn/core/train"
 	"ilpgnn/core/tune"
 	"ilpgnn/core/userfile"
 )
@@ -148,22 +149,31 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	return nil
 }
 
-// checkMemory refuses a search whose trials would need more memory than
-// this machine has: the model's default settings with fixed set, which
-// the searched settings (learning rate, decay, dropout, β) do not grow.
-func checkMemory(spec models.Spec, fixed map[string]string, g *graph.Graph) error {
+// checkSearchMemory refuses a search whose trials would need more memory
+// than this machine has: the model's default settings with fixed set,
+// which the searched settings (learning rate, decay, dropout, β) do not
+// grow.
+func checkSearchMemory(spec models.Spec, fixed map[string]string, g *graph.Graph) error {
 	cfg := spec.New()
-	me, ok := cfg.(models.MemoryEstimator)
-	if !ok {
-		return nil
-	}
 	if err := models.Set(cfg, fixed); err != nil {
 		return nil // the search reports a bad setting itself
 	}
-	if limit, known := sysmem.Limit(); known {
-		return me.EstimateMemory(g).Refusal(limit, "this machine's memory")
+	_, _, err := checkMemory(cfg, g)
+	return err
+}
+
+// checkMemory estimates the peak memory of training with cfg on g, for
+// the models that have an estimate (models.MemoryEstimator; nil
+// otherwise), and refuses it over this machine's memory, limit (0 where
+// that is unknown).
+func checkMemory(cfg models.Config, g *graph.Graph) (est *train.MemoryEstimate, limit int64, err error) {
+	me, ok := cfg.(models.MemoryEstimator)
+	if !ok {
+		return nil, 0, nil
 	}
-	return nil
+	m := me.EstimateMemory(g)
+	limit, _ = sysmem.Limit()
+	return &m, limit, m.Refusal(limit, "this machine's memory")
 }
 
 // searched is a finished search with its plan, as tune --json prints it.
@@ -193,7 +203,7 @@ func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget 
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(spec, opt.Fixed, d.Graph); err != nil {
+	if err := checkSearchMemory(spec, opt.Fixed, d.Graph); err != nil {
 		return nil, err
 	}
 	size := tune.SizeOf(d.Graph)
