@@ -8,6 +8,7 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/shard"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -85,7 +86,15 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 			progress(Progress{Seed: cfg.Seed, MaxEpochs: cfg.Epochs, Patience: cfg.Patience, Elapsed: p.Elapsed,
 				Prepare: &Prepare{Phase: p.Phase, Done: p.Done, Total: p.Total}})
 		})
+		var last train.Progress // the latest epoch's end, for the reports within the next
+		ctx = train.WithEpochProgress(ctx, func(p train.EpochProgress) {
+			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Phase: p.Phase,
+				Batch: p.Shards, Batches: shard.Count, Loss: last.Loss, Cls: last.Cls, Pos: last.Pos, Neg: last.Neg,
+				BestValAUC: last.BestValAUC, BestScore: last.BestScore, BestEpoch: last.BestEpoch,
+				Patience: cfg.Patience, Elapsed: p.Elapsed})
+		})
 		report = func(p train.Progress) {
+			last = p
 			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, EpochDone: true,
 				Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg, ValAUC: p.ValAUC, BestValAUC: p.BestValAUC,
 				Score: p.Score, BestScore: p.BestScore, BestEpoch: p.BestEpoch, Patience: cfg.Patience, Elapsed: p.Elapsed})

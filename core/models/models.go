@@ -150,7 +150,11 @@ type Progress struct {
 	// report of the other models), and only it carries ValAUC and Score.
 	Batch, Batches int
 	EpochDone      bool
-	Loss           float64
+	// Phase, in a report within an epoch, is what the epoch is doing
+	// (ILP-GNN's sharded epochs: train.PhaseEncoder and the others, with
+	// Batch of Batches the shards done).
+	Phase string
+	Loss  float64
 	// Cls is the loss's cross-entropy term; Pos and Neg are ILP-GNN's
 	// explanation losses, KL the variational autoencoder's.
 	Cls, Pos, Neg, KL float64

@@ -56,9 +56,12 @@ func firstEpochGradient(t *testing.T, sp *split.Split, in *ilpgnn.Inputs, cfg Co
 	tape := autograd.NewTape()
 	tape.SetLean(lean)
 	hr := model.Encode(tape, in, 0, nil)
-	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape}
+	ep, err := newEpochPass(t.Context(), model, in, cfg, tape, sp.TrainPos, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ph Phases
-	el, err := ep.lossAndBackward(hr, pairs, labels, 1, cfg.LR, &ph)
+	el, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, 1, cfg.LR, &ph)
 	if err != nil {
 		t.Fatal(err)
 	}

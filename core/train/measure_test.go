@@ -100,7 +100,10 @@ func TestMeasureBatches(t *testing.T) {
 		}
 		tape := autograd.NewTape()
 		tape.SetLean(os.Getenv("ILPGNN_MEASURE_PLAIN") == "")
-		ep := &epochPass{model: model, in: in, cfg: c, tape: tape}
+		ep, err := newEpochPass(t.Context(), model, in, c, tape, sp.TrainPos, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var times []float64
 		var last Phases
 		for epoch := 1; epoch <= epochs; epoch++ {
@@ -113,7 +116,7 @@ func TestMeasureBatches(t *testing.T) {
 			hr := model.Encode(tape, in, 0, nil)
 			ph.Encoder = time.Since(s)
 			sampler.Sample(pairs[P:], sp.Train)
-			if _, err := ep.lossAndBackward(hr, pairs, labels, epoch, c.LR, &ph); err != nil {
+			if _, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, epoch, c.LR, &ph); err != nil {
 				t.Fatal(err)
 			}
 			adam.Step()

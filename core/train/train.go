@@ -6,6 +6,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -18,6 +19,7 @@ import (
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
+	"ilpgnn/core/shard"
 	"ilpgnn/core/split"
 )
 
@@ -141,6 +143,35 @@ type Progress struct {
 	Elapsed          time.Duration
 }
 
+// The phases of an epoch, as EpochProgress names them.
+const (
+	PhaseEncoder    = "encoder"              // H^r forward
+	PhaseValidation = "validation"           // the validation AUC of the epoch's weights
+	PhaseShards     = "selection and losses" // Shards of shard.Count done
+	PhaseBackward   = "backward"             // the encoder's backward and Adam's step
+)
+
+// EpochProgress is a report from within an epoch of a run whose epochs
+// are sharded: what it is doing and how many of its shard.Count shards
+// are done.
+type EpochProgress struct {
+	Seed             uint64
+	Epoch, MaxEpochs int // Epoch is the one under way, 1-based
+	Phase            string
+	Shards           int
+	Elapsed          time.Duration // since the first epoch began
+}
+
+type epochTraceKey struct{}
+
+// WithEpochProgress returns a copy of ctx that makes RunSplitSelect report
+// within each sharded epoch to progress (see ilpgnn.WithPrepareProgress
+// for why a context carries it): at each phase's start and after every
+// shard. progress is called from one goroutine at a time.
+func WithEpochProgress(ctx context.Context, progress func(EpochProgress)) context.Context {
+	return context.WithValue(ctx, epochTraceKey{}, progress)
+}
+
 // Result is a finished (or cancelled) run.
 type Result struct {
 	Model  *ilpgnn.Model // the weights with the best validation AUC
@@ -165,6 +196,9 @@ type Result struct {
 	Calibration calibrate.Calibration
 	Phases      Phases // summed over epochs
 	History     []Progress
+	// Workers is how many workers computed the shards of batched epochs
+	// (0: the epochs fit one batch and were not sharded).
+	Workers int
 }
 
 // ErrDiverged marks a run stopped by a non-finite loss or weight; it is
@@ -253,17 +287,34 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	// the gradients as the pass reaches them and release what it passed:
 	// the encoder's N x d matrices then peak at their values alone.
 	tape.SetLean(true)
-	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape}
-	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 	trainStart := time.Now()
+	epoch := 0
+	inEpoch, _ := ctx.Value(epochTraceKey{}).(func(EpochProgress))
+	ep, err := newEpochPass(ctx, model, in, cfg, tape, sp.TrainPos, func(phase string, done int) {
+		if inEpoch != nil {
+			inEpoch(EpochProgress{Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs, Phase: phase,
+				Shards: done, Elapsed: time.Since(trainStart)})
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if ep.runner != nil {
+		defer ep.runner.Close()
+		res.Workers = ep.runner.Workers()
+	}
+	res.ValAUC, res.ValScore = -1, math.Inf(-1)
 
 	var runErr error
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
+	for epoch = 1; epoch <= cfg.Epochs; epoch++ {
 		if err := ctx.Err(); err != nil {
 			runErr = err
 			break
 		}
 		var ph Phases
+		if ep.runner != nil {
+			ep.report(PhaseEncoder, 0)
+		}
 		t0 := time.Now()
 		tape.Reset()
 		for _, p := range params {
@@ -274,6 +325,9 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		ph.Encoder = t1.Sub(t0)
 
 		// Validation AUC of the current weights, before they are updated.
+		if ep.runner != nil {
+			ep.report(PhaseValidation, 0)
+		}
 		var pred *ilpgnn.Predictor
 		if cfg.Dropout == 0 {
 			pred = ilpgnn.PredictorFrom(model, in, hr.Value)
@@ -294,9 +348,13 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 
 		sampler.Sample(pairs[P:], sp.Train)
 		ph.Selection = time.Since(t2)
-		el, err := ep.lossAndBackward(hr, pairs, labels, epoch, adam.LR, &ph)
+		el, err := ep.lossAndBackward(ctx, hr, pairs, labels, epoch, adam.LR, &ph)
 		if err != nil {
-			runErr = fmt.Errorf("train: %w", err)
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				runErr = err // cancelled within the epoch: it is not counted
+			} else {
+				runErr = fmt.Errorf("train: %w", err)
+			}
 			break
 		}
 		t5 := time.Now()
@@ -364,18 +422,42 @@ type epochPass struct {
 	cfg   Config
 	tape  *autograd.Tape // the encoder's, which recorded H^r
 	batch ilpgnn.Batch
+	// runner computes the shards of batched epochs (nil when the epoch
+	// fits one batch); report tells the caller how far an epoch is.
+	runner shard.Runner
+	report func(phase string, shards int)
+}
+
+// newEpochPass returns the epoch pass of a run on the training links pos,
+// with a runner of shards (from ctx's shard.Starter) when an epoch's
+// 2·len(pos) pairs need more than one batch; report may be nil.
+func newEpochPass(ctx context.Context, model *ilpgnn.Model, in *ilpgnn.Inputs, cfg Config, tape *autograd.Tape, pos []graph.Edge, report func(phase string, done int)) (*epochPass, error) {
+	if report == nil {
+		report = func(string, int) {}
+	}
+	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape, report: report}
+	if cfg.BatchSize > 0 && cfg.BatchSize < 2*len(pos) {
+		kit := &shard.Kit{Model: cfg.Model, Objective: cfg.Objective, BatchSize: cfg.BatchSize, Inputs: in, Pos: pos}
+		r, err := shard.StarterFrom(ctx)(ctx, kit)
+		if err != nil {
+			return nil, err
+		}
+		ep.runner = r
+	}
+	return ep, nil
 }
 
 // lossAndBackward selects the neighbours of the epoch's labelled pairs
 // given H^r = hr (recorded on ep.tape), records the losses and runs the
 // backward pass into the parameters' gradients. With cfg.BatchSize set
-// (and below the number of pairs) it does so one batch at a time (see
-// batched). A non-finite loss is returned as an error before any backward
-// step. It adds its time to ph.
-func (ep *epochPass) lossAndBackward(hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases) (epochLoss, error) {
+// (and below the number of pairs) it does so shard by shard, each in
+// batches (see sharded), and returns ctx's error if ctx is done between
+// two shards. A non-finite loss is returned as an error before any
+// backward step. It adds its time to ph.
+func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases) (epochLoss, error) {
 	cfg := ep.cfg
 	seed := cfg.Seed ^ uint64(epoch)<<20
-	if cfg.BatchSize == 0 || cfg.BatchSize >= len(pairs) {
+	if ep.runner == nil {
 		t0 := time.Now()
 		ep.model.Build(&ep.batch, ep.in, hr.Value, pairs, labels, cfg.Objective, seed)
 		t1 := time.Now()
@@ -391,46 +473,48 @@ func (ep *epochPass) lossAndBackward(hr *autograd.Var, pairs []graph.Edge, label
 		ph.Backward += time.Since(t2)
 		return el, nil
 	}
-	el := ep.batched(hr, pairs, labels, seed, ph)
+	el, err := ep.sharded(ctx, hr, pairs, labels, seed, epoch, ph)
+	if err != nil {
+		return el, err
+	}
 	if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
 		return el, err
 	}
+	ep.report(PhaseBackward, shard.Count)
 	t0 := time.Now()
 	ep.tape.BackwardFrom(hr)
 	ph.Backward += time.Since(t0)
 	return el, nil
 }
 
-// batched runs the pair-specific part of an epoch in batches of
-// cfg.BatchSize pairs: each batch's neighbours are selected, and its losses
-// and their gradient with respect to H^r computed without a tape
-// (Model.LossGrad) and added into hr.Grad, so only one batch's selection is
-// alive at a time. The losses are normalised by the epoch's counts, so
-// hr.Grad ends up holding the gradient of the whole epoch's loss (up to
-// float rounding); the caller then runs the encoder's backward from hr. It
-// returns the epoch's loss terms, the sums of the batches'.
-func (ep *epochPass) batched(hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, ph *Phases) epochLoss {
-	b, obj := &ep.batch, ep.cfg.Objective
+// sharded runs the pair-specific part of an epoch as shard.Count shards
+// (package shard): each shard's neighbours are selected in batches of
+// cfg.BatchSize pairs and its losses' gradient with respect to H^r
+// computed without a tape (Model.LossGrad); the shards' gradients are
+// added up in the shards' fixed tree order into hr.Grad, so the epoch has
+// the same bits however many workers ep.runner has. The losses are
+// normalised by the epoch's counts, so hr.Grad holds the gradient of the
+// whole epoch's loss (up to float rounding); the caller then runs the
+// encoder's backward from hr. It returns the epoch's loss terms, the sums
+// of the shards'.
+func (ep *epochPass) sharded(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, epoch int, ph *Phases) (epochLoss, error) {
+	obj := ep.cfg.Objective
 	t0 := time.Now()
 	norms := ep.model.EpochNorms(ep.in, pairs, labels, obj)
 	ph.Selection += time.Since(t0)
 	grad := hr.Leaf().Grad // allocates hr's gradient on the encoder's tape
-	var el epochLoss
-	for lo := 0; lo < len(pairs); lo += ep.cfg.BatchSize {
-		hi := min(lo+ep.cfg.BatchSize, len(pairs))
-		t1 := time.Now()
-		ep.model.BuildAt(b, ep.in, hr.Value, pairs[lo:hi], labels[lo:hi], obj, seed, lo)
-		t2 := time.Now()
-		loss := ep.model.LossGrad(hr.Value, grad, b, obj, norms)
-		el.total += loss.Total
-		el.cls += loss.Cls
-		el.pos += loss.Pos
-		el.neg += loss.Neg
-		el.contributing += b.ContributingPositives()
-		ph.Selection += t2.Sub(t1)
-		ph.Losses += time.Since(t2)
+	P := len(pairs) / 2
+	e := &shard.Epoch{Index: epoch, Seed: seed, Norms: norms, HR: hr.Value, Neg: pairs[P:]}
+	t1 := time.Now()
+	losses, err := ep.runner.Epoch(ctx, e, grad, func(done int) { ep.report(PhaseShards, done) })
+	// Selection and the losses interleave shard by shard; their time is
+	// booked to the losses.
+	ph.Losses += time.Since(t1)
+	if err != nil {
+		return epochLoss{}, err
 	}
-	return el
+	sum := losses.Sum()
+	return epochLoss{sum.Total, sum.Cls, sum.Pos, sum.Neg, sum.Contributing}, nil
 }
 
 // MinTestLinks is the fewest test links whose AUC means something: with

@@ -1,0 +1,297 @@
+package shard
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
+)
+
+// The messages between a coordinator and its helpers: little-endian, each
+// opening with a four-byte tag. They pass between the workers of one
+// page, built by this package on both ends, but a decoder still checks
+// every length and index before it trusts one.
+const (
+	tagKit   = "SKT1"
+	tagTask  = "STK1"
+	tagBlock = "SBK1"
+)
+
+var errShort = errors.New("shard: message ends early")
+
+// kitHeader is the part of a kit that is not an array.
+type kitHeader struct {
+	Model     ilpgnn.Config
+	Objective ilpgnn.Objective
+	BatchSize int
+	Nodes     int
+	Adjacency int // stored neighbours: 2 per edge
+	Similar   int // entries of S̃
+	Pos       int
+}
+
+// MarshalBinary encodes the kit for a helper: the settings, the graph's
+// adjacency, S̃ and the positives (no features: helpers do not encode).
+func (k *Kit) MarshalBinary() ([]byte, error) {
+	g, sim := k.Inputs.Graph, k.Inputs.Sim.Columns()
+	h := kitHeader{Model: k.Model, Objective: k.Objective, BatchSize: k.BatchSize,
+		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos)}
+	head, err := json.Marshal(h)
+	if err != nil {
+		return nil, fmt.Errorf("shard: kit: %w", err)
+	}
+	size := 8 + len(head) + 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos)
+	b := make([]byte, 0, size)
+	b = append(b, tagKit...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(head)))
+	b = append(b, head...)
+	b = appendInt32s(b, g.Indptr)
+	b = appendInt32s(b, g.Indices)
+	b = appendInt32s(b, sim.Indptr)
+	b = appendInt32s(b, sim.Indices)
+	b = appendFloat32s(b, sim.Values)
+	for _, e := range k.Pos {
+		b = binary.LittleEndian.AppendUint32(b, uint32(e.U))
+		b = binary.LittleEndian.AppendUint32(b, uint32(e.V))
+	}
+	return b, nil
+}
+
+// UnmarshalKit decodes a kit MarshalBinary wrote, checking it.
+func UnmarshalKit(data []byte) (*Kit, error) {
+	r := reader{b: data}
+	if r.tag() != tagKit {
+		return nil, errors.New("shard: not a kit")
+	}
+	var h kitHeader
+	n := int(r.u32())
+	if err := json.Unmarshal(r.bytes(n), &h); err != nil || r.err != nil {
+		return nil, fmt.Errorf("shard: kit header: %w", errors.Join(err, r.err))
+	}
+	if err := h.Model.Validate(); err != nil {
+		return nil, fmt.Errorf("shard: kit: %w", err)
+	}
+	for _, v := range []int{h.Nodes, h.Adjacency, h.Similar, h.Pos} {
+		if v < 0 || v > len(data) {
+			return nil, errors.New("shard: kit: a size does not fit its length")
+		}
+	}
+	if h.BatchSize < 0 {
+		return nil, errors.New("shard: kit: negative batch size")
+	}
+	if 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos) != len(r.b)-r.at {
+		return nil, errors.New("shard: kit: sizes do not match its length")
+	}
+	g := &graph.Graph{Indptr: r.int32s(h.Nodes + 1), Indices: r.int32s(h.Adjacency)}
+	adj := f32.CSR{Rows: h.Nodes, Cols: h.Nodes, Indptr: g.Indptr, Indices: g.Indices, Values: make([]float32, h.Adjacency)}
+	if err := adj.Validate(); err != nil {
+		return nil, fmt.Errorf("shard: kit adjacency: %w", err)
+	}
+	t := &f32.CSR{Rows: h.Nodes, Cols: h.Nodes, Indptr: r.int32s(h.Nodes + 1), Indices: r.int32s(h.Similar), Values: r.float32s(h.Similar)}
+	sim, err := diffusion.FromColumns(t)
+	if err != nil {
+		return nil, fmt.Errorf("shard: kit: %w", err)
+	}
+	pos := make([]graph.Edge, h.Pos)
+	for i := range pos {
+		pos[i] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
+		if !inRange(pos[i], h.Nodes) {
+			return nil, fmt.Errorf("shard: kit: positive %d (%d, %d) outside the %d nodes", i, pos[i].U, pos[i].V, h.Nodes)
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return &Kit{Model: h.Model, Objective: h.Objective, BatchSize: h.BatchSize,
+		Inputs: &ilpgnn.Inputs{Graph: g, Sim: sim}, Pos: pos}, nil
+}
+
+func inRange(e graph.Edge, n int) bool {
+	return e.U >= 0 && e.V >= 0 && int(e.U) < n && int(e.V) < n
+}
+
+// encodeTask is the message asking a helper for the shards [lo, hi) of e,
+// the gen-th epoch the coordinator started.
+func encodeTask(gen int, e *Epoch, lo, hi int) ([]byte, error) {
+	b := make([]byte, 0, 64+8*len(e.Neg)+4*len(e.HR))
+	b = append(b, tagTask...)
+	for _, v := range []int{gen, e.Index, e.Norms.Pairs, e.Norms.Negatives, e.Norms.Contributing, lo, hi, len(e.Neg), len(e.HR)} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
+	}
+	b = binary.LittleEndian.AppendUint64(b, e.Seed)
+	for _, p := range e.Neg {
+		b = binary.LittleEndian.AppendUint32(b, uint32(p.U))
+		b = binary.LittleEndian.AppendUint32(b, uint32(p.V))
+	}
+	return appendFloat32s(b, e.HR), nil
+}
+
+// decodeTask reads a task for kit's run.
+func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, lo, hi int, err error) {
+	r := reader{b: data}
+	if r.tag() != tagTask {
+		return 0, nil, 0, 0, errors.New("shard: not a task")
+	}
+	var v [9]int
+	for i := range v {
+		v[i] = r.int()
+	}
+	seed := r.u64()
+	if r.err != nil {
+		return 0, nil, 0, 0, r.err
+	}
+	e = &Epoch{Index: v[1], Seed: seed, Norms: ilpgnn.Norms{Pairs: v[2], Negatives: v[3], Contributing: v[4]}}
+	lo, hi, nNeg, nHR := v[5], v[6], v[7], v[8]
+	nodes := kit.Inputs.Graph.NumNodes()
+	switch {
+	case lo < 0 || hi > Count || lo >= hi:
+		return 0, nil, 0, 0, fmt.Errorf("shard: task for shards [%d, %d)", lo, hi)
+	case nNeg != len(kit.Pos):
+		return 0, nil, 0, 0, fmt.Errorf("shard: task with %d negatives for %d positives", nNeg, len(kit.Pos))
+	case nHR != nodes*kit.Model.Hidden:
+		return 0, nil, 0, 0, fmt.Errorf("shard: task with H^r of %d values, want %d", nHR, nodes*kit.Model.Hidden)
+	case 8*nNeg+4*nHR != len(r.b)-r.at:
+		return 0, nil, 0, 0, errors.New("shard: task sizes do not match its length")
+	}
+	e.Neg = make([]graph.Edge, nNeg)
+	for i := range e.Neg {
+		e.Neg[i] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
+		if !inRange(e.Neg[i], nodes) {
+			return 0, nil, 0, 0, fmt.Errorf("shard: negative %d (%d, %d) outside the %d nodes", i, e.Neg[i].U, e.Neg[i].V, nodes)
+		}
+	}
+	e.HR = r.float32s(nHR)
+	return v[0], e, lo, hi, r.err
+}
+
+// encodeBlock is a helper's answer: block b of its gen-th task.
+func encodeBlock(gen int, b Block) []byte {
+	out := make([]byte, 0, 40+40*len(b.Losses)+4*len(b.Grad))
+	out = append(out, tagBlock...)
+	for _, v := range []int{gen, b.Lo, b.Hi, len(b.Grad)} {
+		out = binary.LittleEndian.AppendUint64(out, uint64(v))
+	}
+	for _, l := range b.Losses {
+		for _, f := range []float64{l.Total, l.Cls, l.Pos, l.Neg} {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
+		}
+		out = binary.LittleEndian.AppendUint64(out, uint64(l.Contributing))
+	}
+	return appendFloat32s(out, b.Grad)
+}
+
+// decodeBlock reads a block whose gradient has n values.
+func decodeBlock(data []byte, n int) (gen int, b Block, err error) {
+	r := reader{b: data}
+	if r.tag() != tagBlock {
+		return 0, b, errors.New("shard: not a block")
+	}
+	gen, b.Lo, b.Hi = r.int(), r.int(), r.int()
+	size := r.int()
+	if r.err != nil {
+		return 0, b, r.err
+	}
+	if b.Lo < 0 || b.Hi > Count || b.Lo >= b.Hi || size != n || 40*(b.Hi-b.Lo)+4*n != len(r.b)-r.at {
+		return 0, b, fmt.Errorf("shard: block [%d, %d) of %d values does not fit its length", b.Lo, b.Hi, size)
+	}
+	b.Losses = make([]Loss, b.Hi-b.Lo)
+	for i := range b.Losses {
+		l := &b.Losses[i]
+		l.Total, l.Cls, l.Pos, l.Neg = r.f64(), r.f64(), r.f64(), r.f64()
+		l.Contributing = r.int()
+	}
+	b.Grad = r.float32s(n)
+	return gen, b, r.err
+}
+
+func appendInt32s(b []byte, v []int32) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	return b
+}
+
+func appendFloat32s(b []byte, v []float32) []byte {
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+// reader reads a message front to back; its first shortfall sticks in err
+// and every later read returns zeros.
+type reader struct {
+	b   []byte
+	at  int
+	err error
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b)-r.at {
+		r.err = errShort
+		return nil
+	}
+	out := r.b[r.at : r.at+n]
+	r.at += n
+	return out
+}
+
+func (r *reader) tag() string { return string(r.bytes(4)) }
+
+func (r *reader) u32() uint32 {
+	if b := r.bytes(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (r *reader) u64() uint64 {
+	if b := r.bytes(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
+	}
+	return 0
+}
+
+// int reads a uint64 that must fit an int32-sized count.
+func (r *reader) int() int {
+	v := r.u64()
+	if v > math.MaxInt32 {
+		if r.err == nil {
+			r.err = fmt.Errorf("shard: count %d out of range", v)
+		}
+		return 0
+	}
+	return int(v)
+}
+
+func (r *reader) f64() float64 { return math.Float64frombits(r.u64()) }
+
+func (r *reader) int32s(n int) []int32 {
+	b := r.bytes(4 * n)
+	if b == nil {
+		return make([]int32, max(n, 0))
+	}
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
+
+func (r *reader) float32s(n int) []float32 {
+	b := r.bytes(4 * n)
+	if b == nil {
+		return make([]float32, max(n, 0))
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return out
+}
