@@ -295,3 +295,23 @@ func (t *Tree) Total(dst []float32) (Losses, error) {
 	copy(dst, g)
 	return t.losses, nil
 }
+
+// HelperMemory estimates the peak memory of a helper that computes
+// shards for kit's run: the kit as received and as decoded, H^r likewise,
+// the summation tree's gradients (at most five for a run of eight shards)
+// and the block on its way out, one batch's selection and the runtime.
+func HelperMemory(kit *Kit) int64 {
+	g, sim := kit.Inputs.Graph, kit.Inputs.Sim.Columns()
+	n := int64(g.NumNodes())
+	kitBytes := 4 * (2*(n+1) + int64(len(g.Indices)) + 2*int64(len(sim.Indices)) + 2*int64(len(kit.Pos)))
+	hr := 4 * n * int64(kit.Model.Hidden)
+	batch := int64(2 * len(kit.Pos) / Count)
+	if kit.BatchSize > 0 {
+		batch = min(batch, int64(kit.BatchSize))
+	}
+	// Per pair: up to 4K entries (selected and random, both sides) of
+	// about 40 bytes, and the pair's own bookkeeping.
+	selection := batch * (160*int64(kit.Model.K) + 64)
+	const runtime = 24 << 20
+	return runtime + 2*kitBytes + 9*hr + selection + 8*int64(len(kit.Pos))
+}

@@ -94,6 +94,13 @@ export interface EngineInfo {
    * them (the first is the default).
    */
   models: ModelSpec[];
+  /**
+   * Cores is how many logical processors the machine reports; train's
+   * workers default to one fewer (at least 1, at most MaxWorkers).
+   */
+  cores: number;
+  /** MaxWorkers is the most workers train accepts (shard.Count). */
+  maxWorkers: number;
 }
 
 /** DefaultsArgs are the args of defaults. */
@@ -268,6 +275,11 @@ export interface TrainResult extends ModelInfo {
    * "auc") for models that can select on their explanations.
    */
   selectedOn?: string;
+  /**
+   * Workers is how many workers (cores) computed the run's shards;
+   * absent when its epochs fit one batch and used one.
+   */
+  workers?: number;
 }
 
 /**
@@ -319,6 +331,17 @@ export interface TrainProgress {
    * on a large graph the structure similarity alone takes minutes.
    */
   prepare?: PrepareProgress;
+  /**
+   * Phase, in a report within an ILP-GNN epoch (Batch < Batches), is
+   * what the epoch is doing: "encoder", "validation", "selection and
+   * losses" (Batch of Batches = 16 shards done) or "backward".
+   */
+  phase?: string;
+  /**
+   * Workers is how many workers (cores) compute an ILP-GNN run's
+   * shards; absent when its epochs fit one batch and use one.
+   */
+  workers?: number;
 }
 
 /** TuneArgs are the args of tune. */

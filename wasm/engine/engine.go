@@ -19,6 +19,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
+	"ilpgnn/core/shard"
 	"ilpgnn/core/train"
 	"ilpgnn/wasm/store"
 )
@@ -43,6 +44,13 @@ type Options struct {
 	Version string
 	// Models are the models the page can train; nil means models.Default().
 	Models models.Registry
+	// Helpers, if set, starts helpers more workers (the browser's Web
+	// Workers) for a run's shards and returns the runner that hands them
+	// out (shard.Coordinate); nil trains on this worker alone.
+	Helpers func(ctx context.Context, kit *shard.Kit, helpers int) (shard.Runner, error)
+	// Cores is how many logical processors the machine has
+	// (navigator.hardwareConcurrency); 0 means unknown, taken as 1.
+	Cores int
 }
 
 // Engine holds one graph and at most one model. Handle serves requests in
@@ -116,6 +124,7 @@ func New(opt Options) *Engine {
 
 func (e *Engine) info() Info {
 	out := Info{Protocol: Protocol, Version: e.opt.Version, Models: make([]ModelSpec, len(e.opt.Models)),
+		Cores: max(e.opt.Cores, 1), MaxWorkers: shard.Count,
 		Storage: StorageInfo{Available: e.persistent, Message: e.opt.StorageMessage}}
 	for k, s := range e.opt.Models {
 		out.Models[k] = ModelSpec{Name: s.Name, About: s.About, Learns: s.Learns, Saves: s.Saves, Explanation: s.Explanation}

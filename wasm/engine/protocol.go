@@ -71,6 +71,11 @@ type Info struct {
 	// Models are the models train accepts, in the order the page offers
 	// them (the first is the default).
 	Models []ModelSpec `json:"models"`
+	// Cores is how many logical processors the machine reports; train's
+	// workers default to one fewer (at least 1, at most MaxWorkers).
+	Cores int `json:"cores"`
+	// MaxWorkers is the most workers train accepts (shard.Count).
+	MaxWorkers int `json:"maxWorkers"`
 }
 
 // ModelSpec describes a model the engine can train.
@@ -121,6 +126,13 @@ type Progress struct {
 	// first epoch (Epoch 0; ElapsedMs counts from the preparation's start):
 	// on a large graph the structure similarity alone takes minutes.
 	Prepare *PrepareProgress `json:"prepare,omitempty"`
+	// Phase, in a report within an ILP-GNN epoch (Batch < Batches), is
+	// what the epoch is doing: "encoder", "validation", "selection and
+	// losses" (Batch of Batches = 16 shards done) or "backward".
+	Phase string `json:"phase,omitempty"`
+	// Workers is how many workers (cores) compute an ILP-GNN run's
+	// shards; absent when its epochs fit one batch and use one.
+	Workers int `json:"workers,omitempty"`
 }
 
 // PrepareProgress is how far ILP-GNN's preparation of a graph has got:
@@ -235,6 +247,9 @@ type TrainResult struct {
 	// SelectedOn is the rule that kept the weights ("precision" or
 	// "auc") for models that can select on their explanations.
 	SelectedOn string `json:"selectedOn,omitempty"`
+	// Workers is how many workers (cores) computed the run's shards;
+	// absent when its epochs fit one batch and used one.
+	Workers int `json:"workers,omitempty"`
 }
 
 // Evaluation is the result of an evaluate request.

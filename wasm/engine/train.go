@@ -8,6 +8,7 @@ import (
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/models"
+	"ilpgnn/core/shard"
 	"ilpgnn/core/train"
 	"ilpgnn/wasm/store"
 )
@@ -20,6 +21,7 @@ type trainRequest struct {
 	Select       string         `json:"select"`
 	Save         *bool          `json:"save"`
 	SaveOnCancel bool           `json:"saveOnCancel"`
+	Workers      *int           `json:"workers"`
 }
 
 // trainJob is a train request, checked and ready to run.
@@ -31,6 +33,10 @@ type trainJob struct {
 	selection    models.Selection
 	save         bool // keep the checkpoint (models that save)
 	saveOnCancel bool
+	workers      int // asked for; 0: the default
+	// used is how many workers compute the run's shards, set when its
+	// runner starts (0: its epochs are not sharded).
+	used int
 }
 
 // startTraining checks a train request and starts its run on a goroutine
@@ -77,6 +83,12 @@ func (e *Engine) newJob(id int64, a trainRequest) (*trainJob, error) {
 	if job.selection, err = models.ParseSelection(a.Select); err != nil {
 		return nil, errorf(CodeBadRequest, "train: select: %v", err)
 	}
+	if a.Workers != nil {
+		if *a.Workers < 1 || *a.Workers > shard.Count {
+			return nil, errorf(CodeBadRequest, "train: workers must be 1 to %d (got %d)", shard.Count, *a.Workers)
+		}
+		job.workers = *a.Workers
+	}
 	return job, nil
 }
 
@@ -118,7 +130,8 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
 	run := models.Run{Data: l.d, Split: sp, Seed: seed, Select: job.selection, Given: job.given}
-	t, err := job.config.Train(ctx, run, e.progress(job.id))
+	ctx = shard.WithStarter(ctx, e.starter(job))
+	t, err := job.config.Train(ctx, run, e.progress(job))
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		// The graph and the current model stay as they were.
@@ -152,7 +165,7 @@ func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, 
 	}
 	r := t.Result()
 	out := TrainResult{ModelInfo: modelInfo(mo), Model: job.spec.Name, Cancelled: cancelled, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds,
-		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split), SelectedOn: string(r.SelectedOn)}
+		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split), SelectedOn: string(r.SelectedOn), Workers: job.used}
 	switch {
 	case job.save && (!cancelled || job.saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)
@@ -202,20 +215,70 @@ func (e *Engine) keepTrained(l *loaded, name string, t models.Trained) {
 	e.trained[name] = t
 }
 
+// WorkersBudget is the memory all of a run's workers may hold together:
+// the number of workers is cut until the estimates fit.
+const WorkersBudget = 2 << 30
+
+// Workers is how many workers a run on kit gets when asked for asked (0:
+// the default, one fewer than the machine's cores) on a machine with
+// cores: at most shard.Count, and no more than the coordinator's estimate
+// (coordinator bytes) and the helpers' (shard.HelperMemory) fit in
+// WorkersBudget; at least 1.
+func Workers(asked, cores int, coordinator int64, kit *shard.Kit) int {
+	n := asked
+	if n == 0 {
+		n = cores - 1
+	}
+	n = min(max(n, 1), shard.Count)
+	if helper := shard.HelperMemory(kit); helper > 0 {
+		n = min(n, 1+int(max(WorkersBudget-coordinator, 0)/helper))
+	}
+	return max(n, 1)
+}
+
+// starter returns the shard.Starter of job's run: Options.Helpers with
+// the run's number of workers less this one, or shard.Local.
+func (e *Engine) starter(job *trainJob) shard.Starter {
+	return func(ctx context.Context, kit *shard.Kit) (shard.Runner, error) {
+		var coordinator int64
+		if me, ok := job.config.(models.MemoryEstimator); ok {
+			coordinator = me.EstimateMemory(kit.Inputs.Graph).Bytes
+		}
+		n := Workers(job.workers, e.opt.Cores, coordinator, kit)
+		if n == 1 || e.opt.Helpers == nil {
+			job.used = 1
+			return shard.Local(ctx, kit)
+		}
+		r, err := e.opt.Helpers(ctx, kit, n-1)
+		if err != nil {
+			// Training still works on this worker alone.
+			job.used = 1
+			return shard.Local(ctx, kit)
+		}
+		job.used = r.Workers()
+		return r, nil
+	}
+}
+
 // progress returns the callback that posts a run's progress events. The
-// reports of models that step per mini-batch come fast on small graphs:
-// at most ~10 a second are posted, and always the end of an epoch.
-func (e *Engine) progress(id int64) func(models.Progress) {
+// reports of models that step per mini-batch, and those within an
+// ILP-GNN epoch, come fast on small graphs: at most ~10 a second are
+// posted, and always the end of an epoch. Each report within an epoch
+// yields to the event loop, posted or not, so a cancel takes effect
+// before the next shard.
+func (e *Engine) progress(job *trainJob) func(models.Progress) {
 	var lastPost time.Time
+	id := job.id
 	return func(p models.Progress) {
 		if p.Batches > 0 && !p.EpochDone && time.Since(lastPost) < 100*time.Millisecond {
+			e.opt.Yield()
 			return
 		}
 		lastPost = time.Now()
 		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
 			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestScore,
 			ElapsedMs: millis(p.Elapsed), RemainingMs: millis(p.Remaining()), Batch: p.Batch, Batches: p.Batches,
-			Patience: p.Patience, MemoryBytes: memoryBytes()}
+			Patience: p.Patience, MemoryBytes: memoryBytes(), Phase: p.Phase, Workers: job.used}
 		if p.EpochDone {
 			pr.ValAUC, pr.Score = p.ValAUC, p.Score
 		}
