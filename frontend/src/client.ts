@@ -108,6 +108,8 @@ export interface TrainOptions {
   select?: TrainSelect;
   save?: boolean;
   saveOnCancel?: boolean;
+  /** Web Workers computing an ILP-GNN epoch's shards (default: the engine's, cores − 1). */
+  workers?: number;
 }
 
 /** Options of {@link EngineClient.tune}. */
@@ -293,8 +295,8 @@ export class EngineClient {
 
   /** `train`, with per-epoch progress; aborting `signal` cancels the run (the promise resolves with `cancelled: true`). */
   train(config?: TrainConfig, options: TrainOptions = {}): Promise<TrainResult> {
-    const { onProgress, signal, model, seed, select, save, saveOnCancel } = options;
-    const args: TrainArgs = compact({ model, config, seed, select, save, saveOnCancel });
+    const { onProgress, signal, model, seed, select, save, saveOnCancel, workers } = options;
+    const args: TrainArgs = compact({ model, config, seed, select, save, saveOnCancel, workers });
     return this.request("train", args, compact({ onProgress, signal }));
   }
 

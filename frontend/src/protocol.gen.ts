@@ -207,6 +207,11 @@ export interface TrainArgs {
   save?: boolean;
   /** SaveOnCancel stores it also when cancelled (default false). */
   saveOnCancel?: boolean;
+  /**
+   * Workers is how many Web Workers compute an ILP-GNN epoch's shards
+   * (1 to Info.MaxWorkers; default Info.Cores - 1, at least 1).
+   */
+  workers?: number;
 }
 
 /** ModelInfo describes the current model. */

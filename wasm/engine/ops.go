@@ -105,6 +105,9 @@ type TrainArgs struct {
 	Save bool `json:"save,omitempty"`
 	// SaveOnCancel stores it also when cancelled (default false).
 	SaveOnCancel bool `json:"saveOnCancel,omitempty"`
+	// Workers is how many Web Workers compute an ILP-GNN epoch's shards
+	// (1 to Info.MaxWorkers; default Info.Cores - 1, at least 1).
+	Workers int `json:"workers,omitempty"`
 }
 
 // TuneArgs are the args of tune.
