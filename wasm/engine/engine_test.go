@@ -52,6 +52,11 @@ func newPage(t testing.TB, st store.Store) *page { return newPageOf(t, st, nil) 
 
 // newPageOf is newPage with the models of reg (nil: the default ones).
 func newPageOf(t testing.TB, st store.Store, reg models.Registry) *page {
+	return newPageWith(t, st, reg, nil)
+}
+
+// newPageWith is newPageOf whose engine options set changes (nil: none).
+func newPageWith(t testing.TB, st store.Store, reg models.Registry, set func(*Options)) *page {
 	p := &page{t: t, replies: map[int64]chan Reply{}, events: map[int64][]Progress{}, prepares: map[int64][]Progress{}, steps: map[int64][]StepProgress{}, tunes: map[int64][]TuneProgress{}}
 	opt := Options{Models: reg}
 	if st != nil {
@@ -62,6 +67,9 @@ func newPageOf(t testing.TB, st store.Store, reg models.Registry) *page {
 	opt.Post = p.post
 	opt.Now = func() time.Time { return time.Unix(1_790_000_000, 0) }
 	opt.Version = "test"
+	if set != nil {
+		set(&opt)
+	}
 	p.e = New(opt)
 	if p.ready == nil {
 		t.Fatal("no ready message")

@@ -263,18 +263,19 @@ func (e *Engine) starter(job *trainJob) shard.Starter {
 // progress returns the callback that posts a run's progress events. The
 // reports of models that step per mini-batch, and those within an
 // ILP-GNN epoch, come fast on small graphs: at most ~10 a second are
-// posted, and always the end of an epoch. Each report within an epoch
-// yields to the event loop, posted or not, so a cancel takes effect
-// before the next shard.
+// posted, besides the end of every epoch and the start of every phase.
+// Each report within an epoch yields to the event loop, posted or not, so
+// a cancel takes effect before the next shard.
 func (e *Engine) progress(job *trainJob) func(models.Progress) {
 	var lastPost time.Time
+	var lastPhase string
 	id := job.id
 	return func(p models.Progress) {
-		if p.Batches > 0 && !p.EpochDone && time.Since(lastPost) < 100*time.Millisecond {
+		if p.Batches > 0 && !p.EpochDone && p.Phase == lastPhase && time.Since(lastPost) < 100*time.Millisecond {
 			e.opt.Yield()
 			return
 		}
-		lastPost = time.Now()
+		lastPost, lastPhase = time.Now(), p.Phase
 		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
 			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestScore,
 			ElapsedMs: millis(p.Elapsed), RemainingMs: millis(p.Remaining()), Batch: p.Batch, Batches: p.Batches,
