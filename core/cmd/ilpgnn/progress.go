@@ -64,6 +64,11 @@ func (r *reporter) progress(seed uint64) func(models.Progress) {
 // epochStatus is one report's status line.
 func epochStatus(p models.Progress) string {
 	elapsed := p.Elapsed.Round(100 * time.Millisecond)
+	if p.Phase != "" {
+		// Within an ILP-GNN epoch: the shards done, and the last epoch's loss.
+		return fmt.Sprintf("epoch %4d/%d  %s %2d/%d  best val AUC %.4f @%d  %s",
+			p.Epoch, p.MaxEpochs, p.Phase, p.Batch, p.Batches, p.BestValAUC, p.BestEpoch, elapsed)
+	}
 	if p.Batches > 0 {
 		return fmt.Sprintf("epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s",
 			p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, elapsed)
