@@ -10,16 +10,16 @@ import { graphSummary, hasAttributions, inputNotesText, pairHighlight, shownNumb
 import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
 
 test("deep links parse what they format, and ignore what they cannot read", () => {
-  const link = { data: "synth:medium", seed: 0, pair: ["12", "45"] as [string, string], node: null, train: false };
+  const link = { data: "synth:medium", seed: 0, pair: ["12", "45"] as [string, string], node: null, train: false, workers: null };
   assert.equal(formatHash(link), "#data=synth:medium&seed=0&pair=12,45");
   assert.deepEqual(parseHash("#data=synth:medium&seed=0&pair=12,45"), link);
-  assert.deepEqual(parseHash("data=synth:dense&seed=7&node=3&train=1"), { data: "synth:dense", seed: 7, pair: null, node: "3", train: true });
+  assert.deepEqual(parseHash("data=synth:dense&seed=7&node=3&train=1"), { data: "synth:dense", seed: 7, pair: null, node: "3", train: true, workers: null });
   // Ids with separators survive the round trip.
-  const odd = { data: "file:my graph", seed: null, pair: null, node: "a&b=c", train: false };
+  const odd = { data: "file:my graph", seed: null, pair: null, node: "a&b=c", train: false, workers: null };
   assert.deepEqual(parseHash(formatHash(odd)), odd);
   // Malformed parts are dropped, not guessed.
-  assert.deepEqual(parseHash("#seed=-1&pair=1,&pair2=3"), { data: null, seed: null, pair: null, node: null, train: false });
-  assert.deepEqual(parseHash("#seed=1e3&pair=1,2,3"), { data: null, seed: null, pair: null, node: null, train: false });
+  assert.deepEqual(parseHash("#seed=-1&pair=1,&pair2=3"), { data: null, seed: null, pair: null, node: null, train: false, workers: null });
+  assert.deepEqual(parseHash("#seed=1e3&pair=1,2,3"), { data: null, seed: null, pair: null, node: null, train: false, workers: null });
   // A pair wins over a node.
   assert.equal(parseHash("#pair=1,2&node=3").node, null);
   assert.equal(formatHash({}), "");

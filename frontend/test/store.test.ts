@@ -7,7 +7,7 @@ import type { GraphDescription } from "../src/protocol";
 
 test("a new app store holds the defaults; every key reads back what was set", () => {
   const s = new AppStore();
-  assert.deepEqual(s.snapshot(), { engineInfo: null, graph: null, dataKey: "synth:medium", dataSeed: 0, model: null, selection: { kind: "none" }, training: false });
+  assert.deepEqual(s.snapshot(), { engineInfo: null, graph: null, dataKey: "synth:medium", dataSeed: 0, model: null, selection: { kind: "none" }, training: false, workers: null });
   assert.deepEqual(s.metrics, { trainRuns: 0 });
   const stats = { density: 0, minDegree: 1, maxDegree: 2, meanDegree: 4 / 3, medianDegree: 1, isolated: 0, components: 1, largestComponent: 3 };
   const desc: GraphDescription = {
@@ -21,6 +21,7 @@ test("a new app store holds the defaults; every key reads back what was set", ()
   s.set("dataSeed", null);
   s.set("selection", sel);
   s.set("training", true);
+  s.set("workers", 3);
   assert.equal(s.get("graph"), g);
   assert.equal(s.get("graph")?.id(2), "c");
   assert.deepEqual(s.get("graph")?.neighbors(1), [0, 2]);
@@ -28,6 +29,7 @@ test("a new app store holds the defaults; every key reads back what was set", ()
   assert.equal(s.get("dataSeed"), null);
   assert.equal(s.get("selection"), sel);
   assert.equal(s.get("training"), true);
+  assert.equal(s.get("workers"), 3);
   // The snapshot is a copy: writing it leaves the store alone.
   const snap = s.snapshot() as { training: boolean };
   snap.training = false;

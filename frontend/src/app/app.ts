@@ -11,6 +11,7 @@ import type { EngineInfo, GraphDescription, GraphInfo, ModelInfo, Preset } from 
 import { byId } from "./dom";
 import { errorText } from "./errors";
 import { findNodes, GraphInput, GraphView } from "./graph/index";
+import { linkWorkers } from "./cores";
 import { kept, keep } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
@@ -96,6 +97,7 @@ export class App {
       engineStopped: () => this.engineStopped(),
       refreshCheckpoints: () => this.checkpoints.refresh(),
       restoreCheckpoint: (key) => this.checkpoints.restore(key),
+      writeHash: () => this.writeHash(),
     });
     this.explain = new ExplainPanel(store, engine, { select: (sel) => this.select(sel) });
     this.insight = new InsightPanel(store, engine);
@@ -190,6 +192,7 @@ export class App {
 
   /** Opens what a deep link names, then selects its pair or node. */
   async applyLink(link: DeepLink, first = false): Promise<void> {
+    this.applyWorkers(link.workers);
     let data = link.data ?? DEFAULT_DATA;
     const seed = link.seed ?? 0;
     const focus = { autoRestore: link.pair !== null || link.node !== null, autoTrain: link.train };
@@ -218,6 +221,15 @@ export class App {
       if (!ok) return;
     }
     await this.selectLinked(link);
+  }
+
+  /** Takes a link's `workers` (absent: auto); a bad value is ignored, and the training panel says so. */
+  private applyWorkers(raw: string | null): void {
+    const info = this.store.get("engineInfo");
+    if (info === null) return;
+    const linked = linkWorkers(raw, info.maxWorkers);
+    this.train.showCoresNote(linked.note ?? null);
+    if (linked.note === undefined) this.store.set("workers", linked.workers);
   }
 
   /** Selects a link's pair or node on the loaded graph. */
@@ -443,7 +455,8 @@ export class App {
   writeHash(): void {
     const g = this.store.get("graph");
     const s = this.store.get("selection");
-    const link: Partial<DeepLink> = { data: this.store.get("dataKey"), seed: this.store.get("dataSeed") };
+    const workers = this.store.get("workers");
+    const link: Partial<DeepLink> = { data: this.store.get("dataKey"), seed: this.store.get("dataSeed"), workers: workers === null ? null : String(workers) };
     if (g && s.kind === "pair") link.pair = [g.id(s.i), g.id(s.j)];
     if (g && s.kind === "node") link.node = g.id(s.node);
     const hash = formatHash(link);

@@ -22,9 +22,11 @@ export interface EpochReport {
   bestEpoch: number;
   /** Early stopping's patience, when the engine reports it. */
   patience?: number;
-  /** Mid-epoch position of models that report per mini-batch. */
+  /** Mid-epoch position of models that report per mini-batch, or of a sharded ILP-GNN epoch (shards done). */
   batch?: number;
   batches?: number;
+  /** Set on every report from within a sharded ILP-GNN epoch, the last ("backward", all shards done) included. */
+  phase?: string;
 }
 
 /** What the estimate says after one report. */
@@ -69,11 +71,12 @@ export class EpochClock {
    * batch done yet).
    */
   report(p: EpochReport): Estimate | undefined {
-    const midEpoch = p.batch !== undefined && p.batches !== undefined && p.batches > 0 && p.batch < p.batches;
+    const counted = p.batch !== undefined && p.batches !== undefined && p.batches > 0;
+    const midEpoch = p.phase !== undefined || (counted && p.batch! < p.batches!);
     let epochMs: number;
     let partLeft = 0; // the fraction of the current epoch still to run
     if (midEpoch) {
-      const done = p.batch! / p.batches!;
+      const done = counted ? Math.min(1, p.batch! / p.batches!) : 0;
       partLeft = 1 - done;
       if (this.times.length > 0) epochMs = median(this.times);
       else if (done > 0) epochMs = (p.elapsedMs - this.lastEndMs) / done;

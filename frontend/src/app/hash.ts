@@ -15,6 +15,11 @@ export interface DeepLink {
   node: string | null;
   /** `train=1`: train at once if no stored checkpoint fits (for demos). */
   train: boolean;
+  /**
+   * `workers=N`: the cores an ILP-GNN run trains on, as written (the app
+   * checks it against the engine's limit, see cores.ts linkWorkers).
+   */
+  workers: string | null;
 }
 
 export const PRESETS = ["sparse", "medium", "dense"] as const;
@@ -23,9 +28,9 @@ export type PresetName = (typeof PRESETS)[number];
 /** The page's default: the built-in synthetic graph, seed 0. */
 export const DEFAULT_DATA = "synth:medium";
 
-/** Parses `location.hash` (with or without the leading '#'); unknown keys and malformed values are ignored. */
+/** Parses `location.hash` (with or without the leading '#'); unknown keys and malformed values are ignored (`workers` is kept as written: the app says why it ignores a bad one). */
 export function parseHash(hash: string): DeepLink {
-  const link: DeepLink = { data: null, seed: null, pair: null, node: null, train: false };
+  const link: DeepLink = { data: null, seed: null, pair: null, node: null, train: false, workers: null };
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const data = params.get("data");
   if (data !== null && data !== "") link.data = data;
@@ -39,6 +44,7 @@ export function parseHash(hash: string): DeepLink {
   const node = params.get("node");
   if (node !== null && node !== "" && link.pair === null) link.node = node;
   link.train = params.get("train") === "1";
+  link.workers = params.get("workers");
   return link;
 }
 
@@ -50,6 +56,7 @@ export function formatHash(link: Partial<DeepLink>): string {
   if (link.seed !== null && link.seed !== undefined) parts.push(`seed=${link.seed}`);
   if (link.pair) parts.push(`pair=${enc(link.pair[0])},${enc(link.pair[1])}`);
   else if (link.node !== null && link.node !== undefined) parts.push(`node=${enc(link.node)}`);
+  if (link.workers !== null && link.workers !== undefined && link.workers !== "") parts.push(`workers=${enc(link.workers)}`);
   if (link.train) parts.push("train=1");
   return parts.length === 0 ? "" : `#${parts.join("&")}`;
 }

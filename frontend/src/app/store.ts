@@ -45,6 +45,8 @@ export interface AppState {
   selection: Selection;
   /** Whether a training run is under way. */
   training: boolean;
+  /** The cores an ILP-GNN run trains on, as chosen (panel or link); null: the engine's default. */
+  workers: number | null;
 }
 
 /** Called with a key's new and previous value after it changed. */
@@ -115,6 +117,6 @@ export class AppStore extends Store<AppState> {
   readonly metrics: AppMetrics = { trainRuns: 0 };
 
   constructor(initial: Partial<AppState> = {}) {
-    super({ engineInfo: null, graph: null, dataKey: DEFAULT_DATA, dataSeed: 0, model: null, selection: { kind: "none" }, training: false, ...initial });
+    super({ engineInfo: null, graph: null, dataKey: DEFAULT_DATA, dataSeed: 0, model: null, selection: { kind: "none" }, training: false, workers: null, ...initial });
   }
 }

@@ -11,10 +11,12 @@ import { EngineError, type EngineClient } from "../../client";
 import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
-import { EpochClock, describeEstimate, roughly } from "../estimate";
-import { bytes, createdTime, duration, fixed, percent } from "../format";
+import { coreOptions, coresText, parseChoice, workersOf, workersOption } from "../cores";
+import { EpochClock, describeEstimate } from "../estimate";
+import { bytes, createdTime, duration, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
+import { CANCELLING, RunControl, progressLine, progressShare, withinEpoch } from "../run";
 import type { AppStore } from "../store";
 import { epochLine, parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
 
@@ -32,6 +34,8 @@ export interface TrainActions {
   setStatus(text: string): void;
   /** Says in the status line that the engine is gone. */
   engineStopped(): void;
+  /** Records the page's state in the URL hash (a chosen number of cores goes into the link, so a reload keeps it). */
+  writeHash(): void;
 }
 
 /** The selector's names of the models the engine lists, where a short name reads better than "name (about)". */
@@ -80,6 +84,8 @@ export class TrainPanel {
   private readonly form = byId("train-form", HTMLFormElement);
   private readonly model = byId("model", HTMLSelectElement);
   private readonly seed = byId("train-seed", HTMLInputElement);
+  private readonly cores = byId("train-workers", HTMLSelectElement);
+  private readonly coresNote = byId("workers-note", HTMLElement);
   private readonly modelHelp = byId("model-help", HTMLElement);
   private readonly fields = byId("hyper-fields", HTMLElement);
   private readonly trainButton = byId("train", HTMLButtonElement);
@@ -99,7 +105,8 @@ export class TrainPanel {
   private defaults = new Map<string, Hyperparameter>();
   /** The engine's models, by name. */
   private specs = new Map<string, ModelSpec>();
-  private abort: AbortController | null = null;
+  /** The run under way (train or tune) and its Cancel. */
+  private readonly run = new RunControl();
   /** Progress events received during the last run (the browser tests read it). */
   progressEvents = 0;
   /** Trials reported during the last search, and its result (the browser tests read them). */
@@ -122,13 +129,46 @@ export class TrainPanel {
       ev.preventDefault();
       void this.start();
     });
-    this.cancelButton.addEventListener("click", () => this.abort?.abort());
+    this.cancelButton.addEventListener("click", () => this.cancel());
+    this.cores.addEventListener("change", () => {
+      store.set("workers", parseChoice(this.cores.value));
+      actions.writeHash();
+    });
     this.tuneButton.addEventListener("click", () => void this.tune());
     this.model.addEventListener("change", () => void this.loadDefaults());
     byId("hyper-reset", HTMLButtonElement).addEventListener("click", () => this.renderFields());
     store.subscribe("engineInfo", (info) => {
       if (info) this.setModels(info.models);
+      this.showCores();
     });
+    store.subscribe("workers", () => this.showCores());
+  }
+
+  /** Offers the numbers of cores the engine allows, showing the store's choice. */
+  private showCores(): void {
+    const info = this.store.get("engineInfo");
+    if (info === null) return;
+    const chosen = this.store.get("workers");
+    replace(this.cores, ...coreOptions(info, chosen).map((o) => h("option", { value: o.value }, o.label)));
+    this.cores.value = chosen === null ? "" : String(chosen);
+  }
+
+  /** Says why a link's cores were ignored (null: nothing to say). */
+  showCoresNote(note: string | null): void {
+    this.coresNote.textContent = note ?? "";
+    this.coresNote.hidden = note === null;
+  }
+
+  /**
+   * Cancel pressed: the run is asked to stop and the page says so at once;
+   * the button takes no second press, and the run's end says how it ended.
+   */
+  private cancel(): void {
+    if (!this.run.cancel()) return;
+    this.cancelButton.disabled = true;
+    this.progressEta.hidden = true;
+    this.progressText.textContent = CANCELLING;
+    this.actions.setStatus(CANCELLING);
   }
 
   /** Offers the engine's models in the selector, keeping the choice when it is still offered. */
@@ -229,7 +269,6 @@ export class TrainPanel {
     this.progressText.textContent = "Preparing the graph (diffusion, split)…";
     this.progressEta.hidden = true;
     replace(this.result);
-    this.abort = new AbortController();
     const t0 = performance.now();
     this.startedAt = t0;
     this.clock = new EpochClock();
@@ -241,7 +280,8 @@ export class TrainPanel {
         seed,
         // A cancelled run keeps its best weights so far: nothing is lost.
         saveOnCancel: true,
-        signal: this.abort.signal,
+        ...workersOption(store.get("workers")),
+        signal: this.run.begin(),
         onProgress: (p) => this.onProgress(p),
       });
       store.metrics.lastTrainMs = performance.now() - t0;
@@ -266,7 +306,7 @@ export class TrainPanel {
       this.progressText.textContent = "Training stopped; the graph and any earlier model are unchanged.";
       replace(this.result, h("p", { class: "error", id: "train-error" }, `Training failed: ${errorText(e)}`));
     } finally {
-      this.abort = null;
+      this.run.end();
       this.setTraining(false);
     }
   }
@@ -277,6 +317,7 @@ export class TrainPanel {
     this.budget.disabled = on;
     this.cancelButton.disabled = !on;
     this.model.disabled = on;
+    this.cores.disabled = on;
     // The graph picker follows (it subscribes to "training").
     this.store.set("training", on);
     const g = this.store.get("graph");
@@ -312,13 +353,12 @@ export class TrainPanel {
     replace(this.result);
     const lines = h("ol", { class: "small", id: "tune-lines" });
     replace(this.tuneResult, h("h3", {}, `Tuning ${model}`), lines);
-    this.abort = new AbortController();
     let res: TuneResult;
     try {
       res = await this.engine.tune(budget.seconds, this.config(), {
         model,
         seed,
-        signal: this.abort.signal,
+        signal: this.run.begin(),
         onProgress: (p) => this.onTrial(p, lines),
       });
     } catch (e) {
@@ -331,7 +371,7 @@ export class TrainPanel {
       );
       return;
     } finally {
-      this.abort = null;
+      this.run.end();
       this.setTraining(false);
     }
     this.lastTune = res;
@@ -347,12 +387,12 @@ export class TrainPanel {
   private onTrial(p: TuneProgress, lines: HTMLElement): void {
     this.progress.value = tuneShare(p);
     if (p.epoch) {
-      this.progressText.textContent = epochLine(p);
+      this.progressText.textContent = this.run.say(epochLine(p));
       return;
     }
     this.tuneEvents++;
     const line = trialLine(p);
-    this.progressText.textContent = line;
+    this.progressText.textContent = this.run.say(line);
     lines.append(h("li", {}, line));
   }
 
@@ -389,18 +429,15 @@ export class TrainPanel {
     const stats = this.runStats;
     stats.setupMs ??= performance.now() - this.startedAt - p.elapsedMs;
     if (p.memoryBytes !== undefined) stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, p.memoryBytes);
-    const inEpoch = p.batches !== undefined && p.batch !== undefined && p.batch < p.batches;
+    const inEpoch = withinEpoch(p);
     if (!inEpoch) stats.epochEndsMs.push(p.elapsedMs);
-    // The bar counts epochs done of the most the run may take.
-    const done = inEpoch ? p.epoch - 1 + p.batch! / p.batches! : p.epoch;
-    this.progress.value = p.maxEpochs > 0 ? Math.min(1, done / p.maxEpochs) : 0;
+    // The bar counts epochs done of the most the run may take, moving
+    // within an epoch by its batches (or shards) done.
+    this.progress.value = progressShare(p);
     const est = this.clock.report(p);
-    const where = inEpoch ? `epoch ${p.epoch} (batch ${p.batch} of ${p.batches})` : `epoch ${p.epoch}`;
-    const auc = inEpoch ? (p.bestEpoch > 0 ? `best validation AUC ${percent(p.bestValAUC)} at epoch ${p.bestEpoch}` : "validation after the first epoch")
-      : `validation AUC ${percent(p.valAUC)} (best ${percent(p.bestValAUC)} at epoch ${p.bestEpoch})`;
-    const left = est ? ` · at most about ${roughly(est.atMostMs)} left` : "";
-    this.progressText.textContent = `${where} of at most ${p.maxEpochs} · loss ${fixed(p.loss)} · ${auc} · ${duration(p.elapsedMs)} elapsed${left}`;
-    if (est) {
+    this.progressText.textContent = this.run.say(progressLine(p, { ilpgnn: this.modelName === "ilpgnn", leftMs: est?.atMostMs }));
+    // Once Cancel is pressed the time left is moot; the charts still take the epoch.
+    if (est && this.run.state !== "cancelling") {
       const memory = p.memoryBytes !== undefined ? ` Engine memory ${bytes(p.memoryBytes)}.` : "";
       this.progressEta.textContent = `Time left: ${describeEstimate(est, this.clock.window, this.clock.recent().length)}.${memory}`;
       this.progressEta.hidden = false;
@@ -421,7 +458,7 @@ export class TrainPanel {
   private showPreparing(p: PrepareProgress, elapsedMs: number): void {
     const share = p.total > 0 ? p.done / p.total : 1;
     const counted = p.total > 1 ? ` ${Math.floor(100 * share)}% (${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} columns)` : "";
-    this.progressText.textContent = `Preparing the graph: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`;
+    this.progressText.textContent = this.run.say(`Preparing the graph: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`);
   }
 
   private showResult(r: TrainResult): void {
@@ -435,6 +472,7 @@ export class TrainPanel {
     rows.push(["validation AUC", percent(r.valAUC, 2)]);
     if (r.p1 !== undefined && r.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(r.p1)} / ${percent(r.p2)}`]);
     rows.push(["kept epoch", String(r.bestEpoch)], ["model · seed", `${r.model} · ${r.seed}`]);
+    if (r.model === "ilpgnn") rows.push(["trained on", coresText(workersOf(r))]);
     if (r.selectedOn) rows.push(["weights kept on", r.selectedOn === "precision" ? "validation explanation precision" : "validation AUC"]);
     const saves = this.specs.get(r.model)?.saves ?? r.model === "ilpgnn";
     const saved = saves ? (r.saved.saved ? "saved in this browser" : (r.saved.message ?? "not saved")) : null;
