@@ -7,6 +7,13 @@
 //
 // The wasm URL comes from this script's query (`worker.js?wasm=x.wasm`),
 // resolved against this script's URL; default `ilpgnn.wasm`.
+//
+// `?role=shard` makes the worker a helper of the engine (wasm/README.md):
+// the engine's worker starts helpers itself, from this script, to compute
+// shards of large training epochs. A helper talks to the engine's worker
+// only, in bytes; when it cannot start or its program stops, it posts
+// `{ type: "failed", message }` (HelperFailure) instead of the page
+// protocol's fatal message.
 
 import { KEPT_LINES, exitMessage, isReason } from "./engine-exit";
 import { PROTOCOL_VERSION, type FatalMessage } from "./protocol";
@@ -26,6 +33,19 @@ declare global {
   var ilpgnnHandle: ((message: unknown) => void) | undefined;
   /** Called by the Go program once `ilpgnnHandle` is defined. */
   var ilpgnnReady: (() => void) | undefined;
+  /** Read by the Go program: which program it runs. */
+  var ilpgnnRole: Role | undefined;
+  /** Read by the engine's Go program: the script URL of its helpers. */
+  var ilpgnnHelperURL: string | undefined;
+}
+
+/** The worker's role: the page's engine, or a helper computing shards for it. */
+export type Role = "engine" | "shard";
+
+/** What a helper posts to the engine's worker when it cannot go on. */
+export interface HelperFailure {
+  type: "failed";
+  message: string;
 }
 
 // The lib types `self` as any worker scope; this one is dedicated (postMessage).
@@ -54,10 +74,25 @@ console.log = (...args: unknown[]) => {
   log(...args);
 };
 
+/** The role `?role=` names; an unknown one is an error (thrown, reported as the engine's). */
+function roleOf(href: string): Role {
+  const role = new URL(href).searchParams.get("role");
+  if (role === null || role === "engine") return "engine";
+  if (role === "shard") return role;
+  throw new Error(`unknown worker role ${JSON.stringify(role)}`);
+}
+
+let role: Role = "engine";
+
 function fatal(message: string): void {
   if (dead) return; // one fatal is enough: the page rejects everything on it
   dead = true;
   queue.length = 0;
+  if (role === "shard") {
+    const failure: HelperFailure = { type: "failed", message };
+    scope.postMessage(failure);
+    return;
+  }
   const reply: FatalMessage = { v: PROTOCOL_VERSION, type: "fatal", message };
   scope.postMessage(reply);
 }
@@ -123,13 +158,26 @@ async function instantiate(url: URL, imports: WebAssembly.Imports): Promise<WebA
   return (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
 }
 
+/** The script URL of this engine's helpers: this script, in the helper role, with the same module. */
+function helperUrl(wasm: URL): string {
+  const url = new URL(scope.location.href);
+  url.search = "";
+  url.searchParams.set("role", "shard");
+  url.searchParams.set("wasm", wasm.href);
+  return url.href;
+}
+
 async function start(): Promise<void> {
   try {
+    role = roleOf(scope.location.href);
+    globalThis.ilpgnnRole = role;
+    const wasm = wasmUrl();
+    if (role === "engine") globalThis.ilpgnnHelperURL = helperUrl(wasm);
     scope.importScripts("wasm_exec.js");
     const GoClass = globalThis.Go;
     if (typeof GoClass !== "function") throw new Error("wasm_exec.js did not define Go");
     const go = new GoClass();
-    const instance = await instantiate(wasmUrl(), go.importObject);
+    const instance = await instantiate(wasm, go.importObject);
     let code: number | undefined;
     const exit = go.exit;
     go.exit = (c: number) => {

@@ -124,6 +124,8 @@ function startWorker(options: Options = {}) {
     send: (data: unknown) => listener?.({ data }),
     exit: (code: number) => exitProgram?.(code),
     ready: () => becomeReady?.(),
+    /** A global the bootstrap set for the Go program. */
+    global: (name: string) => sandbox[name],
   };
 }
 
@@ -225,5 +227,53 @@ describe("worker bootstrap", () => {
     w.exit(2);
     await settle();
     assert.deepEqual(w.posted, [{ v: 1, type: "fatal", message: "the engine crashed (exit code 2) (its WebAssembly memory had grown to 50 MiB): panic: runtime error: index out of range [3] with length 2" }]);
+  });
+
+  test("an engine tells its Go program its role and its helpers' script: this one, with the same module", async () => {
+    const w = startWorker({ href: "http://localhost:8080/site/worker.js?wasm=wasm/dev.wasm" });
+    await settle();
+    assert.equal(w.global("ilpgnnRole"), "engine");
+    const helper = new URL(String(w.global("ilpgnnHelperURL")));
+    assert.equal(helper.origin + helper.pathname, "http://localhost:8080/site/worker.js");
+    assert.equal(helper.searchParams.get("role"), "shard");
+    assert.equal(helper.searchParams.get("wasm"), "http://localhost:8080/site/wasm/dev.wasm");
+    // The helper, started from that URL, loads the engine's module.
+    const h = startWorker({ href: helper.href });
+    await settle();
+    assert.equal(h.global("ilpgnnRole"), "shard");
+    assert.equal(h.global("ilpgnnHelperURL"), undefined, "helpers start no helpers");
+    assert.deepEqual(h.fetched, ["http://localhost:8080/site/wasm/dev.wasm"]);
+    assert.deepEqual(h.posted, []);
+  });
+
+  test("a helper reports a failure to start to the engine's worker, not the page protocol's fatal", async () => {
+    const w = startWorker({ href: "http://localhost:8080/site/worker.js?role=shard&wasm=ilpgnn.wasm", status: 404 });
+    await settle();
+    assert.deepEqual(w.posted, [{ type: "failed", message: "the engine could not start: /site/ilpgnn.wasm: HTTP 404 Not Found" }]);
+  });
+
+  test("a helper whose program exits says so once, as a failure", async () => {
+    const w = startWorker({ href: "http://localhost:8080/site/worker.js?role=shard" });
+    await settle();
+    w.print("panic: boom");
+    w.exit(2);
+    await settle();
+    assert.deepEqual(w.posted, [{ type: "failed", message: "the engine crashed (exit code 2): panic: boom" }]);
+  });
+
+  test("a helper's wasm must stay on the origin", async () => {
+    const w = startWorker({ href: "http://localhost:8080/site/worker.js?role=shard&wasm=https://example.invalid/x.wasm" });
+    await settle();
+    assert.deepEqual(w.fetched, []);
+    assert.equal(w.posted.length, 1);
+    assert.equal((w.posted[0] as { type: string }).type, "failed");
+    assert.match(String((w.posted[0] as { message: string }).message), /another origin/);
+  });
+
+  test("an unknown role is refused", async () => {
+    const w = startWorker({ href: "http://localhost:8080/site/worker.js?role=boss" });
+    await settle();
+    assert.deepEqual(w.fetched, []);
+    assert.deepEqual(w.posted, [{ v: 1, type: "fatal", message: 'the engine could not start: unknown worker role "boss"' }]);
   });
 });

@@ -6,6 +6,12 @@
 // feeds every message from the page, calls globalThis.ilpgnnReady, and posts
 // its replies with postMessage (wasm/PROTOCOL.md). It never touches the DOM:
 // a worker has none.
+//
+// The same program also runs in the engine's helpers: nested Workers that
+// compute shards of a training epoch (core/shard) for the engine. The
+// bootstrap says which role a worker has in globalThis.ilpgnnRole ("shard"
+// for a helper); a helper serves the engine's worker, not the page (see
+// helper.go).
 package main
 
 import (
@@ -28,8 +34,18 @@ func main() {
 	// costs little and keeps the peak near the live data (the command line
 	// does the same).
 	debug.SetGCPercent(25)
+	if js.Global().Get("ilpgnnRole").String() == roleShard {
+		serveShards()
+		return
+	}
+	serveEngine()
+}
+
+// serveEngine is the engine's program: it serves the page's requests
+// until the worker ends.
+func serveEngine() {
 	ctx := context.Background()
-	q := newQueue()
+	q := newQueue[pending]()
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			req, err := decode(args[0])
@@ -39,7 +55,8 @@ func main() {
 	})
 	js.Global().Set("ilpgnnHandle", handle)
 
-	opt := engine.Options{Post: post, Yield: newYielder(), Version: version()}
+	opt := engine.Options{Post: post, Yield: newYielder(), Version: version(),
+		Helpers: startHelpers(js.Global().Get("ilpgnnHelperURL")), Cores: cores()}
 	// Opening IndexedDB waits on JavaScript callbacks, so it runs here and
 	// not inside a js.Func, where it would deadlock.
 	if st, err := idb.Open(ctx, "ilpgnn"); err != nil {
@@ -48,9 +65,7 @@ func main() {
 		opt.Store = st
 	}
 	e := engine.New(opt)
-	if ready := js.Global().Get("ilpgnnReady"); ready.Type() == js.TypeFunction {
-		ready.Invoke()
-	}
+	ready()
 	// Requests are served one at a time, in arrival order; train returns
 	// at once and runs in its own goroutine.
 	for {
@@ -210,19 +225,40 @@ func version() string {
 	return rev
 }
 
-// queue is an unbounded FIFO of requests: the message callback must never
+// ready tells the bootstrap that ilpgnnHandle is defined.
+func ready() {
+	if f := js.Global().Get("ilpgnnReady"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+}
+
+// cores is navigator.hardwareConcurrency (a WorkerNavigator has it), or 0
+// where the browser does not say.
+func cores() int {
+	nav := js.Global().Get("navigator")
+	if nav.Type() != js.TypeObject {
+		return 0
+	}
+	n := nav.Get("hardwareConcurrency")
+	if n.Type() != js.TypeNumber {
+		return 0
+	}
+	return max(n.Int(), 0)
+}
+
+// queue is an unbounded FIFO: a JavaScript callback feeding it must never
 // block, so it cannot wait on a full channel.
-type queue struct {
+type queue[T any] struct {
 	mu    sync.Mutex
-	items []pending
+	items []T
 	more  chan struct{}
 }
 
-func newQueue() *queue { return &queue{more: make(chan struct{}, 1)} }
+func newQueue[T any]() *queue[T] { return &queue[T]{more: make(chan struct{}, 1)} }
 
-func (q *queue) push(r pending) {
+func (q *queue[T]) push(v T) {
 	q.mu.Lock()
-	q.items = append(q.items, r)
+	q.items = append(q.items, v)
 	q.mu.Unlock()
 	select {
 	case q.more <- struct{}{}:
@@ -230,17 +266,34 @@ func (q *queue) push(r pending) {
 	}
 }
 
-func (q *queue) pop() pending {
+// pop waits for the next item.
+func (q *queue[T]) pop() T {
+	v, _ := q.next(context.Background())
+	return v
+}
+
+// next waits for the next item, or returns ctx's error when ctx is done
+// first. Waiting on a channel is what lets the JavaScript callbacks that
+// push run: Go's WebAssembly returns to the event loop only while every
+// goroutine is blocked.
+func (q *queue[T]) next(ctx context.Context) (T, error) {
 	for {
 		q.mu.Lock()
 		if len(q.items) > 0 {
-			r := q.items[0]
+			v := q.items[0]
+			var zero T
+			q.items[0] = zero // let a large message go before the queue's array does
 			q.items = q.items[1:]
 			q.mu.Unlock()
-			return r
+			return v, nil
 		}
 		q.mu.Unlock()
-		<-q.more
+		select {
+		case <-q.more:
+		case <-ctx.Done():
+			var zero T
+			return zero, ctx.Err()
+		}
 	}
 }
 
