@@ -20,7 +20,7 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-card screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -148,6 +148,14 @@ bench-wasm: site chromium
 # BENCH_APP_ARGS=--only-large runs that section alone.
 bench-app: site chromium
 	node frontend/scripts/bench-app.mjs $(BENCH_APP_ARGS)
+
+# ILP-GNN on Amazon Photo in headless Chromium with 1 and with 2 Web
+# Workers computing each epoch's shards, alternating: one line per run,
+# workers=N seconds_per_epoch=X (median epoch, the first left out), then the
+# phases and memory. BENCH_WORKERS_EPOCHS (default 3) epochs per run,
+# BENCH_WORKERS_ROUNDS (default 2) rounds.
+bench-workers: site chromium
+	node frontend/scripts/bench-workers.mjs
 
 # The embeddable card: its WebAssembly's size with brotli and the time to
 # the first card on Cora, cold and warm (frontend/scripts/bench-card.mjs).
