@@ -11,7 +11,7 @@ import { EngineError, type EngineClient } from "../../client";
 import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
-import { coreOptions, coresText, parseChoice, workersOf, workersOption } from "../cores";
+import { AUTO, coreOptions, coresText, parseChoice, workersOf, workersOption } from "../cores";
 import { EpochClock, describeEstimate } from "../estimate";
 import { bytes, createdTime, duration, percent } from "../format";
 import { SERIES } from "../palette";
@@ -150,7 +150,7 @@ export class TrainPanel {
     if (info === null) return;
     const chosen = this.store.get("workers");
     replace(this.cores, ...coreOptions(info, chosen).map((o) => h("option", { value: o.value }, o.label)));
-    this.cores.value = chosen === null ? "" : String(chosen);
+    this.cores.value = chosen === null ? AUTO : String(chosen);
   }
 
   /** Says why a link's cores were ignored (null: nothing to say). */
