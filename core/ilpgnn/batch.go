@@ -69,6 +69,19 @@ type Batch struct {
 	workers  []*selector
 
 	lossGrad lossGrad // LossGrad's scratch
+
+	// Threads caps the goroutines Build and LossGrad use on this batch
+	// (0: one per CPU); a caller that runs several batches at once gives
+	// each one. The results do not depend on it.
+	Threads int
+}
+
+// threads is how many goroutines work on b.
+func (b *Batch) threads() int {
+	if b.Threads > 0 {
+		return min(b.Threads, runtime.GOMAXPROCS(0))
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // ContributingPositives returns how many positives feed L^p_dis.
@@ -239,7 +252,7 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 
 	// The work of a task is about its centre's degree (candidates), that of
 	// a target about deg(j) and its column of S̃ (loading its table).
-	workers := min(runtime.GOMAXPROCS(0), max(1, P/256))
+	workers := min(b.threads(), max(1, P/256))
 	cost := func(k int) int {
 		t := int(b.byTarget[k])
 		c := g.Degree(centre(t)) + 1

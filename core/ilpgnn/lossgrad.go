@@ -4,7 +4,6 @@ package ilpgnn
 
 import (
 	"math"
-	"runtime"
 	"sync"
 
 	"ilpgnn/core/detmath"
@@ -46,10 +45,11 @@ func (m *Model) LossGrad(hr, grad []float32, b *Batch, obj Objective, n Norms) L
 	var cls, neg, pos float64
 	// Each scatter worker owns the rows of every workers-th block of 64:
 	// interleaved, so that hubs, often at low ids, do not all fall to one.
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(hr)/d/64))
+	threads := b.threads()
+	workers := min(threads, max(1, len(hr)/d/64))
 	for lo := 0; lo < P; lo += lossGradChunk {
 		hi := min(lo+lossGradChunk, P)
-		parallelRange(hi-lo, func(a, z int) {
+		parallelRange(hi-lo, threads, func(a, z int) {
 			for p := lo + a; p < lo+z; p++ {
 				if p+prefetchAhead < lo+z {
 					lg.prefetchPair(p + prefetchAhead)
@@ -385,11 +385,11 @@ func sigmoid32(x float32) float32 {
 	return float32(e / (1 + e))
 }
 
-// parallelRange runs fn on contiguous pieces of [0, n), one per CPU when n
-// is large enough to be worth the goroutines; fn must write disjoint
-// outputs for disjoint pieces.
-func parallelRange(n int, fn func(lo, hi int)) {
-	g := min(runtime.GOMAXPROCS(0), max(1, n/64))
+// parallelRange runs fn on contiguous pieces of [0, n), on up to threads
+// goroutines when n is large enough to be worth them; fn must write
+// disjoint outputs for disjoint pieces.
+func parallelRange(n, threads int, fn func(lo, hi int)) {
+	g := min(threads, max(1, n/64))
 	parallelEach(g, func(k int) { fn(k*n/g, (k+1)*n/g) })
 }
 

@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 )
 
 // Runner computes the shards of a run's epochs, wherever it computes them.
 type Runner interface {
 	// Epoch computes the gradient of e's loss with respect to H^r into
 	// grad (N x d) and returns the shards' losses. progress, if not nil,
-	// is called with the number of shards done each time it grows. It
-	// returns ctx's error soon after ctx is done (between shards).
+	// is called with the number of shards added so far, from one
+	// goroutine at a time. It returns ctx's error soon after ctx is done
+	// (before the next shard starts).
 	Epoch(ctx context.Context, e *Epoch, grad []float32, progress func(done int)) (Losses, error)
 	// Workers is how many workers compute the shards, this one included.
 	Workers() int
@@ -51,20 +54,107 @@ func (l *local) Workers() int { return 1 }
 func (l *local) Close() error { return nil }
 
 func (l *local) Epoch(ctx context.Context, e *Epoch, grad []float32, progress func(int)) (Losses, error) {
-	t := NewTree()
-	done := 0
-	err := l.w.Run(ctx, e, 0, Count, func(int) {
-		done++
-		if progress != nil {
-			progress(done)
+	var losses Losses
+	for s := range Count {
+		if err := ctx.Err(); err != nil {
+			return losses, err
 		}
-	}, t.Add)
-	if err != nil {
-		return Losses{}, err
+		leaf := l.w.buffer(len(grad))
+		losses[s] = l.w.Shard(e, s, leaf)
+		add(grad, leaf, s)
+		if progress != nil {
+			progress(s + 1)
+		}
 	}
-	losses, err := t.Total(grad)
-	l.w.Release(t.blocks[[2]int{0, Count}])
-	return losses, err
+	return losses, nil
+}
+
+// buffer returns the worker's shard gradient buffer of n floats.
+func (w *Worker) buffer(n int) []float32 {
+	if cap(w.leaf) < n {
+		w.leaf = make([]float32, n)
+	}
+	return w.leaf[:n]
+}
+
+// Parallel computes the shards on goroutines, as many as the CPUs (at most
+// Count), each shard on one goroutine: goroutine k takes shards k, k+n, …
+// (Owner), and the caller adds them up in shard order as they come. It
+// holds a shard's gradient per goroutine.
+func Parallel(_ context.Context, kit *Kit) (Runner, error) {
+	n := min(runtime.GOMAXPROCS(0), Count)
+	p := &parallel{workers: make([]*Worker, n)}
+	for k := range p.workers {
+		p.workers[k] = NewWorker(kit)
+		p.workers[k].batch.Threads = 1
+	}
+	return p, nil
+}
+
+type parallel struct{ workers []*Worker }
+
+func (p *parallel) Workers() int { return 1 }
+func (p *parallel) Close() error { return nil }
+
+// computed is a shard's gradient and losses, or why it is missing.
+type computed struct {
+	leaf []float32
+	loss Loss
+	err  error
+}
+
+func (p *parallel) Epoch(ctx context.Context, e *Epoch, grad []float32, progress func(int)) (Losses, error) {
+	ctx, stop := context.WithCancel(ctx)
+	n := len(p.workers)
+	var slots [Count]chan computed
+	for s := range slots {
+		slots[s] = make(chan computed, 1)
+	}
+	// A goroutine computes its next shard once the collector has added
+	// its last one and handed its buffer back.
+	back := make([]chan struct{}, n)
+	var wg sync.WaitGroup
+	for k, w := range p.workers {
+		back[k] = make(chan struct{}, 1)
+		back[k] <- struct{}{}
+		wg.Go(func() {
+			for s := k; s < Count; s += n {
+				select {
+				case <-back[k]:
+				case <-ctx.Done():
+					slots[s] <- computed{err: ctx.Err()}
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					slots[s] <- computed{err: err}
+					return
+				}
+				leaf := w.buffer(len(grad))
+				slots[s] <- computed{leaf: leaf, loss: w.Shard(e, s, leaf)}
+			}
+		})
+	}
+	defer func() {
+		stop() // a goroutine waiting for its buffer back gives up
+		wg.Wait()
+	}()
+	var losses Losses
+	for s := range Count {
+		if err := ctx.Err(); err != nil {
+			return losses, err
+		}
+		c := <-slots[s]
+		if c.err != nil {
+			return losses, c.err
+		}
+		add(grad, c.leaf, s)
+		losses[s] = c.loss
+		back[Owner(n, s)] <- struct{}{}
+		if progress != nil {
+			progress(s + 1)
+		}
+	}
+	return losses, nil
 }
 
 // Peer is the coordinator's end of a connection to a helper that Serves.
@@ -76,10 +166,12 @@ type Peer interface {
 	Close() error
 }
 
-// Coordinate returns a runner that computes the first run of shards
-// itself and hands the others to peers, one run each (Assign), and sends
-// them kit first. A peer that fails is dropped and its shards computed
-// here, so the run loses nothing and its bits stay the same.
+// Coordinate returns a runner that shares each epoch's shards between
+// itself (worker 0) and peers (workers 1, 2, …) by Owner, after sending
+// peers kit. It adds the shards up in order as they come, waiting for a
+// helper's when it is that shard's turn. A peer that fails is dropped and
+// its shards computed here, so the run loses nothing and its bits stay the
+// same.
 func Coordinate(kit *Kit, peers []Peer) (Runner, error) {
 	if len(peers)+1 > Count {
 		return nil, fmt.Errorf("shard: %d workers for %d shards", len(peers)+1, Count)
@@ -119,76 +211,64 @@ func (c *coordinator) Epoch(ctx context.Context, e *Epoch, grad []float32, progr
 		if !c.alive[i] {
 			continue
 		}
-		lo, hi := Assign(n, i+1)
-		msg, err := encodeTask(c.gen, e, lo, hi)
-		if err != nil {
-			return Losses{}, err
-		}
-		if p.Send(msg) != nil {
+		if p.Send(encodeTask(c.gen, e, i+1, n)) != nil {
 			c.alive[i] = false
 		}
 	}
-	t := NewTree()
-	done := 0
-	tick := func(int) {
-		done++
+	var losses Losses
+	for s := range Count {
+		if err := ctx.Err(); err != nil {
+			return losses, err
+		}
+		leaf, loss, err := c.fromPeer(ctx, s, len(grad))
+		if err != nil {
+			return losses, err
+		}
+		if leaf == nil { // ours, or a failed helper's
+			leaf = c.w.buffer(len(grad))
+			loss = c.w.Shard(e, s, leaf)
+		}
+		add(grad, leaf, s)
+		losses[s] = loss
 		if progress != nil {
-			progress(done)
+			progress(s + 1)
 		}
 	}
-	lo, hi := Assign(n, 0)
-	if err := c.w.Run(ctx, e, lo, hi, tick, t.Add); err != nil {
-		return Losses{}, err
+	return losses, nil
+}
+
+// fromPeer receives shard s from the helper that owns it, skipping
+// messages of abandoned epochs. It returns a nil leaf when the shard is
+// the coordinator's own or its helper has failed (and is now dropped),
+// and an error only when ctx is done.
+func (c *coordinator) fromPeer(ctx context.Context, s, size int) ([]float32, Loss, error) {
+	i := Owner(c.Workers(), s) - 1
+	if i < 0 || !c.alive[i] {
+		return nil, Loss{}, nil
 	}
-	for i, p := range c.peers {
-		plo, phi := Assign(n, i+1)
-		want := len(Blocks(plo, phi))
-		for got := 0; c.alive[i] && got < want; {
-			msg, err := p.Receive(ctx)
-			if err != nil {
-				if ctx.Err() != nil {
-					return Losses{}, ctx.Err()
-				}
-				c.alive[i] = false
-				break
+	for {
+		msg, err := c.peers[i].Receive(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, Loss{}, ctx.Err()
 			}
-			gen, b, err := decodeBlock(msg, len(grad))
-			if err != nil {
-				c.alive[i] = false
-				break
-			}
-			if gen != c.gen {
-				continue // a block of an epoch abandoned earlier
-			}
-			if err := t.Add(b); err != nil {
-				c.alive[i] = false
-				break
-			}
-			got++
-			for range b.Hi - b.Lo {
-				tick(0)
-			}
+			c.alive[i] = false
+			return nil, Loss{}, nil
 		}
-		if !c.alive[i] {
-			// Its shards are computed here; blocks it did send are kept
-			// (Run recomputes only whole blocks that are missing).
-			for _, bl := range Blocks(plo, phi) {
-				if t.have[bl[0]] {
-					continue
-				}
-				if err := c.w.Run(ctx, e, bl[0], bl[1], tick, t.Add); err != nil {
-					return Losses{}, err
-				}
-			}
+		gen, got, leaf, loss, err := decodeLeaf(msg, size)
+		switch {
+		case err != nil || (gen == c.gen && got != s):
+			c.alive[i] = false
+			return nil, Loss{}, nil
+		case gen == c.gen:
+			return leaf, loss, nil
 		}
 	}
-	return t.Total(grad)
 }
 
 // Serve is a helper's side: it reads the kit, then computes the shards
-// of each task it receives and sends their blocks back, until receive
-// fails (the coordinator closed the connection: nil is returned when the
-// error is io.EOF-like, as receive reports it).
+// of each task it receives and sends each one back as it is done, until
+// receive or send fails, whose error it returns.
 func Serve(ctx context.Context, receive func() ([]byte, error), send func([]byte) error) error {
 	first, err := receive()
 	if err != nil {
@@ -204,17 +284,19 @@ func Serve(ctx context.Context, receive func() ([]byte, error), send func([]byte
 		if err != nil {
 			return err
 		}
-		gen, e, lo, hi, err := decodeTask(msg, kit)
+		gen, e, k, n, err := decodeTask(msg, kit)
 		if err != nil {
 			return err
 		}
-		err = w.Run(ctx, e, lo, hi, nil, func(b Block) error {
-			out := encodeBlock(gen, b)
-			w.Release(b.Grad)
-			return send(out)
-		})
-		if err != nil {
-			return err
+		for s := k; s < Count; s += n {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			leaf := w.buffer(len(e.HR))
+			loss := w.Shard(e, s, leaf)
+			if err := send(encodeLeaf(gen, s, loss, leaf)); err != nil {
+				return err
+			}
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"ilpgnn/core/dataset"
@@ -54,100 +55,83 @@ func testRun(t testing.TB) (*Kit, *Epoch) {
 	return kit, e
 }
 
-func TestBlocksTileTheirRange(t *testing.T) {
-	for lo := 0; lo < Count; lo++ {
-		for hi := lo + 1; hi <= Count; hi++ {
-			next := lo
-			for _, b := range Blocks(lo, hi) {
-				size := b[1] - b[0]
-				if b[0] != next || size <= 0 || size&(size-1) != 0 || b[0]%size != 0 {
-					t.Fatalf("Blocks(%d, %d) = %v: %v is not the next aligned block", lo, hi, Blocks(lo, hi), b)
-				}
-				// A block is maximal: its parent in the tree leaves the range.
-				if size < Count {
-					plo := b[0] / (2 * size) * (2 * size)
-					if plo >= lo && plo+2*size <= hi {
-						t.Fatalf("Blocks(%d, %d) = %v: %v could be merged with its sibling", lo, hi, Blocks(lo, hi), b)
-					}
-				}
-				next = b[1]
-			}
-			if next != hi {
-				t.Fatalf("Blocks(%d, %d) = %v stops at %d", lo, hi, Blocks(lo, hi), next)
-			}
-		}
-	}
-}
-
-func TestAssignCoversEveryShardOnce(t *testing.T) {
+func TestOwnerSharesEvenly(t *testing.T) {
 	for n := 1; n <= Count; n++ {
-		next := 0
-		for w := range n {
-			lo, hi := Assign(n, w)
-			if lo != next || hi <= lo || hi-lo > Count/n+1 {
-				t.Fatalf("Assign(%d, %d) = [%d, %d), after %d", n, w, lo, hi, next)
-			}
-			next = hi
+		got := make([]int, n)
+		for s := range Count {
+			got[Owner(n, s)]++
 		}
-		if next != Count {
-			t.Fatalf("Assign(%d, ·) ends at %d", n, next)
+		for k, c := range got {
+			if c != Count/n && c != Count/n+1 {
+				t.Fatalf("worker %d of %d owns %d shards", k, n, c)
+			}
 		}
 	}
 }
 
-// TestTreeOrder: Local's gradient is, bit for bit, the pairwise tree of
-// the shards' own gradients, each computed alone and added up here by
-// hand; and close to the shards' plain sum in float64 (the tree only
-// rounds).
-func TestTreeOrder(t *testing.T) {
+// TestShardOrder: Local's gradient is, bit for bit, the shards' own
+// gradients, each computed alone, added here by hand in shard order; and
+// close to their sum in float64 (the order only rounds). Parallel's, on 1
+// to 4 CPUs, is the same bits.
+func TestShardOrder(t *testing.T) {
 	kit, e := testRun(t)
 	n := len(e.HR)
 	w := NewWorker(kit)
 	leaves := make([][]float32, Count)
 	for s := range Count {
-		err := w.Run(t.Context(), e, s, s+1, nil, func(b Block) error {
-			leaves[s] = append([]float32(nil), b.Grad...)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+		leaves[s] = make([]float32, n)
+		w.Shard(e, s, leaves[s])
+	}
+	want := append([]float32(nil), leaves[0]...)
+	for s := 1; s < Count; s++ {
+		for i := range want {
+			want[i] += leaves[s][i]
 		}
 	}
-	var tree func(a, b int) []float32
-	tree = func(a, b int) []float32 {
-		if b-a == 1 {
-			return append([]float32(nil), leaves[a]...)
+	check := func(name string, got []float32) {
+		t.Helper()
+		nonzero := 0
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: gradient[%d] = %g, the shards added by hand give %g", name, i, got[i], want[i])
+			}
+			if got[i] != 0 {
+				nonzero++
+			}
 		}
-		l, r := tree(a, (a+b)/2), tree((a+b)/2, b)
-		for i := range l {
-			l[i] += r[i]
+		if nonzero < n/2 {
+			t.Fatalf("%s: only %d of %d gradient values are non-zero", name, nonzero, n)
 		}
-		return l
 	}
-	want := tree(0, Count)
+	for i := range want {
+		var plain float64
+		for s := range Count {
+			plain += float64(leaves[s][i])
+		}
+		if d := math.Abs(plain - float64(want[i])); d > 1e-6*(1+math.Abs(plain)) {
+			t.Fatalf("gradient[%d] = %g, the shards' sum is %g", i, want[i], plain)
+		}
+	}
 	r, _ := Local(t.Context(), kit)
 	got := make([]float32, n)
 	if _, err := r.Epoch(t.Context(), e, got, nil); err != nil {
 		t.Fatal(err)
 	}
-	nonzero := 0
-	for i := range want {
-		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-			t.Fatalf("gradient[%d] = %g, the tree by hand gives %g", i, got[i], want[i])
+	check("Local", got)
+	for _, procs := range []int{1, 2, 3, 4} {
+		prev := runtime.GOMAXPROCS(procs)
+		r, _ := Parallel(t.Context(), kit)
+		got := make([]float32, n)
+		var ticks []int
+		_, err := r.Epoch(t.Context(), e, got, func(d int) { ticks = append(ticks, d) })
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatal(err)
 		}
-		var plain float64
-		for s := range Count {
-			plain += float64(leaves[s][i])
+		check(fmt.Sprintf("Parallel on %d CPUs", procs), got)
+		if len(ticks) != Count || ticks[Count-1] != Count {
+			t.Fatalf("Parallel on %d CPUs reported %v", procs, ticks)
 		}
-		if d := math.Abs(plain - float64(got[i])); d > 1e-6*(1+math.Abs(plain)) {
-			t.Fatalf("gradient[%d] = %g, the shards' sum is %g", i, got[i], plain)
-		}
-		if got[i] != 0 {
-			nonzero++
-		}
-	}
-	if nonzero < n/2 {
-		t.Fatalf("only %d of %d gradient values are non-zero", nonzero, n)
 	}
 }
 
@@ -207,7 +191,7 @@ func (p *pipe) Close() error {
 
 // TestCoordinatedIsLocal: with 1 to 16 workers, two epochs' gradients and
 // losses are the bits of Local's; and so they are when a helper fails
-// after its first block, whose shards the coordinator then computes.
+// after its first shard, whose others the coordinator then computes.
 func TestCoordinatedIsLocal(t *testing.T) {
 	kit, e := testRun(t)
 	n := len(e.HR)
@@ -255,20 +239,25 @@ func TestCoordinatedIsLocal(t *testing.T) {
 }
 
 // TestCancelBetweenShards: a context cancelled after the third shard
-// stops the epoch before a fourth begins.
+// stops the epoch before a fourth is added, in every runner.
 func TestCancelBetweenShards(t *testing.T) {
 	kit, e := testRun(t)
-	r, _ := Local(t.Context(), kit)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := 0
-	_, err := r.Epoch(ctx, e, make([]float32, len(e.HR)), func(d int) {
-		done = d
-		if d == 3 {
-			cancel()
+	par, _ := Parallel(t.Context(), kit)
+	loc, _ := Local(t.Context(), kit)
+	coord, _ := Coordinate(kit, []Peer{newPipe(0)})
+	defer coord.Close()
+	for name, r := range map[string]Runner{"Local": loc, "Parallel": par, "Coordinate": coord} {
+		ctx, cancel := context.WithCancel(t.Context())
+		done := 0
+		_, err := r.Epoch(ctx, e, make([]float32, len(e.HR)), func(d int) {
+			done = d
+			if d == 3 {
+				cancel()
+			}
+		})
+		if !errors.Is(err, context.Canceled) || done != 3 {
+			t.Fatalf("%s: err %v after %d shards, want context.Canceled after 3", name, err, done)
 		}
-	})
-	if !errors.Is(err, context.Canceled) || done != 3 {
-		t.Fatalf("err %v after %d shards, want context.Canceled after 3", err, done)
 	}
 }
 
@@ -291,10 +280,10 @@ func TestWireRoundTrip(t *testing.T) {
 	if back.Model != kit.Model || back.Objective != kit.Objective || back.BatchSize != kit.BatchSize || len(back.Pos) != len(kit.Pos) {
 		t.Fatalf("kit settings changed: %+v", back)
 	}
-	task, _ := encodeTask(7, e, 2, 4)
-	gen, e2, lo, hi, err := decodeTask(task, back)
-	if err != nil || gen != 7 || lo != 2 || hi != 4 || e2.Seed != e.Seed || e2.Norms != e.Norms || e2.Index != e.Index {
-		t.Fatalf("task came back as gen %d [%d, %d) %+v, %v", gen, lo, hi, e2, err)
+	task := encodeTask(7, e, 2, 5)
+	gen, e2, k, n, err := decodeTask(task, back)
+	if err != nil || gen != 7 || k != 2 || n != 5 || e2.Seed != e.Seed || e2.Norms != e.Norms || e2.Index != e.Index {
+		t.Fatalf("task came back as gen %d worker %d of %d %+v, %v", gen, k, n, e2, err)
 	}
 	for i := range e.HR {
 		if math.Float32bits(e.HR[i]) != math.Float32bits(e2.HR[i]) {
@@ -306,17 +295,18 @@ func TestWireRoundTrip(t *testing.T) {
 			t.Fatalf("negative %d came back as %v", i, e2.Neg[i])
 		}
 	}
-	b := Block{Lo: 4, Hi: 8, Grad: e.HR, Losses: []Loss{{ilpgnn.LossValues{Total: 1, Cls: 2, Pos: 3, Neg: math.Pi}, 5}, {}, {}, {Contributing: 9}}}
-	gen, b2, err := decodeBlock(encodeBlock(3, b), len(e.HR))
-	if err != nil || gen != 3 || b2.Lo != 4 || b2.Hi != 8 || b2.Losses[0] != b.Losses[0] || b2.Losses[3] != b.Losses[3] {
-		t.Fatalf("block came back as %d %+v, %v", gen, b2.Losses, err)
+	loss := Loss{ilpgnn.LossValues{Total: 1, Cls: 2, Pos: 3, Neg: math.Pi}, 5}
+	leafMsg := encodeLeaf(3, 9, loss, e.HR)
+	gen, s, grad, l2, err := decodeLeaf(leafMsg, len(e.HR))
+	if err != nil || gen != 3 || s != 9 || l2 != loss || len(grad) != len(e.HR) || math.Float32bits(grad[5]) != math.Float32bits(e.HR[5]) {
+		t.Fatalf("leaf came back as %d %d %+v, %v", gen, s, l2, err)
 	}
-	for _, msg := range [][]byte{data, task, encodeBlock(3, b)} {
+	for _, msg := range [][]byte{data, task, leafMsg} {
 		for _, cut := range []int{0, 3, 4, 11, len(msg) / 2, len(msg) - 1} {
 			short := msg[:cut]
 			_, e1 := UnmarshalKit(short)
 			_, _, _, _, e2 := decodeTask(short, back)
-			_, _, e3 := decodeBlock(short, len(e.HR))
+			_, _, _, _, e3 := decodeLeaf(short, len(e.HR))
 			if e1 == nil || e2 == nil || e3 == nil {
 				t.Fatalf("a message cut at %d of %d bytes was accepted (%v, %v, %v)", cut, len(msg), e1, e2, e3)
 			}

@@ -18,9 +18,9 @@ import (
 // page, built by this package on both ends, but a decoder still checks
 // every length and index before it trusts one.
 const (
-	tagKit   = "SKT1"
-	tagTask  = "STK1"
-	tagBlock = "SBK1"
+	tagKit  = "SKT1"
+	tagTask = "STK2"
+	tagLeaf = "SLF2"
 )
 
 var errShort = errors.New("shard: message ends early")
@@ -116,12 +116,12 @@ func inRange(e graph.Edge, n int) bool {
 	return e.U >= 0 && e.V >= 0 && int(e.U) < n && int(e.V) < n
 }
 
-// encodeTask is the message asking a helper for the shards [lo, hi) of e,
-// the gen-th epoch the coordinator started.
-func encodeTask(gen int, e *Epoch, lo, hi int) ([]byte, error) {
-	b := make([]byte, 0, 64+8*len(e.Neg)+4*len(e.HR))
+// encodeTask is the message asking helper k of n workers for its shards
+// (Owner) of e, the gen-th epoch the coordinator started.
+func encodeTask(gen int, e *Epoch, k, n int) []byte {
+	b := make([]byte, 0, 84+8*len(e.Neg)+4*len(e.HR))
 	b = append(b, tagTask...)
-	for _, v := range []int{gen, e.Index, e.Norms.Pairs, e.Norms.Negatives, e.Norms.Contributing, lo, hi, len(e.Neg), len(e.HR)} {
+	for _, v := range []int{gen, e.Index, e.Norms.Pairs, e.Norms.Negatives, e.Norms.Contributing, k, n, len(e.Neg), len(e.HR)} {
 		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
 	b = binary.LittleEndian.AppendUint64(b, e.Seed)
@@ -129,11 +129,11 @@ func encodeTask(gen int, e *Epoch, lo, hi int) ([]byte, error) {
 		b = binary.LittleEndian.AppendUint32(b, uint32(p.U))
 		b = binary.LittleEndian.AppendUint32(b, uint32(p.V))
 	}
-	return appendFloat32s(b, e.HR), nil
+	return appendFloat32s(b, e.HR)
 }
 
 // decodeTask reads a task for kit's run.
-func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, lo, hi int, err error) {
+func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, k, n int, err error) {
 	r := reader{b: data}
 	if r.tag() != tagTask {
 		return 0, nil, 0, 0, errors.New("shard: not a task")
@@ -147,11 +147,11 @@ func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, lo, hi int, err error
 		return 0, nil, 0, 0, r.err
 	}
 	e = &Epoch{Index: v[1], Seed: seed, Norms: ilpgnn.Norms{Pairs: v[2], Negatives: v[3], Contributing: v[4]}}
-	lo, hi, nNeg, nHR := v[5], v[6], v[7], v[8]
+	k, n, nNeg, nHR := v[5], v[6], v[7], v[8]
 	nodes := kit.Inputs.Graph.NumNodes()
 	switch {
-	case lo < 0 || hi > Count || lo >= hi:
-		return 0, nil, 0, 0, fmt.Errorf("shard: task for shards [%d, %d)", lo, hi)
+	case n < 2 || n > Count || k < 1 || k >= n:
+		return 0, nil, 0, 0, fmt.Errorf("shard: task for worker %d of %d", k, n)
 	case nNeg != len(kit.Pos):
 		return 0, nil, 0, 0, fmt.Errorf("shard: task with %d negatives for %d positives", nNeg, len(kit.Pos))
 	case nHR != nodes*kit.Model.Hidden:
@@ -167,47 +167,42 @@ func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, lo, hi int, err error
 		}
 	}
 	e.HR = r.float32s(nHR)
-	return v[0], e, lo, hi, r.err
+	return v[0], e, k, n, r.err
 }
 
-// encodeBlock is a helper's answer: block b of its gen-th task.
-func encodeBlock(gen int, b Block) []byte {
-	out := make([]byte, 0, 40+40*len(b.Losses)+4*len(b.Grad))
-	out = append(out, tagBlock...)
-	for _, v := range []int{gen, b.Lo, b.Hi, len(b.Grad)} {
+// encodeLeaf is a helper's answer: shard s of its gen-th task, its losses
+// and its gradient.
+func encodeLeaf(gen, s int, l Loss, grad []float32) []byte {
+	out := make([]byte, 0, 68+4*len(grad))
+	out = append(out, tagLeaf...)
+	for _, v := range []int{gen, s, len(grad)} {
 		out = binary.LittleEndian.AppendUint64(out, uint64(v))
 	}
-	for _, l := range b.Losses {
-		for _, f := range []float64{l.Total, l.Cls, l.Pos, l.Neg} {
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
-		}
-		out = binary.LittleEndian.AppendUint64(out, uint64(l.Contributing))
+	for _, f := range []float64{l.Total, l.Cls, l.Pos, l.Neg} {
+		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(f))
 	}
-	return appendFloat32s(out, b.Grad)
+	out = binary.LittleEndian.AppendUint64(out, uint64(l.Contributing))
+	return appendFloat32s(out, grad)
 }
 
-// decodeBlock reads a block whose gradient has n values.
-func decodeBlock(data []byte, n int) (gen int, b Block, err error) {
+// decodeLeaf reads a shard's answer whose gradient has n values.
+func decodeLeaf(data []byte, n int) (gen, s int, grad []float32, l Loss, err error) {
 	r := reader{b: data}
-	if r.tag() != tagBlock {
-		return 0, b, errors.New("shard: not a block")
+	if r.tag() != tagLeaf {
+		return 0, 0, nil, l, errors.New("shard: not a shard's gradient")
 	}
-	gen, b.Lo, b.Hi = r.int(), r.int(), r.int()
+	gen, s = r.int(), r.int()
 	size := r.int()
+	l.Total, l.Cls, l.Pos, l.Neg = r.f64(), r.f64(), r.f64(), r.f64()
+	l.Contributing = r.int()
 	if r.err != nil {
-		return 0, b, r.err
+		return 0, 0, nil, l, r.err
 	}
-	if b.Lo < 0 || b.Hi > Count || b.Lo >= b.Hi || size != n || 40*(b.Hi-b.Lo)+4*n != len(r.b)-r.at {
-		return 0, b, fmt.Errorf("shard: block [%d, %d) of %d values does not fit its length", b.Lo, b.Hi, size)
+	if s >= Count || size != n || 4*n != len(r.b)-r.at {
+		return 0, 0, nil, l, fmt.Errorf("shard: gradient of shard %d with %d values does not fit its length", s, size)
 	}
-	b.Losses = make([]Loss, b.Hi-b.Lo)
-	for i := range b.Losses {
-		l := &b.Losses[i]
-		l.Total, l.Cls, l.Pos, l.Neg = r.f64(), r.f64(), r.f64(), r.f64()
-		l.Contributing = r.int()
-	}
-	b.Grad = r.float32s(n)
-	return gen, b, r.err
+	grad = r.float32s(n)
+	return gen, s, grad, l, r.err
 }
 
 func appendInt32s(b []byte, v []int32) []byte {
