@@ -17,6 +17,12 @@ ADDR     ?= 127.0.0.1:8080
 GOTEST_TIMEOUT ?= 30m
 
 GOROOT   := $(shell $(GO) env GOROOT)
+# The browser's engine is built by Go 1.27 with its experimental SIMD
+# package (GOEXPERIMENT=simd): its float32 loops run 1.5-2.4x faster in
+# Chromium with the same bits (core/f32/SIMD.md). The module proxy serves
+# the toolchain; everything else builds with the module's Go.
+SIMD_GO     := GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd $(GO)
+SIMD_GOROOT := $(shell GOTOOLCHAIN=go1.27.3 $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
 
@@ -49,6 +55,7 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./core/... ./wasm/...
+	GOOS=js GOARCH=wasm $(SIMD_GO) vet ./core/f32 ./wasm/worker
 
 unit:
 	$(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) ./...
@@ -57,13 +64,18 @@ unit:
 # run again under js/wasm (node executes the test binary).
 # The wasm packages run under node with IndexedDB from npm's fake-indexeddb
 # (wasm/testdata/node_exec).
+# The engine's packages run under both toolchains: the SIMD loops must give
+# the bits of the portable ones.
 WASM_EXEC = $(GOROOT)/lib/wasm/go_js_wasm_exec
+SIMD_EXEC = $(SIMD_GOROOT)/lib/wasm/go_js_wasm_exec
 wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" ./core/detmath
+	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" ./core/f32 ./core/shard
+	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestCheckpointPortable ./core/models
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/models
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer ./core/calibrate
+	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer ./core/calibrate
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestSampledDeterministic ./core/synth
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
+	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
 
 # The TypeScript client: type check and unit tests under node.
 ts-unit: node_modules
@@ -92,8 +104,8 @@ site: wasm frontend
 
 wasm:
 	@mkdir -p $(SITE)/card
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(SITE)/ilpgnn.wasm ./wasm/worker
-	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/
+	GOOS=js GOARCH=wasm $(SIMD_GO) build -trimpath -ldflags="-s -w" -o $(SITE)/ilpgnn.wasm ./wasm/worker
+	cp "$(SIMD_GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/
 	$(MAKE) --no-print-directory card
 
 # The embeddable explanation card (wasm/card): built without inlining

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ilpgnn/core/ilpgnn"
 	"runtime"
 	"sync"
 )
@@ -55,6 +56,7 @@ func (l *local) Close() error { return nil }
 
 func (l *local) Epoch(ctx context.Context, e *Epoch, grad []float32, progress func(int)) (Losses, error) {
 	var losses Losses
+	validateHere(l.w, e)
 	for s := range Count {
 		if err := ctx.Err(); err != nil {
 			return losses, err
@@ -67,6 +69,19 @@ func (l *local) Epoch(ctx context.Context, e *Epoch, grad []float32, progress fu
 		}
 	}
 	return losses, nil
+}
+
+// validateHere computes every validation logit of e with w and hands them
+// to e.Validate, if it is set.
+func validateHere(w *Worker, e *Epoch) {
+	if e.Validate == nil {
+		return
+	}
+	logits := make([]float32, len(w.kit.Val))
+	if len(logits) > 0 {
+		copy(logits, ilpgnn.PredictorFrom(w.model, w.kit.Inputs, e.HR).Logits(w.kit.Val))
+	}
+	e.Validate(logits)
 }
 
 // buffer returns the worker's shard gradient buffer of n floats.
@@ -104,6 +119,7 @@ type computed struct {
 }
 
 func (p *parallel) Epoch(ctx context.Context, e *Epoch, grad []float32, progress func(int)) (Losses, error) {
+	validateHere(p.workers[0], e)
 	ctx, stop := context.WithCancel(ctx)
 	n := len(p.workers)
 	var slots [Count]chan computed
@@ -215,6 +231,13 @@ func (c *coordinator) Epoch(ctx context.Context, e *Epoch, grad []float32, progr
 			c.alive[i] = false
 		}
 	}
+	if e.Validate != nil {
+		logits, err := c.validation(ctx, e)
+		if err != nil {
+			return Losses{}, err
+		}
+		e.Validate(logits)
+	}
 	var losses Losses
 	for s := range Count {
 		if err := ctx.Err(); err != nil {
@@ -237,6 +260,68 @@ func (c *coordinator) Epoch(ctx context.Context, e *Epoch, grad []float32, progr
 	return losses, nil
 }
 
+// validation gathers the validation logits of e: the coordinator's chunks
+// (Owner 0) computed here, each helper's received (its first answer to the
+// task), a failed helper's computed here.
+func (c *coordinator) validation(ctx context.Context, e *Epoch) ([]float32, error) {
+	n := c.Workers()
+	logits := make([]float32, len(c.w.kit.Val))
+	for ch := range Count {
+		if Owner(n, ch) == 0 {
+			c.w.logits(e, ch, logits)
+		}
+	}
+	for i := range c.peers {
+		if c.alive[i] {
+			if err := c.receiveLogits(ctx, i, logits); err != nil {
+				return nil, err
+			}
+		}
+		if !c.alive[i] {
+			for ch := i + 1; ch < Count; ch += n {
+				c.w.logits(e, ch, logits)
+			}
+		}
+	}
+	return logits, nil
+}
+
+// receiveLogits reads helper i's validation logits into logits, skipping
+// messages of abandoned epochs; on a failure it drops the helper.
+func (c *coordinator) receiveLogits(ctx context.Context, i int, logits []float32) error {
+	n := c.Workers()
+	var want int
+	for ch := i + 1; ch < Count; ch += n {
+		lo, hi := Range(len(logits), ch)
+		want += hi - lo
+	}
+	for {
+		msg, err := c.peers[i].Receive(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			c.alive[i] = false
+			return nil
+		}
+		if stale(msg, c.gen) {
+			continue
+		}
+		got, err := decodeLogits(msg, c.gen, want)
+		if err != nil {
+			c.alive[i] = false
+			return nil
+		}
+		at := 0
+		for ch := i + 1; ch < Count; ch += n {
+			lo, hi := Range(len(logits), ch)
+			copy(logits[lo:hi], got[at:at+hi-lo])
+			at += hi - lo
+		}
+		return nil
+	}
+}
+
 // fromPeer receives shard s from the helper that owns it, skipping
 // messages of abandoned epochs. It returns a nil leaf when the shard is
 // the coordinator's own or its helper has failed (and is now dropped),
@@ -255,14 +340,15 @@ func (c *coordinator) fromPeer(ctx context.Context, s, size int) ([]float32, Los
 			c.alive[i] = false
 			return nil, Loss{}, nil
 		}
+		if stale(msg, c.gen) {
+			continue
+		}
 		gen, got, leaf, loss, err := decodeLeaf(msg, size)
-		switch {
-		case err != nil || (gen == c.gen && got != s):
+		if err != nil || gen != c.gen || got != s {
 			c.alive[i] = false
 			return nil, Loss{}, nil
-		case gen == c.gen:
-			return leaf, loss, nil
 		}
+		return leaf, loss, nil
 	}
 }
 
@@ -284,9 +370,21 @@ func Serve(ctx context.Context, receive func() ([]byte, error), send func([]byte
 		if err != nil {
 			return err
 		}
-		gen, e, k, n, err := decodeTask(msg, kit)
+		gen, e, k, n, validate, err := decodeTask(msg, kit)
 		if err != nil {
 			return err
+		}
+		if validate {
+			logits := make([]float32, len(kit.Val))
+			var mine []float32
+			for ch := k; ch < Count; ch += n {
+				w.logits(e, ch, logits)
+				lo, hi := Range(len(logits), ch)
+				mine = append(mine, logits[lo:hi]...)
+			}
+			if err := send(encodeLogits(gen, mine)); err != nil {
+				return err
+			}
 		}
 		for s := k; s < Count; s += n {
 			if err := ctx.Err(); err != nil {

@@ -67,6 +67,9 @@ type Kit struct {
 	BatchSize int
 	Inputs    *ilpgnn.Inputs // Graph and Sim are read; Adj and Features may be nil
 	Pos       []graph.Edge
+	// Val are the validation pairs whose logits an Epoch with Validate
+	// set computes, cut into Count chunks (Range) shared as the shards are.
+	Val []graph.Edge
 }
 
 // Epoch is what changes from one epoch to the next.
@@ -76,6 +79,10 @@ type Epoch struct {
 	Norms ilpgnn.Norms
 	HR    []float32    // H^r, N x d
 	Neg   []graph.Edge // the epoch's negatives, as many as Kit.Pos
+	// Validate, if set, receives the logits of Kit.Val for HR (each the
+	// Predictor's logit of its pair, whoever computed it) before any shard
+	// is added, while helpers already compute theirs.
+	Validate func(logits []float32)
 }
 
 // Worker computes shards. It keeps its buffers from shard to shard and
@@ -130,6 +137,17 @@ func (w *Worker) Shard(e *Epoch, s int, grad []float32) Loss {
 		out.Contributing += w.batch.ContributingPositives()
 	}
 	return out
+}
+
+// logits computes the validation logits of chunk c into out (the logits
+// of all of Kit.Val).
+func (w *Worker) logits(e *Epoch, c int, out []float32) {
+	lo, hi := Range(len(w.kit.Val), c)
+	if lo == hi {
+		return
+	}
+	p := ilpgnn.PredictorFrom(w.model, w.kit.Inputs, e.HR)
+	copy(out[lo:hi], p.Logits(w.kit.Val[lo:hi]))
 }
 
 // add adds shard s's gradient leaf into the epoch's sum in grad: the

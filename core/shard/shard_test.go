@@ -42,7 +42,8 @@ func testRun(t testing.TB) (*Kit, *Epoch) {
 		t.Fatal(err)
 	}
 	obj := ilpgnn.Objective{Lambda: 1, Delta: 0.5}
-	kit := &Kit{Model: cfg, Objective: obj, BatchSize: 7, Inputs: in, Pos: sp.TrainPos}
+	kit := &Kit{Model: cfg, Objective: obj, BatchSize: 7, Inputs: in, Pos: sp.TrainPos,
+		Val: append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)}
 	P := len(sp.TrainPos)
 	pairs := append(append([]graph.Edge{}, sp.TrainPos...), make([]graph.Edge, P)...)
 	labels := make([]float32, 2*P)
@@ -189,9 +190,11 @@ func (p *pipe) Close() error {
 	return nil
 }
 
-// TestCoordinatedIsLocal: with 1 to 16 workers, two epochs' gradients and
-// losses are the bits of Local's; and so they are when a helper fails
-// after its first shard, whose others the coordinator then computes.
+// TestCoordinatedIsLocal: with 1 to 16 workers, three epochs' gradients
+// and losses are the bits of Local's, and the validation logits of the
+// one that validates are the Predictor's; and so they are when a helper
+// fails after its first answer, whose other work the coordinator then
+// does.
 func TestCoordinatedIsLocal(t *testing.T) {
 	kit, e := testRun(t)
 	n := len(e.HR)
@@ -201,7 +204,8 @@ func TestCoordinatedIsLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ workers, failAfter int }{{1, 0}, {2, 0}, {3, 0}, {5, 0}, {16, 0}, {3, 1}, {2, 1}} {
+	wantLogits := ilpgnn.PredictorFrom(&ilpgnn.Model{Config: kit.Model}, kit.Inputs, e.HR).Logits(kit.Val)
+	for _, tc := range []struct{ workers, failAfter int }{{1, 0}, {2, 0}, {3, 0}, {5, 0}, {16, 0}, {3, 1}, {2, 1}, {2, 3}} {
 		t.Run(fmt.Sprintf("workers=%d,fail=%d", tc.workers, tc.failAfter), func(t *testing.T) {
 			var peers []Peer
 			for range tc.workers - 1 {
@@ -215,12 +219,28 @@ func TestCoordinatedIsLocal(t *testing.T) {
 			if r.Workers() != tc.workers {
 				t.Fatalf("Workers() = %d", r.Workers())
 			}
-			for range 2 { // the second epoch reuses every buffer
+			for epoch := range 3 { // later epochs reuse every buffer; the second validates
 				got := make([]float32, n)
 				var ticks []int
-				loss, err := r.Epoch(t.Context(), e, got, func(d int) { ticks = append(ticks, d) })
+				var logits []float32
+				e := *e
+				if epoch == 1 {
+					e.Validate = func(l []float32) {
+						if len(ticks) != 0 {
+							t.Errorf("validation after %d shards were added", len(ticks))
+						}
+						logits = l
+					}
+				}
+				loss, err := r.Epoch(t.Context(), &e, got, func(d int) { ticks = append(ticks, d) })
 				if err != nil {
 					t.Fatal(err)
+				}
+				if epoch == 1 {
+					if len(logits) != len(wantLogits) {
+						t.Fatalf("%d validation logits, want %d", len(logits), len(wantLogits))
+					}
+					sameBits(t, "validation logits", logits, wantLogits)
 				}
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
@@ -281,8 +301,8 @@ func TestWireRoundTrip(t *testing.T) {
 		t.Fatalf("kit settings changed: %+v", back)
 	}
 	task := encodeTask(7, e, 2, 5)
-	gen, e2, k, n, err := decodeTask(task, back)
-	if err != nil || gen != 7 || k != 2 || n != 5 || e2.Seed != e.Seed || e2.Norms != e.Norms || e2.Index != e.Index {
+	gen, e2, k, n, validate, err := decodeTask(task, back)
+	if err != nil || gen != 7 || k != 2 || n != 5 || validate || e2.Seed != e.Seed || e2.Norms != e.Norms || e2.Index != e.Index {
 		t.Fatalf("task came back as gen %d worker %d of %d %+v, %v", gen, k, n, e2, err)
 	}
 	for i := range e.HR {
@@ -305,7 +325,7 @@ func TestWireRoundTrip(t *testing.T) {
 		for _, cut := range []int{0, 3, 4, 11, len(msg) / 2, len(msg) - 1} {
 			short := msg[:cut]
 			_, e1 := UnmarshalKit(short)
-			_, _, _, _, e2 := decodeTask(short, back)
+			_, _, _, _, _, e2 := decodeTask(short, back)
 			_, _, _, _, e3 := decodeLeaf(short, len(e.HR))
 			if e1 == nil || e2 == nil || e3 == nil {
 				t.Fatalf("a message cut at %d of %d bytes was accepted (%v, %v, %v)", cut, len(msg), e1, e2, e3)
@@ -334,4 +354,39 @@ func FuzzUnmarshalKit(f *testing.F) {
 			t.Fatalf("a decoded kit encodes to bytes that do not decode: %v", err)
 		}
 	})
+}
+
+func sameBits(t *testing.T, what string, got, want []float32) {
+	t.Helper()
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s[%d] = %g, want %g", what, i, got[i], want[i])
+		}
+	}
+}
+
+// TestLocalValidates: Local and Parallel hand Validate the Predictor's
+// logits of the validation pairs before adding a shard.
+func TestLocalValidates(t *testing.T) {
+	kit, e := testRun(t)
+	want := ilpgnn.PredictorFrom(&ilpgnn.Model{Config: kit.Model}, kit.Inputs, e.HR).Logits(kit.Val)
+	for name, start := range map[string]Starter{"Local": Local, "Parallel": Parallel} {
+		r, _ := start(t.Context(), kit)
+		added := 0
+		var got []float32
+		e := *e
+		e.Validate = func(l []float32) {
+			if added != 0 {
+				t.Errorf("%s: validation after %d shards", name, added)
+			}
+			got = l
+		}
+		if _, err := r.Epoch(t.Context(), &e, make([]float32, len(e.HR)), func(d int) { added = d }); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d logits, want %d", name, len(got), len(want))
+		}
+		sameBits(t, name+" validation logits", got, want)
+	}
 }

@@ -19,8 +19,9 @@ import (
 // every length and index before it trusts one.
 const (
 	tagKit  = "SKT1"
-	tagTask = "STK2"
-	tagLeaf = "SLF2"
+	tagTask   = "STK2"
+	tagLeaf   = "SLF2"
+	tagLogits = "SLG2"
 )
 
 var errShort = errors.New("shard: message ends early")
@@ -34,6 +35,7 @@ type kitHeader struct {
 	Adjacency int // stored neighbours: 2 per edge
 	Similar   int // entries of S̃
 	Pos       int
+	Val       int
 }
 
 // MarshalBinary encodes the kit for a helper: the settings, the graph's
@@ -41,12 +43,12 @@ type kitHeader struct {
 func (k *Kit) MarshalBinary() ([]byte, error) {
 	g, sim := k.Inputs.Graph, k.Inputs.Sim.Columns()
 	h := kitHeader{Model: k.Model, Objective: k.Objective, BatchSize: k.BatchSize,
-		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos)}
+		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos), Val: len(k.Val)}
 	head, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("shard: kit: %w", err)
 	}
-	size := 8 + len(head) + 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos)
+	size := 8 + len(head) + 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos+2*h.Val)
 	b := make([]byte, 0, size)
 	b = append(b, tagKit...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(head)))
@@ -56,11 +58,8 @@ func (k *Kit) MarshalBinary() ([]byte, error) {
 	b = appendInt32s(b, sim.Indptr)
 	b = appendInt32s(b, sim.Indices)
 	b = appendFloat32s(b, sim.Values)
-	for _, e := range k.Pos {
-		b = binary.LittleEndian.AppendUint32(b, uint32(e.U))
-		b = binary.LittleEndian.AppendUint32(b, uint32(e.V))
-	}
-	return b, nil
+	b = appendEdges(b, k.Pos)
+	return appendEdges(b, k.Val), nil
 }
 
 // UnmarshalKit decodes a kit MarshalBinary wrote, checking it.
@@ -77,7 +76,7 @@ func UnmarshalKit(data []byte) (*Kit, error) {
 	if err := h.Model.Validate(); err != nil {
 		return nil, fmt.Errorf("shard: kit: %w", err)
 	}
-	for _, v := range []int{h.Nodes, h.Adjacency, h.Similar, h.Pos} {
+	for _, v := range []int{h.Nodes, h.Adjacency, h.Similar, h.Pos, h.Val} {
 		if v < 0 || v > len(data) {
 			return nil, errors.New("shard: kit: a size does not fit its length")
 		}
@@ -85,7 +84,7 @@ func UnmarshalKit(data []byte) (*Kit, error) {
 	if h.BatchSize < 0 {
 		return nil, errors.New("shard: kit: negative batch size")
 	}
-	if 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos) != len(r.b)-r.at {
+	if 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos+2*h.Val) != len(r.b)-r.at {
 		return nil, errors.New("shard: kit: sizes do not match its length")
 	}
 	g := &graph.Graph{Indptr: r.int32s(h.Nodes + 1), Indices: r.int32s(h.Adjacency)}
@@ -98,18 +97,19 @@ func UnmarshalKit(data []byte) (*Kit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("shard: kit: %w", err)
 	}
-	pos := make([]graph.Edge, h.Pos)
-	for i := range pos {
-		pos[i] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
-		if !inRange(pos[i], h.Nodes) {
-			return nil, fmt.Errorf("shard: kit: positive %d (%d, %d) outside the %d nodes", i, pos[i].U, pos[i].V, h.Nodes)
-		}
+	pos, err := r.edges(h.Pos, h.Nodes, "positive")
+	if err != nil {
+		return nil, err
+	}
+	val, err := r.edges(h.Val, h.Nodes, "validation pair")
+	if err != nil {
+		return nil, err
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	return &Kit{Model: h.Model, Objective: h.Objective, BatchSize: h.BatchSize,
-		Inputs: &ilpgnn.Inputs{Graph: g, Sim: sim}, Pos: pos}, nil
+		Inputs: &ilpgnn.Inputs{Graph: g, Sim: sim}, Pos: pos, Val: val}, nil
 }
 
 func inRange(e graph.Edge, n int) bool {
@@ -121,53 +121,95 @@ func inRange(e graph.Edge, n int) bool {
 func encodeTask(gen int, e *Epoch, k, n int) []byte {
 	b := make([]byte, 0, 84+8*len(e.Neg)+4*len(e.HR))
 	b = append(b, tagTask...)
-	for _, v := range []int{gen, e.Index, e.Norms.Pairs, e.Norms.Negatives, e.Norms.Contributing, k, n, len(e.Neg), len(e.HR)} {
+	validate := 0
+	if e.Validate != nil {
+		validate = 1
+	}
+	for _, v := range []int{gen, e.Index, e.Norms.Pairs, e.Norms.Negatives, e.Norms.Contributing, k, n, validate, len(e.Neg), len(e.HR)} {
 		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
 	b = binary.LittleEndian.AppendUint64(b, e.Seed)
-	for _, p := range e.Neg {
-		b = binary.LittleEndian.AppendUint32(b, uint32(p.U))
-		b = binary.LittleEndian.AppendUint32(b, uint32(p.V))
-	}
+	b = appendEdges(b, e.Neg)
 	return appendFloat32s(b, e.HR)
 }
 
-// decodeTask reads a task for kit's run.
-func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, k, n int, err error) {
+// decodeTask reads a task for kit's run; validate says whether it asks
+// for validation logits first.
+func decodeTask(data []byte, kit *Kit) (gen int, e *Epoch, k, n int, validate bool, err error) {
 	r := reader{b: data}
 	if r.tag() != tagTask {
-		return 0, nil, 0, 0, errors.New("shard: not a task")
+		return 0, nil, 0, 0, false, errors.New("shard: not a task")
 	}
-	var v [9]int
+	var v [10]int
 	for i := range v {
 		v[i] = r.int()
 	}
 	seed := r.u64()
 	if r.err != nil {
-		return 0, nil, 0, 0, r.err
+		return 0, nil, 0, 0, false, r.err
 	}
 	e = &Epoch{Index: v[1], Seed: seed, Norms: ilpgnn.Norms{Pairs: v[2], Negatives: v[3], Contributing: v[4]}}
-	k, n, nNeg, nHR := v[5], v[6], v[7], v[8]
+	k, n, nNeg, nHR := v[5], v[6], v[8], v[9]
+	validate = v[7] == 1
 	nodes := kit.Inputs.Graph.NumNodes()
 	switch {
-	case n < 2 || n > Count || k < 1 || k >= n:
-		return 0, nil, 0, 0, fmt.Errorf("shard: task for worker %d of %d", k, n)
+	case n < 2 || n > Count || k < 1 || k >= n || v[7] > 1:
+		return 0, nil, 0, 0, false, fmt.Errorf("shard: task for worker %d of %d", k, n)
 	case nNeg != len(kit.Pos):
-		return 0, nil, 0, 0, fmt.Errorf("shard: task with %d negatives for %d positives", nNeg, len(kit.Pos))
+		return 0, nil, 0, 0, false, fmt.Errorf("shard: task with %d negatives for %d positives", nNeg, len(kit.Pos))
 	case nHR != nodes*kit.Model.Hidden:
-		return 0, nil, 0, 0, fmt.Errorf("shard: task with H^r of %d values, want %d", nHR, nodes*kit.Model.Hidden)
+		return 0, nil, 0, 0, false, fmt.Errorf("shard: task with H^r of %d values, want %d", nHR, nodes*kit.Model.Hidden)
 	case 8*nNeg+4*nHR != len(r.b)-r.at:
-		return 0, nil, 0, 0, errors.New("shard: task sizes do not match its length")
+		return 0, nil, 0, 0, false, errors.New("shard: task sizes do not match its length")
 	}
-	e.Neg = make([]graph.Edge, nNeg)
-	for i := range e.Neg {
-		e.Neg[i] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
-		if !inRange(e.Neg[i], nodes) {
-			return 0, nil, 0, 0, fmt.Errorf("shard: negative %d (%d, %d) outside the %d nodes", i, e.Neg[i].U, e.Neg[i].V, nodes)
-		}
+	if e.Neg, err = r.edges(nNeg, nodes, "negative"); err != nil {
+		return 0, nil, 0, 0, false, err
 	}
 	e.HR = r.float32s(nHR)
-	return v[0], e, k, n, r.err
+	return v[0], e, k, n, validate, r.err
+}
+
+// encodeLogits is a helper's first answer to a task that validates: the
+// logits of its chunks of Kit.Val, in chunk order.
+func encodeLogits(gen int, logits []float32) []byte {
+	out := make([]byte, 0, 20+4*len(logits))
+	out = append(out, tagLogits...)
+	out = binary.LittleEndian.AppendUint64(out, uint64(gen))
+	out = binary.LittleEndian.AppendUint64(out, uint64(len(logits)))
+	return appendFloat32s(out, logits)
+}
+
+// decodeLogits reads the logits of the gen-th task, n of them.
+func decodeLogits(data []byte, gen, n int) ([]float32, error) {
+	r := reader{b: data}
+	if r.tag() != tagLogits {
+		return nil, errors.New("shard: not validation logits")
+	}
+	g, size := r.int(), r.int()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if g != gen || size != n || 4*n != len(r.b)-r.at {
+		return nil, fmt.Errorf("shard: %d logits of task %d do not fit (want %d of task %d)", size, g, n, gen)
+	}
+	return r.float32s(n), r.err
+}
+
+// stale reports whether msg answers an epoch other than the gen-th: every
+// answer opens with its tag and its epoch's number.
+func stale(msg []byte, gen int) bool {
+	r := reader{b: msg}
+	tag := r.tag()
+	g := r.int()
+	return r.err == nil && (tag == tagLeaf || tag == tagLogits) && g != gen
+}
+
+func appendEdges(b []byte, edges []graph.Edge) []byte {
+	for _, e := range edges {
+		b = binary.LittleEndian.AppendUint32(b, uint32(e.U))
+		b = binary.LittleEndian.AppendUint32(b, uint32(e.V))
+	}
+	return b
 }
 
 // encodeLeaf is a helper's answer: shard s of its gen-th task, its losses
@@ -266,6 +308,19 @@ func (r *reader) int() int {
 }
 
 func (r *reader) f64() float64 { return math.Float64frombits(r.u64()) }
+
+// edges reads n pairs of node indices below nodes; what names them in an
+// error.
+func (r *reader) edges(n, nodes int, what string) ([]graph.Edge, error) {
+	out := make([]graph.Edge, n)
+	for i := range out {
+		out[i] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
+		if r.err == nil && !inRange(out[i], nodes) {
+			return nil, fmt.Errorf("shard: %s %d (%d, %d) outside the %d nodes", what, i, out[i].U, out[i].V, nodes)
+		}
+	}
+	return out, r.err
+}
 
 func (r *reader) int32s(n int) []int32 {
 	b := r.bytes(4 * n)

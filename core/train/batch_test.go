@@ -56,12 +56,12 @@ func firstEpochGradient(t *testing.T, sp *split.Split, in *ilpgnn.Inputs, cfg Co
 	tape := autograd.NewTape()
 	tape.SetLean(lean)
 	hr := model.Encode(tape, in, 0, nil)
-	ep, err := newEpochPass(t.Context(), model, in, cfg, tape, sp.TrainPos, nil)
+	ep, err := newEpochPass(t.Context(), model, in, cfg, tape, sp.TrainPos, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ph Phases
-	el, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, 1, cfg.LR, &ph)
+	el, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, 1, cfg.LR, &ph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +195,44 @@ func TestBatchedRunLearns(t *testing.T) {
 	}
 	if res.TestAUC < 0.8 { // chance is 0.5
 		t.Errorf("test AUC %.3f with batches of 64, want >= 0.8", res.TestAUC)
+	}
+}
+
+// TestShardValidationIsHere: a sharded run whose runner computes the
+// validation logits (AUC, no dropout) keeps the same weights, epoch by
+// epoch the same validation AUCs, as the same run validating here (a
+// criterion that is the validation AUC, which the runner leaves to the
+// loop).
+func TestShardValidationIsHere(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Epochs, cfg.BatchSize, cfg.LR, cfg.Warmup = 3, 5, 200, 0.01, 0
+	_, sp := sparseSplit(t, cfg)
+	val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
+	here := func(p *ilpgnn.Predictor) float64 { return aucOf(p, val, len(sp.ValPos)) }
+	a, err := RunSplitSelect(t.Context(), sp, cfg, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := RunSplitSelect(t.Context(), sp, cfg, here, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Workers != 1 || len(a.History) != cfg.Epochs || len(b.History) != cfg.Epochs {
+		t.Fatalf("runs of %d and %d epochs, %d workers", len(a.History), len(b.History), a.Workers)
+	}
+	for k := range a.History {
+		if a.History[k].ValAUC != b.History[k].ValAUC || a.History[k].Loss != b.History[k].Loss {
+			t.Fatalf("epoch %d: val AUC %v and loss %v, validating here %v and %v", k+1,
+				a.History[k].ValAUC, a.History[k].Loss, b.History[k].ValAUC, b.History[k].Loss)
+		}
+	}
+	if a.BestEpoch != b.BestEpoch || a.TestAUC != b.TestAUC {
+		t.Fatalf("kept epoch %d (test AUC %v), validating here %d (%v)", a.BestEpoch, a.TestAUC, b.BestEpoch, b.TestAUC)
+	}
+	pa, pb := a.Model.Params(), b.Model.Params()
+	for k, name := range ilpgnn.ParamNames() {
+		if !equalF32(pa[k].Value, pb[k].Value) {
+			t.Fatalf("%s differs", name)
+		}
 	}
 }

@@ -100,7 +100,7 @@ func TestMeasureBatches(t *testing.T) {
 		}
 		tape := autograd.NewTape()
 		tape.SetLean(os.Getenv("ILPGNN_MEASURE_PLAIN") == "")
-		ep, err := newEpochPass(t.Context(), model, in, c, tape, sp.TrainPos, nil)
+		ep, err := newEpochPass(t.Context(), model, in, c, tape, sp.TrainPos, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestMeasureBatches(t *testing.T) {
 			hr := model.Encode(tape, in, 0, nil)
 			ph.Encoder = time.Since(s)
 			sampler.Sample(pairs[P:], sp.Train)
-			if _, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, epoch, c.LR, &ph); err != nil {
+			if _, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, epoch, c.LR, &ph, nil); err != nil {
 				t.Fatal(err)
 			}
 			adam.Step()

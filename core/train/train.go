@@ -290,7 +290,11 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	trainStart := time.Now()
 	epoch := 0
 	inEpoch, _ := ctx.Value(epochTraceKey{}).(func(EpochProgress))
-	ep, err := newEpochPass(ctx, model, in, cfg, tape, sp.TrainPos, func(phase string, done int) {
+	var shardVal []graph.Edge
+	if cfg.Dropout == 0 && crit == nil {
+		shardVal = valPairs
+	}
+	ep, err := newEpochPass(ctx, model, in, cfg, tape, sp.TrainPos, shardVal, func(phase string, done int) {
 		if inEpoch != nil {
 			inEpoch(EpochProgress{Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs, Phase: phase,
 				Shards: done, Elapsed: time.Since(trainStart)})
@@ -324,31 +328,45 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		t1 := time.Now()
 		ph.Encoder = t1.Sub(t0)
 
-		// Validation AUC of the current weights, before they are updated.
-		if ep.runner != nil {
-			ep.report(PhaseValidation, 0)
+		// Validation AUC of the current weights, before they are updated:
+		// by the runner of shards, alongside its helpers' first shards,
+		// when the logits of H^r are what it needs; else here.
+		var valAUC, score float64
+		validate := func(logits []float32) {
+			valAUC = eval.AUC(logits[:len(sp.ValPos)], logits[len(sp.ValPos):])
+			score = valAUC
+			if score > res.ValScore {
+				res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
+				best = autograd.Snapshot(params, best)
+			}
 		}
-		var pred *ilpgnn.Predictor
-		if cfg.Dropout == 0 {
-			pred = ilpgnn.PredictorFrom(model, in, hr.Value)
-		} else {
-			pred = ilpgnn.NewPredictor(model, in)
-		}
-		valAUC := aucOf(pred, valPairs, len(sp.ValPos))
-		score := valAUC
-		if crit != nil {
-			score = crit(pred)
-		}
-		if score > res.ValScore {
-			res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
-			best = autograd.Snapshot(params, best)
+		if !ep.validates {
+			if ep.runner != nil {
+				ep.report(PhaseValidation, 0)
+			}
+			var pred *ilpgnn.Predictor
+			if cfg.Dropout == 0 {
+				pred = ilpgnn.PredictorFrom(model, in, hr.Value)
+			} else {
+				pred = ilpgnn.NewPredictor(model, in)
+			}
+			valAUC = aucOf(pred, valPairs, len(sp.ValPos))
+			score = valAUC
+			if crit != nil {
+				score = crit(pred)
+			}
+			if score > res.ValScore {
+				res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
+				best = autograd.Snapshot(params, best)
+			}
+			validate = nil
 		}
 		t2 := time.Now()
 		ph.Eval = t2.Sub(t1)
 
 		sampler.Sample(pairs[P:], sp.Train)
 		ph.Selection = time.Since(t2)
-		el, err := ep.lossAndBackward(ctx, hr, pairs, labels, epoch, adam.LR, &ph)
+		el, err := ep.lossAndBackward(ctx, hr, pairs, labels, epoch, adam.LR, &ph, validate)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				runErr = err // cancelled within the epoch: it is not counted
@@ -425,24 +443,30 @@ type epochPass struct {
 	// runner computes the shards of batched epochs (nil when the epoch
 	// fits one batch); report tells the caller how far an epoch is.
 	runner shard.Runner
-	report func(phase string, shards int)
+	// validates says the runner computes the validation logits.
+	validates bool
+	report    func(phase string, shards int)
 }
 
 // newEpochPass returns the epoch pass of a run on the training links pos,
 // with a runner of shards (from ctx's shard.Starter) when an epoch's
-// 2·len(pos) pairs need more than one batch; report may be nil.
-func newEpochPass(ctx context.Context, model *ilpgnn.Model, in *ilpgnn.Inputs, cfg Config, tape *autograd.Tape, pos []graph.Edge, report func(phase string, done int)) (*epochPass, error) {
+// 2·len(pos) pairs need more than one batch; that runner also computes
+// the validation logits of val when val is not empty (the validation AUC
+// of H^r as the encoder gives it: no dropout, no other criterion). report
+// may be nil.
+func newEpochPass(ctx context.Context, model *ilpgnn.Model, in *ilpgnn.Inputs, cfg Config, tape *autograd.Tape, pos, val []graph.Edge, report func(phase string, done int)) (*epochPass, error) {
 	if report == nil {
 		report = func(string, int) {}
 	}
 	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape, report: report}
 	if cfg.BatchSize > 0 && cfg.BatchSize < 2*len(pos) {
-		kit := &shard.Kit{Model: cfg.Model, Objective: cfg.Objective, BatchSize: cfg.BatchSize, Inputs: in, Pos: pos}
+		kit := &shard.Kit{Model: cfg.Model, Objective: cfg.Objective, BatchSize: cfg.BatchSize, Inputs: in, Pos: pos, Val: val}
 		r, err := shard.StarterFrom(ctx)(ctx, kit)
 		if err != nil {
 			return nil, err
 		}
 		ep.runner = r
+		ep.validates = len(val) > 0
 	}
 	return ep, nil
 }
@@ -454,7 +478,7 @@ func newEpochPass(ctx context.Context, model *ilpgnn.Model, in *ilpgnn.Inputs, c
 // batches (see sharded), and returns ctx's error if ctx is done between
 // two shards. A non-finite loss is returned as an error before any
 // backward step. It adds its time to ph.
-func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases) (epochLoss, error) {
+func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases, validate func(logits []float32)) (epochLoss, error) {
 	cfg := ep.cfg
 	seed := cfg.Seed ^ uint64(epoch)<<20
 	if ep.runner == nil {
@@ -473,7 +497,7 @@ func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pair
 		ph.Backward += time.Since(t2)
 		return el, nil
 	}
-	el, err := ep.sharded(ctx, hr, pairs, labels, seed, epoch, ph)
+	el, err := ep.sharded(ctx, hr, pairs, labels, seed, epoch, ph, validate)
 	if err != nil {
 		return el, err
 	}
@@ -497,7 +521,7 @@ func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pair
 // whole epoch's loss (up to float rounding); the caller then runs the
 // encoder's backward from hr. It returns the epoch's loss terms, the sums
 // of the shards'.
-func (ep *epochPass) sharded(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, epoch int, ph *Phases) (epochLoss, error) {
+func (ep *epochPass) sharded(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, seed uint64, epoch int, ph *Phases, validate func(logits []float32)) (epochLoss, error) {
 	obj := ep.cfg.Objective
 	t0 := time.Now()
 	norms := ep.model.EpochNorms(ep.in, pairs, labels, obj)
@@ -506,10 +530,19 @@ func (ep *epochPass) sharded(ctx context.Context, hr *autograd.Var, pairs []grap
 	P := len(pairs) / 2
 	e := &shard.Epoch{Index: epoch, Seed: seed, Norms: norms, HR: hr.Value, Neg: pairs[P:]}
 	t1 := time.Now()
+	var tv time.Duration
+	if validate != nil {
+		ep.report(PhaseValidation, 0)
+		e.Validate = func(logits []float32) {
+			validate(logits)
+			tv = time.Since(t1)
+		}
+	}
 	losses, err := ep.runner.Epoch(ctx, e, grad, func(done int) { ep.report(PhaseShards, done) })
 	// Selection and the losses interleave shard by shard; their time is
-	// booked to the losses.
-	ph.Losses += time.Since(t1)
+	// booked to the losses, and that until the validation to it.
+	ph.Eval += tv
+	ph.Losses += time.Since(t1) - tv
 	if err != nil {
 		return epochLoss{}, err
 	}
