@@ -18,7 +18,7 @@ import (
 // page, built by this package on both ends, but a decoder still checks
 // every length and index before it trusts one.
 const (
-	tagKit  = "SKT1"
+	tagKit    = "SKT1"
 	tagTask   = "STK2"
 	tagLeaf   = "SLF2"
 	tagLogits = "SLG2"
