@@ -343,7 +343,7 @@ func (c *coordinator) fromPeer(ctx context.Context, s, size int) ([]float32, Los
 		if stale(msg, c.gen) {
 			continue
 		}
-		gen, got, leaf, loss, err := decodeLeaf(msg, size)
+		gen, got, leaf, loss, err := decodeLeaf(msg, c.w.buffer(size))
 		if err != nil || gen != c.gen || got != s {
 			c.alive[i] = false
 			return nil, Loss{}, nil

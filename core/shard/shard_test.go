@@ -317,7 +317,7 @@ func TestWireRoundTrip(t *testing.T) {
 	}
 	loss := Loss{ilpgnn.LossValues{Total: 1, Cls: 2, Pos: 3, Neg: math.Pi}, 5}
 	leafMsg := encodeLeaf(3, 9, loss, e.HR)
-	gen, s, grad, l2, err := decodeLeaf(leafMsg, len(e.HR))
+	gen, s, grad, l2, err := decodeLeaf(leafMsg, make([]float32, len(e.HR)))
 	if err != nil || gen != 3 || s != 9 || l2 != loss || len(grad) != len(e.HR) || math.Float32bits(grad[5]) != math.Float32bits(e.HR[5]) {
 		t.Fatalf("leaf came back as %d %d %+v, %v", gen, s, l2, err)
 	}
@@ -326,7 +326,7 @@ func TestWireRoundTrip(t *testing.T) {
 			short := msg[:cut]
 			_, e1 := UnmarshalKit(short)
 			_, _, _, _, _, e2 := decodeTask(short, back)
-			_, _, _, _, e3 := decodeLeaf(short, len(e.HR))
+			_, _, _, _, e3 := decodeLeaf(short, make([]float32, len(e.HR)))
 			if e1 == nil || e2 == nil || e3 == nil {
 				t.Fatalf("a message cut at %d of %d bytes was accepted (%v, %v, %v)", cut, len(msg), e1, e2, e3)
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"ilpgnn/core/diffusion"
 	"ilpgnn/core/f32"
@@ -227,8 +228,10 @@ func encodeLeaf(gen, s int, l Loss, grad []float32) []byte {
 	return appendFloat32s(out, grad)
 }
 
-// decodeLeaf reads a shard's answer whose gradient has n values.
-func decodeLeaf(data []byte, n int) (gen, s int, grad []float32, l Loss, err error) {
+// decodeLeaf reads a shard's answer whose gradient has len(into) values,
+// into into.
+func decodeLeaf(data []byte, into []float32) (gen, s int, grad []float32, l Loss, err error) {
+	n := len(into)
 	r := reader{b: data}
 	if r.tag() != tagLeaf {
 		return 0, 0, nil, l, errors.New("shard: not a shard's gradient")
@@ -243,8 +246,8 @@ func decodeLeaf(data []byte, n int) (gen, s int, grad []float32, l Loss, err err
 	if s >= Count || size != n || 4*n != len(r.b)-r.at {
 		return 0, 0, nil, l, fmt.Errorf("shard: gradient of shard %d with %d values does not fit its length", s, size)
 	}
-	grad = r.float32s(n)
-	return gen, s, grad, l, r.err
+	r.float32sInto(into)
+	return gen, s, into, l, r.err
 }
 
 func appendInt32s(b []byte, v []int32) []byte {
@@ -254,7 +257,14 @@ func appendInt32s(b []byte, v []int32) []byte {
 	return b
 }
 
+// littleEndian says whether this machine stores a float32 as the
+// messages do, so that arrays of them can be copied as bytes.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
 func appendFloat32s(b []byte, v []float32) []byte {
+	if littleEndian && len(v) > 0 {
+		return append(b, unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))...)
+	}
 	for _, x := range v {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
@@ -334,14 +344,24 @@ func (r *reader) int32s(n int) []int32 {
 	return out
 }
 
-func (r *reader) float32s(n int) []float32 {
+// float32sInto reads len(out) floats into out.
+func (r *reader) float32sInto(out []float32) {
+	n := len(out)
 	b := r.bytes(4 * n)
 	if b == nil {
-		return make([]float32, max(n, 0))
+		return
 	}
-	out := make([]float32, n)
+	if littleEndian && n > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n), b)
+		return
+	}
 	for i := range out {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
+}
+
+func (r *reader) float32s(n int) []float32 {
+	out := make([]float32, max(n, 0))
+	r.float32sInto(out)
 	return out
 }
