@@ -29,18 +29,18 @@ type Starter func(ctx context.Context, kit *Kit) (Runner, error)
 type starterKey struct{}
 
 // WithStarter returns a copy of ctx that makes training start its runner
-// with start instead of Local (the browser's engine hands out shards to
-// Web Workers this way).
+// with start instead of Parallel (the browser's engine hands out shards
+// to Web Workers this way).
 func WithStarter(ctx context.Context, start Starter) context.Context {
 	return context.WithValue(ctx, starterKey{}, start)
 }
 
-// StarterFrom returns the Starter ctx carries, or Local.
+// StarterFrom returns the Starter ctx carries, or Parallel.
 func StarterFrom(ctx context.Context) Starter {
 	if s, ok := ctx.Value(starterKey{}).(Starter); ok && s != nil {
 		return s
 	}
-	return Local
+	return Parallel
 }
 
 // Local computes every shard in this process, one after another, each on

@@ -1,8 +1,11 @@
 package train
 
 import (
+	"runtime"
+
 	"cmp"
 	"fmt"
+	"ilpgnn/core/shard"
 	"slices"
 
 	"ilpgnn/core/graph"
@@ -55,12 +58,28 @@ func EstimateMemory(g *graph.Graph, cfg Config) MemoryEstimate {
 		{"the features", memPerNonzero * int64(g.Features.NNZ()), "fewer nonzero feature values"},
 		{"the program", memBase, ""},
 	}
+	if threads := shardThreads(g, cfg); threads > 0 {
+		parts = append(parts, MemoryPart{"a shard's gradient per thread (nodes × hidden width × threads)",
+			4 * n * d * int64(threads), "a smaller --hidden, or fewer threads (GOMAXPROCS)"})
+	}
 	slices.SortStableFunc(parts, func(a, b MemoryPart) int { return cmp.Compare(b.Bytes, a.Bytes) })
 	var total int64
 	for _, p := range parts {
 		total += p.Bytes
 	}
 	return MemoryEstimate{Bytes: total, Parts: parts}
+}
+
+// shardThreads is how many goroutines compute shards at once when cfg's
+// epochs on g are sharded (shard.Parallel: one per CPU, at most
+// shard.Count), each holding a shard's gradient; 0 when an epoch's pairs,
+// twice the training links, fit one batch.
+func shardThreads(g *graph.Graph, cfg Config) int {
+	trainLinks := float64(g.NumEdges()) * (1 - cfg.ValFrac - cfg.TestFrac)
+	if cfg.BatchSize == 0 || float64(cfg.BatchSize) >= 2*trainLinks {
+		return 0
+	}
+	return min(runtime.GOMAXPROCS(0), shard.Count)
 }
 
 // Refusal returns why training that needs m cannot run within limit bytes
