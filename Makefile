@@ -164,8 +164,9 @@ bench-app: site chromium
 # ILP-GNN on Amazon Photo in headless Chromium with 1 and with 2 Web
 # Workers computing each epoch's shards, alternating: one line per run,
 # workers=N seconds_per_epoch=X (median epoch, the first left out), then the
-# phases and memory. BENCH_WORKERS_EPOCHS (default 3) epochs per run,
-# BENCH_WORKERS_ROUNDS (default 2) rounds.
+# phases, memory, first_progress_ms and cancel_ms. BENCH_WORKERS_EPOCHS
+# (default 3) epochs per run, BENCH_WORKERS_ROUNDS (default 2) rounds,
+# BENCH_WORKERS_DATA (default amazon_photo) the folder under ../shared/datasets.
 bench-workers: site chromium
 	node frontend/scripts/bench-workers.mjs
 

@@ -1,6 +1,7 @@
-// `make bench-workers`: ILP-GNN on Amazon Photo in headless Chromium with 1
-// and with 2 Web Workers computing each epoch's shards (core/shard), runs
-// alternating, each in a fresh browser profile. Prints one line per run,
+// `make bench-workers`: ILP-GNN on Amazon Photo (or BENCH_WORKERS_DATA) in
+// headless Chromium with 1 and with 2 Web Workers computing each epoch's
+// shards (core/shard), runs alternating, each in a fresh browser profile.
+// Prints one line per run,
 //
 //   workers=N seconds_per_epoch=X
 //
@@ -16,27 +17,65 @@
 // isolation, and even then Chromium 156 counts neither WebAssembly memory
 // nor nested workers.)
 //
+// Latency, as the page sees it (performance.now() at each report's arrival):
+// first_progress_ms, how long the progress bar is silent inside the first
+// epoch, from its start (its "encoder" report, else its first report with a
+// phase) and from the last preparation report, to the first report of a
+// shard done ("selection and losses", batch ≥ 1). After the timed runs, one
+// cancel run per worker count: cancelled at epoch 2's first "selection and
+// losses" report, cancel_ms to the last report with a phase (the training
+// loop has stopped) and to the train request's result (cancelled: true).
+//
 // BENCH_WORKERS_EPOCHS (default 3, at least 2) epochs per run,
-// BENCH_WORKERS_ROUNDS (default 2) rounds of both. The machine's other
-// work skews the numbers: the load average is printed.
+// BENCH_WORKERS_ROUNDS (default 2) rounds of both, BENCH_WORKERS_DATA
+// (default amazon_photo) the folder under ../shared/datasets to train: its
+// .npz files, or, with none, its other files but SOURCE.md and README. The
+// machine's other work skews the numbers: the load average is printed.
 // Usage (after `make site`): node frontend/scripts/bench-workers.mjs
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { serve } from "../e2e/server.mjs";
+import { join, resolve } from "node:path";
+import { serve, root } from "../e2e/server.mjs";
 import { launch, openHarness } from "../e2e/browser.mjs";
 
 const EPOCHS = Number(process.env.BENCH_WORKERS_EPOCHS ?? 3);
 const ROUNDS = Number(process.env.BENCH_WORKERS_ROUNDS ?? 2);
 if (!Number.isInteger(EPOCHS) || EPOCHS < 2) throw new Error(`BENCH_WORKERS_EPOCHS must be a whole number ≥ 2 (got ${process.env.BENCH_WORKERS_EPOCHS})`);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`BENCH_WORKERS_ROUNDS must be a whole number ≥ 1 (got ${process.env.BENCH_WORKERS_ROUNDS})`);
-const PHOTO = { "amazon_electronics_photo.npz": "/data/amazon_photo/amazon_electronics_photo.npz" };
+const DATA = process.env.BENCH_WORKERS_DATA || "amazon_photo";
 const PHASES = ["encoder", "validation", "selection and losses", "backward"];
+const SHARDS = "selection and losses"; // the phase whose reports count shards done
+// The headers' names of the shared data sets; others go by their folder's.
+const TITLES = { amazon_photo: "Amazon Photo", amazon_computers: "Amazon Computers", coauthor_cs: "Coauthor CS", cora: "Cora", citeseer: "CiteSeer" };
+
+/**
+ * The files of data set folder `name` under the shared datasets, as the
+ * test server's URLs by file name: its .npz files, or, with none, its
+ * other files but the notes (SOURCE.md, README).
+ */
+function dataUrls(name) {
+  if (!/^[\w.-]+$/.test(name) || name.startsWith(".")) throw new Error(`BENCH_WORKERS_DATA must be a folder name (got "${name}")`);
+  const dir = join(resolve(root, "..", "shared", "datasets"), name);
+  let files;
+  try {
+    files = readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile());
+  } catch (err) {
+    throw new Error(`BENCH_WORKERS_DATA: no data set folder ${dir}`, { cause: err });
+  }
+  const npz = files.filter((f) => f.endsWith(".npz"));
+  const chosen = npz.length > 0 ? npz : files.filter((f) => f !== "SOURCE.md" && !f.startsWith("README"));
+  if (chosen.length === 0) throw new Error(`BENCH_WORKERS_DATA: ${dir} holds no data file`);
+  return Object.fromEntries(chosen.map((f) => [f, `/data/${encodeURIComponent(name)}/${encodeURIComponent(f)}`]));
+}
+const URLS = dataUrls(DATA);
+const TITLE = TITLES[DATA] ?? DATA;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const GiB = (b) => (b === undefined ? "–" : (b / 2 ** 30).toFixed(2));
+const fmtMs = (ms) => (ms === undefined || Number.isNaN(ms) ? "–" : ms.toFixed(0));
 const fmtLoad = () => loadavg().map((x) => x.toFixed(2)).join(" ");
 /** Progress notes go to stderr, so that stdout holds the results alone. */
 const note = (msg) => console.error(`[bench-workers] ${msg}`);
@@ -140,29 +179,59 @@ function phaseSeconds(events) {
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v / Math.max(epochs, 1)]));
 }
 
-/** One run: Amazon Photo in a fresh profile, trained EPOCHS epochs with `workers`. */
-async function run(server, workers) {
+/**
+ * The first epoch's silence before its first shard is done, in ms as the
+ * page saw it: from the epoch's start (its "encoder" report, else its first
+ * report with a phase) and from the last preparation report.
+ */
+function firstProgress(events, lastPrepareAt) {
+  const epoch1 = events.filter((p) => p.epoch === 1 && p.phase !== undefined);
+  const begin = epoch1.find((p) => p.phase === "encoder") ?? epoch1[0];
+  const shard = epoch1.find((p) => p.phase === SHARDS && (p.batch ?? 0) >= 1);
+  if (shard === undefined) return { fromEpochMs: undefined, fromPrepareMs: undefined };
+  return {
+    fromEpochMs: begin === undefined ? undefined : shard.at - begin.at,
+    fromPrepareMs: lastPrepareAt === undefined ? undefined : shard.at - lastPrepareAt,
+  };
+}
+
+/** A fresh browser profile with the harness page and the data set loaded; `use` gets its page. */
+async function withData(server, use) {
   const browser = await launch();
   try {
     const { page, ready } = await openHarness(browser.context, server.origin);
     if (ready.error) throw new Error(`engine: ${ready.error.message}`);
-    const load = await page.evaluate((urls) => window.harness.loadUrls(urls), PHOTO);
-    if (load.error) throw new Error(`loading Amazon Photo: ${load.error.message}`);
+    const load = await page.evaluate((urls) => window.harness.loadUrls(urls), URLS);
+    if (load.error) throw new Error(`loading ${TITLE}: ${load.error.message}`);
+    return await use(page);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** One run: the data set in a fresh profile, trained EPOCHS epochs with `workers`. */
+function run(server, workers) {
+  return withData(server, async (page) => {
     // A snapshot of the workers' CPU times at every epoch's end.
     const snapshots = [];
     await page.exposeFunction("benchEpochEnd", () => void snapshots.push(workerCPU()));
     const trained = await page.evaluate(async ([epochs, w]) => {
       const progress = [];
+      let lastPrepareAt;
       const result = await window.harness.engine.train({ epochs }, {
         workers: w,
         save: false,
         onProgress: (p) => {
-          if (p.prepare) return;
-          progress.push(p);
+          const at = performance.now();
+          if (p.prepare) {
+            lastPrepareAt = at;
+            return;
+          }
+          progress.push({ ...p, at });
           if (p.phase === undefined) window.benchEpochEnd();
         },
       });
-      return { result, progress };
+      return { result, progress, lastPrepareAt };
     }, [EPOCHS, workers]);
     const events = trained.progress;
     const ends = events.filter((p) => p.phase === undefined).map((p) => p.elapsedMs);
@@ -175,15 +244,64 @@ async function run(server, workers) {
       engineBytes: Math.max(...events.map((p) => p.memoryBytes ?? 0)),
       rendererBytes: rendererPeak(),
       cpu: cpuPerEpoch(snapshots),
+      first: firstProgress(events, trained.lastPrepareAt),
     };
-  } finally {
-    await browser.close();
-  }
+  });
+}
+
+/**
+ * One cancel run with `workers`: cancelled (the client's AbortSignal, which
+ * sends `cancel`) when epoch 2's first "selection and losses" report
+ * arrives; the ms from then to the last report with a phase and to the
+ * train request's result.
+ */
+function cancelRun(server, workers) {
+  return withData(server, async (page) => {
+    const out = await page.evaluate(async ([w, shards]) => {
+      const ctl = new AbortController();
+      let abortAt, trigger;
+      let lastPhasedAt, after = 0;
+      const result = await window.harness.engine.train({ epochs: 1000, patience: 1000 }, {
+        workers: w,
+        save: false,
+        signal: ctl.signal,
+        onProgress: (p) => {
+          if (p.prepare) return;
+          const at = performance.now();
+          if (abortAt !== undefined) {
+            after++;
+            if (p.phase !== undefined) lastPhasedAt = at;
+          } else if (p.epoch === 2 && p.phase === shards) {
+            trigger = { epoch: p.epoch, batch: p.batch, batches: p.batches };
+            abortAt = at;
+            ctl.abort();
+          } else if (p.epoch >= 2 && p.phase === undefined) {
+            ctl.abort(); // epochs not sharded: nothing to measure
+          }
+        },
+      });
+      const resultAt = performance.now();
+      if (abortAt === undefined) return { error: `no "${shards}" report in epoch 2 (${result.epochs} epochs): are the epochs sharded?` };
+      return {
+        cancelled: result.cancelled,
+        epochs: result.epochs,
+        used: result.workers ?? 1,
+        trigger,
+        after,
+        // No report with a phase after the cancel: the loop stopped before its next one.
+        loopMs: lastPhasedAt === undefined ? 0 : lastPhasedAt - abortAt,
+        resultMs: resultAt - abortAt,
+      };
+    }, [workers, SHARDS]);
+    if (out.error) note(`  cancel run, ${workers} workers: ${out.error}`);
+    return { workers, ...out };
+  });
 }
 
 const server = await serve();
-note(`Amazon Photo, ${EPOCHS} epochs per run, ${ROUNDS} rounds of 1 and 2 workers; ${cpus().length} CPUs, load average ${fmtLoad()}`);
+note(`${TITLE} (${Object.keys(URLS).join(", ")}), ${EPOCHS} epochs per run, ${ROUNDS} rounds of 1 and 2 workers; ${cpus().length} CPUs, load average ${fmtLoad()}`);
 const results = [];
+const cancels = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const workers of [1, 2]) {
@@ -193,7 +311,16 @@ try {
       note(`  round ${round + 1}: ${r.used} workers used; per epoch: ${PHASES.map((p) => `${p} ${r.phases[p].toFixed(2)} s`).join(", ")}; ` +
         `CPU s per epoch by worker thread ${r.cpu.map((c) => c.toFixed(2)).join(", ")}; ` +
         `engine worker ${GiB(r.engineBytes)} GiB, renderer peak ${GiB(r.rendererBytes)} GiB; load average ${fmtLoad()}`);
+      note(`  round ${round + 1}: first_progress_ms ${fmtMs(r.first.fromEpochMs)} from epoch 1's start, ${fmtMs(r.first.fromPrepareMs)} from the last preparation report`);
     }
+  }
+  for (const workers of [1, 2]) {
+    const c = await cancelRun(server, workers);
+    cancels.push(c);
+    if (c.error) continue;
+    note(`  cancel, ${c.used} workers used: cancel_ms ${fmtMs(c.loopMs)} to the last report with a phase, ${fmtMs(c.resultMs)} to the result ` +
+      `(cancelled ${c.cancelled}, ${c.epochs} epochs counted; sent at epoch ${c.trigger.epoch} shard ${c.trigger.batch ?? 0}/${c.trigger.batches}; ` +
+      `${c.after} reports after it); load average ${fmtLoad()}`);
   }
 } finally {
   await server.close();
@@ -209,5 +336,12 @@ for (const n of [1, 2]) {
   console.log(`  ${n} worker${n > 1 ? "s" : ""}: phases (s per epoch, medians) ${phases}; ` +
     `CPU s per epoch by worker thread ${[0, 1].slice(0, n).map((k) => median(rs.map((r) => r.cpu[k] ?? NaN)).toFixed(2)).join(", ")}; ` +
     `engine worker ${GiB(median(rs.map((r) => r.engineBytes)))} GiB, renderer peak ${GiB(median(rs.map((r) => r.rendererBytes ?? NaN)))} GiB`);
+}
+for (const n of [1, 2]) {
+  const rs = byWorkers(n);
+  const c = cancels.find((x) => x.workers === n && !x.error);
+  console.log(`  ${n} worker${n > 1 ? "s" : ""}: first_progress_ms (medians) ${fmtMs(median(rs.map((r) => r.first.fromEpochMs ?? NaN)))} from epoch 1's start, ` +
+    `${fmtMs(median(rs.map((r) => r.first.fromPrepareMs ?? NaN)))} from the last preparation report; ` +
+    `cancel_ms ${fmtMs(c?.loopMs)} to the last report with a phase, ${fmtMs(c?.resultMs)} to the result`);
 }
 console.log(`  load average at the end: ${fmtLoad()} (${cpus().length} CPUs)`);
