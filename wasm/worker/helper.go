@@ -22,7 +22,7 @@ const helperFailed = "failed"
 
 // serveShards is a helper's program. It opens no IndexedDB and defines no
 // engine: the engine's worker sends it a kit, then tasks, as Uint8Arrays,
-// and it posts each block back the same way (shard.Serve). It returns
+// and it posts its answers back the same way (shard.Serve). It returns
 // only when the program cannot go on, after saying why.
 func serveShards() {
 	in := newQueue[received]()
@@ -62,7 +62,7 @@ func fromEngine(v js.Value) received {
 func postBytes(b []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("posting a block: %v", r)
+			err = fmt.Errorf("posting an answer: %v", r)
 		}
 	}()
 	arr := js.Global().Get("Uint8Array").New(len(b))

@@ -47,7 +47,7 @@ func startHelpers(script js.Value) func(context.Context, *shard.Kit, int) (shard
 	}
 }
 
-// received is a message from a helper: a block's bytes, or why the helper
+// received is a message from a helper: an answer's bytes, or why the helper
 // is gone.
 type received struct {
 	data []byte
@@ -109,7 +109,7 @@ func (p *workerPeer) on(name string, read func(event js.Value) received) {
 	p.worker.Set(name, f)
 }
 
-// fromHelper reads a message a helper posted: a block as a Uint8Array, or
+// fromHelper reads a message a helper posted: an answer as a Uint8Array, or
 // its failure (helperFailure).
 func fromHelper(data js.Value) received {
 	if data.InstanceOf(js.Global().Get("Uint8Array")) {
@@ -138,7 +138,7 @@ func (p *workerPeer) Send(msg []byte) (err error) {
 	return nil
 }
 
-// Receive waits for the helper's next block, or returns ctx's error, or
+// Receive waits for the helper's next answer, or returns ctx's error, or
 // the error that ended the helper (which it then terminates).
 func (p *workerPeer) Receive(ctx context.Context) ([]byte, error) {
 	if p.err != nil {
