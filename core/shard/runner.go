@@ -44,7 +44,9 @@ func StarterFrom(ctx context.Context) Starter {
 }
 
 // Local computes every shard in this process, one after another, each on
-// all CPUs.
+// all CPUs. The browser's engine uses it: with one thread, a shard
+// computed on a goroutine of its own (Parallel) would hold the event loop,
+// and a cancel, until it is done.
 func Local(_ context.Context, kit *Kit) (Runner, error) {
 	return &local{w: NewWorker(kit)}, nil
 }
@@ -77,11 +79,7 @@ func validateHere(w *Worker, e *Epoch) {
 	if e.Validate == nil {
 		return
 	}
-	logits := make([]float32, len(w.kit.Val))
-	if len(logits) > 0 {
-		copy(logits, ilpgnn.PredictorFrom(w.model, w.kit.Inputs, e.HR).Logits(w.kit.Val))
-	}
-	e.Validate(logits)
+	e.Validate(ilpgnn.PredictorFrom(w.model, w.kit.Inputs, e.HR).Logits(w.kit.Val))
 }
 
 // buffer returns the worker's shard gradient buffer of n floats.
@@ -266,90 +264,64 @@ func (c *coordinator) Epoch(ctx context.Context, e *Epoch, grad []float32, progr
 func (c *coordinator) validation(ctx context.Context, e *Epoch) ([]float32, error) {
 	n := c.Workers()
 	logits := make([]float32, len(c.w.kit.Val))
-	for ch := range Count {
-		if Owner(n, ch) == 0 {
-			c.w.logits(e, ch, logits)
-		}
-	}
+	placeLogits(logits, c.w.ownedLogits(e, 0, n), 0, n)
 	for i := range c.peers {
-		if c.alive[i] {
-			if err := c.receiveLogits(ctx, i, logits); err != nil {
-				return nil, err
-			}
+		k := i + 1
+		msg, err := c.next(ctx, i)
+		if err != nil {
+			return nil, err
 		}
-		if !c.alive[i] {
-			for ch := i + 1; ch < Count; ch += n {
-				c.w.logits(e, ch, logits)
+		if msg != nil {
+			got, err := decodeLogits(msg, c.gen, ownedCount(len(logits), k, n))
+			if err == nil {
+				placeLogits(logits, got, k, n)
+				continue
 			}
+			c.alive[i] = false
 		}
+		placeLogits(logits, c.w.ownedLogits(e, k, n), k, n)
 	}
 	return logits, nil
 }
 
-// receiveLogits reads helper i's validation logits into logits, skipping
-// messages of abandoned epochs; on a failure it drops the helper.
-func (c *coordinator) receiveLogits(ctx context.Context, i int, logits []float32) error {
-	n := c.Workers()
-	var want int
-	for ch := i + 1; ch < Count; ch += n {
-		lo, hi := Range(len(logits), ch)
-		want += hi - lo
-	}
-	for {
+// next returns helper i's next answer to the current epoch, skipping
+// those of abandoned epochs. It returns nil when the helper is, or now
+// is, dropped, and an error only when ctx is done.
+func (c *coordinator) next(ctx context.Context, i int) ([]byte, error) {
+	for c.alive[i] {
 		msg, err := c.peers[i].Receive(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return nil, ctx.Err()
 			}
 			c.alive[i] = false
-			return nil
+			break
 		}
-		if stale(msg, c.gen) {
-			continue
+		if !stale(msg, c.gen) {
+			return msg, nil
 		}
-		got, err := decodeLogits(msg, c.gen, want)
-		if err != nil {
-			c.alive[i] = false
-			return nil
-		}
-		at := 0
-		for ch := i + 1; ch < Count; ch += n {
-			lo, hi := Range(len(logits), ch)
-			copy(logits[lo:hi], got[at:at+hi-lo])
-			at += hi - lo
-		}
-		return nil
 	}
+	return nil, nil
 }
 
-// fromPeer receives shard s from the helper that owns it, skipping
-// messages of abandoned epochs. It returns a nil leaf when the shard is
-// the coordinator's own or its helper has failed (and is now dropped),
-// and an error only when ctx is done.
+// fromPeer receives shard s from the helper that owns it. It returns a
+// nil leaf when the shard is the coordinator's own or its helper has
+// failed (and is now dropped), and an error only when ctx is done.
 func (c *coordinator) fromPeer(ctx context.Context, s, size int) ([]float32, Loss, error) {
 	i := Owner(c.Workers(), s) - 1
-	if i < 0 || !c.alive[i] {
+	if i < 0 {
 		return nil, Loss{}, nil
 	}
-	for {
-		msg, err := c.peers[i].Receive(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, Loss{}, ctx.Err()
-			}
-			c.alive[i] = false
-			return nil, Loss{}, nil
-		}
-		if stale(msg, c.gen) {
-			continue
-		}
-		gen, got, leaf, loss, err := decodeLeaf(msg, c.w.buffer(size))
-		if err != nil || gen != c.gen || got != s {
-			c.alive[i] = false
-			return nil, Loss{}, nil
-		}
-		return leaf, loss, nil
+	msg, err := c.next(ctx, i)
+	if err != nil || msg == nil {
+		return nil, Loss{}, err
 	}
+	gen, got, leaf, loss, err := decodeLeaf(msg, c.w.buffer(size))
+	if err != nil || gen != c.gen || got != s {
+		c.alive[i] = false
+		return nil, Loss{}, nil
+	}
+	return leaf, loss, nil
 }
 
 // Serve is a helper's side: it reads the kit, then computes the shards
@@ -375,14 +347,7 @@ func Serve(ctx context.Context, receive func() ([]byte, error), send func([]byte
 			return err
 		}
 		if validate {
-			logits := make([]float32, len(kit.Val))
-			var mine []float32
-			for ch := k; ch < Count; ch += n {
-				w.logits(e, ch, logits)
-				lo, hi := Range(len(logits), ch)
-				mine = append(mine, logits[lo:hi]...)
-			}
-			if err := send(encodeLogits(gen, mine)); err != nil {
+			if err := send(encodeLogits(gen, w.ownedLogits(e, k, n))); err != nil {
 				return err
 			}
 		}

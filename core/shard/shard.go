@@ -42,15 +42,20 @@ type Loss struct {
 // Losses are an epoch's losses, shard by shard.
 type Losses [Count]Loss
 
+// add adds o's terms and count to l's.
+func (l *Loss) add(o Loss) {
+	l.Total += o.Total
+	l.Cls += o.Cls
+	l.Pos += o.Pos
+	l.Neg += o.Neg
+	l.Contributing += o.Contributing
+}
+
 // Sum returns the epoch's loss terms, added in shard order.
 func (l *Losses) Sum() Loss {
 	var t Loss
 	for _, s := range l {
-		t.Total += s.Total
-		t.Cls += s.Cls
-		t.Pos += s.Pos
-		t.Neg += s.Neg
-		t.Contributing += s.Contributing
+		t.add(s)
 	}
 	return t
 }
@@ -130,24 +135,40 @@ func (w *Worker) Shard(e *Epoch, s int, grad []float32) Loss {
 		// positive pLo+lo+p: BuildAt's stream index.
 		w.model.BuildAt(&w.batch, k.Inputs, e.HR, w.pairs[lo:hi], w.labels[lo:hi], k.Objective, e.Seed, pLo+lo)
 		v := w.model.LossGrad(e.HR, grad, &w.batch, k.Objective, e.Norms)
-		out.Total += v.Total
-		out.Cls += v.Cls
-		out.Pos += v.Pos
-		out.Neg += v.Neg
-		out.Contributing += w.batch.ContributingPositives()
+		out.add(Loss{v, w.batch.ContributingPositives()})
 	}
 	return out
 }
 
-// logits computes the validation logits of chunk c into out (the logits
-// of all of Kit.Val).
-func (w *Worker) logits(e *Epoch, c int, out []float32) {
-	lo, hi := Range(len(w.kit.Val), c)
-	if lo == hi {
-		return
+// ownedLogits returns the validation logits of e's chunks that worker k
+// of n owns (Owner), one chunk after another.
+func (w *Worker) ownedLogits(e *Epoch, k, n int) []float32 {
+	var pairs []graph.Edge
+	for c := k; c < Count; c += n {
+		lo, hi := Range(len(w.kit.Val), c)
+		pairs = append(pairs, w.kit.Val[lo:hi]...)
 	}
-	p := ilpgnn.PredictorFrom(w.model, w.kit.Inputs, e.HR)
-	copy(out[lo:hi], p.Logits(w.kit.Val[lo:hi]))
+	return ilpgnn.PredictorFrom(w.model, w.kit.Inputs, e.HR).Logits(pairs)
+}
+
+// placeLogits copies the logits of worker k of n's chunks, one chunk after
+// another as ownedLogits returns them, to their places in all, the logits
+// of all of Kit.Val.
+func placeLogits(all, owned []float32, k, n int) {
+	for c := k; c < Count; c += n {
+		lo, hi := Range(len(all), c)
+		owned = owned[copy(all[lo:hi], owned):]
+	}
+}
+
+// ownedCount is how many of total validation pairs worker k of n owns.
+func ownedCount(total, k, n int) int {
+	count := 0
+	for c := k; c < Count; c += n {
+		lo, hi := Range(total, c)
+		count += hi - lo
+	}
+	return count
 }
 
 // add adds shard s's gradient leaf into the epoch's sum in grad: the
@@ -165,9 +186,8 @@ func add(grad, leaf []float32, s int) {
 // a shard's gradient and its message on the way out, one batch's
 // selection and the runtime.
 func HelperMemory(kit *Kit) int64 {
-	g, sim := kit.Inputs.Graph, kit.Inputs.Sim.Columns()
-	n := int64(g.NumNodes())
-	kitBytes := 4 * (2*(n+1) + int64(len(g.Indices)) + 2*int64(len(sim.Indices)) + 2*int64(len(kit.Pos)))
+	n := int64(kit.Inputs.Graph.NumNodes())
+	kitBytes := int64(kit.header().arrayBytes())
 	hr := 4 * n * int64(kit.Model.Hidden)
 	batch := int64(2 * len(kit.Pos) / Count)
 	if kit.BatchSize > 0 {

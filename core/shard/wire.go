@@ -39,18 +39,31 @@ type kitHeader struct {
 	Val       int
 }
 
+// header returns k's header.
+func (k *Kit) header() kitHeader {
+	g, sim := k.Inputs.Graph, k.Inputs.Sim.Columns()
+	return kitHeader{Model: k.Model, Objective: k.Objective, BatchSize: k.BatchSize,
+		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos), Val: len(k.Val)}
+}
+
+// arrayBytes is the size of the arrays after the header: two Indptr,
+// the adjacency, S̃'s indices and values, the positives and the
+// validation pairs.
+func (h kitHeader) arrayBytes() int {
+	return 4 * (2*(h.Nodes+1) + h.Adjacency + 2*h.Similar + 2*h.Pos + 2*h.Val)
+}
+
 // MarshalBinary encodes the kit for a helper: the settings, the graph's
-// adjacency, S̃ and the positives (no features: helpers do not encode).
+// adjacency, S̃, the positives and the validation pairs (no features:
+// helpers do not encode).
 func (k *Kit) MarshalBinary() ([]byte, error) {
 	g, sim := k.Inputs.Graph, k.Inputs.Sim.Columns()
-	h := kitHeader{Model: k.Model, Objective: k.Objective, BatchSize: k.BatchSize,
-		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos), Val: len(k.Val)}
+	h := k.header()
 	head, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("shard: kit: %w", err)
 	}
-	size := 8 + len(head) + 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos+2*h.Val)
-	b := make([]byte, 0, size)
+	b := make([]byte, 0, 8+len(head)+h.arrayBytes())
 	b = append(b, tagKit...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(head)))
 	b = append(b, head...)
@@ -85,7 +98,7 @@ func UnmarshalKit(data []byte) (*Kit, error) {
 	if h.BatchSize < 0 {
 		return nil, errors.New("shard: kit: negative batch size")
 	}
-	if 4*(2*(h.Nodes+1)+h.Adjacency+2*h.Similar+2*h.Pos+2*h.Val) != len(r.b)-r.at {
+	if h.arrayBytes() != len(r.b)-r.at {
 		return nil, errors.New("shard: kit: sizes do not match its length")
 	}
 	g := &graph.Graph{Indptr: r.int32s(h.Nodes + 1), Indices: r.int32s(h.Adjacency)}

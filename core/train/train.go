@@ -332,13 +332,16 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		// by the runner of shards, alongside its helpers' first shards,
 		// when the logits of H^r are what it needs; else here.
 		var valAUC, score float64
-		validate := func(logits []float32) {
-			valAUC = eval.AUC(logits[:len(sp.ValPos)], logits[len(sp.ValPos):])
-			score = valAUC
-			if score > res.ValScore {
-				res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
+		keep := func(auc, sc float64) {
+			valAUC, score = auc, sc
+			if sc > res.ValScore {
+				res.ValScore, res.ValAUC, res.BestEpoch = sc, auc, epoch
 				best = autograd.Snapshot(params, best)
 			}
+		}
+		validate := func(logits []float32) {
+			auc := eval.AUC(logits[:len(sp.ValPos)], logits[len(sp.ValPos):])
+			keep(auc, auc)
 		}
 		if !ep.validates {
 			if ep.runner != nil {
@@ -350,15 +353,12 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 			} else {
 				pred = ilpgnn.NewPredictor(model, in)
 			}
-			valAUC = aucOf(pred, valPairs, len(sp.ValPos))
-			score = valAUC
+			auc := aucOf(pred, valPairs, len(sp.ValPos))
+			sc := auc
 			if crit != nil {
-				score = crit(pred)
+				sc = crit(pred)
 			}
-			if score > res.ValScore {
-				res.ValScore, res.ValAUC, res.BestEpoch = score, valAUC, epoch
-				best = autograd.Snapshot(params, best)
-			}
+			keep(auc, sc)
 			validate = nil
 		}
 		t2 := time.Now()
@@ -515,7 +515,7 @@ func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pair
 // (package shard): each shard's neighbours are selected in batches of
 // cfg.BatchSize pairs and its losses' gradient with respect to H^r
 // computed without a tape (Model.LossGrad); the shards' gradients are
-// added up in the shards' fixed tree order into hr.Grad, so the epoch has
+// added up in shard order into hr.Grad, so the epoch has
 // the same bits however many workers ep.runner has. The losses are
 // normalised by the epoch's counts, so hr.Grad holds the gradient of the
 // whole epoch's loss (up to float rounding); the caller then runs the

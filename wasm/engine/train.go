@@ -244,19 +244,15 @@ func (e *Engine) starter(job *trainJob) shard.Starter {
 		if me, ok := job.config.(models.MemoryEstimator); ok {
 			coordinator = me.EstimateMemory(kit.Inputs.Graph).Bytes
 		}
-		n := Workers(job.workers, e.opt.Cores, coordinator, kit)
-		if n == 1 || e.opt.Helpers == nil {
-			job.used = 1
-			return shard.Local(ctx, kit)
-		}
-		r, err := e.opt.Helpers(ctx, kit, n-1)
-		if err != nil {
+		if n := Workers(job.workers, e.opt.Cores, coordinator, kit); n > 1 && e.opt.Helpers != nil {
+			if r, err := e.opt.Helpers(ctx, kit, n-1); err == nil {
+				job.used = r.Workers()
+				return r, nil
+			}
 			// Training still works on this worker alone.
-			job.used = 1
-			return shard.Local(ctx, kit)
 		}
-		job.used = r.Workers()
-		return r, nil
+		job.used = 1
+		return shard.Local(ctx, kit)
 	}
 }
 
