@@ -91,13 +91,14 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Phase: p.Phase,
 				Batch: p.Shards, Batches: shard.Count, Loss: last.Loss, Cls: last.Cls, Pos: last.Pos, Neg: last.Neg,
 				BestValAUC: last.BestValAUC, BestScore: last.BestScore, BestEpoch: last.BestEpoch,
-				Patience: cfg.Patience, Elapsed: p.Elapsed})
+				Patience: cfg.Patience, StopEpoch: last.StopEpoch, Elapsed: p.Elapsed})
 		})
 		report = func(p train.Progress) {
 			last = p
 			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, EpochDone: true,
 				Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg, ValAUC: p.ValAUC, BestValAUC: p.BestValAUC,
-				Score: p.Score, BestScore: p.BestScore, BestEpoch: p.BestEpoch, Patience: cfg.Patience, Elapsed: p.Elapsed})
+				Score: p.Score, BestScore: p.BestScore, BestEpoch: p.BestEpoch, Patience: cfg.Patience, StopEpoch: p.StopEpoch,
+				Elapsed: p.Elapsed})
 		}
 	}
 	res, err := train.RunSplitSelect(ctx, run.Split, cfg, crit, report)

@@ -166,7 +166,11 @@ type Progress struct {
 	Score, BestScore float64
 	BestEpoch        int
 	Patience         int
-	Elapsed          time.Duration
+	// StopEpoch, where set, is the last epoch the run takes unless its
+	// score makes progress (early stopping that also decays the learning
+	// rate waits more than Patience past BestEpoch).
+	StopEpoch int
+	Elapsed   time.Duration
 	// Prepare, when set, makes this a report of the preparation before the
 	// first epoch (Epoch 0).
 	Prepare *Prepare
@@ -180,8 +184,8 @@ type Prepare struct {
 }
 
 // Remaining estimates the time left from the mean epoch so far: at most
-// MaxEpochs run, and early stopping ends the run Patience epochs after the
-// best one unless a better one comes.
+// MaxEpochs run, and early stopping ends the run at StopEpoch, or else
+// Patience epochs after the best one, unless a better one comes.
 func (p Progress) Remaining() time.Duration {
 	done := float64(p.Epoch)
 	if p.Batches > 0 {
@@ -190,7 +194,11 @@ func (p Progress) Remaining() time.Duration {
 	if done <= 0 {
 		return 0
 	}
-	left := float64(p.Epoch) - done + float64(min(p.MaxEpochs-p.Epoch, max(p.Patience-(p.Epoch-p.BestEpoch), 0)))
+	stop := p.BestEpoch + p.Patience
+	if p.StopEpoch > 0 {
+		stop = p.StopEpoch
+	}
+	left := float64(p.Epoch) - done + float64(min(p.MaxEpochs-p.Epoch, max(stop-p.Epoch, 0)))
 	return time.Duration(float64(p.Elapsed) / done * left)
 }
 

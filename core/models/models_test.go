@@ -196,6 +196,12 @@ func TestRemaining(t *testing.T) {
 	if got := p.Remaining(); got != 7*time.Second {
 		t.Errorf("per batch: %v, want 7s", got)
 	}
+	// A StopEpoch (decays still to come) supersedes best + patience: 2.5 s
+	// an epoch, epochs 5 to 12 left, 20 s.
+	p = models.Progress{Epoch: 4, MaxEpochs: 20, BestEpoch: 3, Patience: 5, StopEpoch: 12, Elapsed: 10 * time.Second}
+	if got := p.Remaining(); got != 20*time.Second {
+		t.Errorf("with a stop epoch: %v, want 20s", got)
+	}
 }
 
 // Set applies settings by flag name, and says which one it could not.

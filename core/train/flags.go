@@ -17,6 +17,7 @@ import (
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	m := &c.Model
 	c.loop().Register(fs, "validation score (AUC, or precision when selecting on it)")
+	loop.RegisterPlateau(fs, &c.MinDelta, &c.Decays, &c.DecayFactor, "validation score")
 	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
 	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs recorded per batch, bounding the memory of an epoch (same gradient, one update per epoch); 0: the whole epoch at once")

@@ -35,7 +35,14 @@ type Config struct {
 	WeightDecay float64 // L2 weight decay added to the gradient
 	Dropout     float64 // dropout on the encoder's hidden layers
 	Epochs      int     // at most this many updates
-	Patience    int     // stop after this many epochs without a better validation AUC
+	// Patience is how many epochs without progress (a validation score
+	// MinDelta above the last progress) end a wait: the first Decays
+	// waits multiply the learning rate by DecayFactor, the next stops the
+	// run (loop.Plateau).
+	Patience    int
+	MinDelta    float64 `json:"MinDelta,omitempty"`
+	Decays      int     `json:"Decays,omitempty"`
+	DecayFactor float64 `json:"DecayFactor,omitempty"`
 	ValFrac     float64 // share of edges held out for validation
 	TestFrac    float64 // share of edges held out for testing
 	Seed        uint64  // the split, the weights, the negatives: everything random
@@ -93,12 +100,20 @@ func (c Config) Validate() error {
 	if err := c.loop().Validate(); err != nil {
 		return err
 	}
+	if err := loop.ValidatePlateau(c.MinDelta, c.Decays, c.DecayFactor); err != nil {
+		return err
+	}
 	return loop.ValidateShares(c.ValFrac, c.TestFrac)
 }
 
 // loop points at the settings every training loop shares.
 func (c *Config) loop() loop.Settings {
 	return loop.Settings{Epochs: &c.Epochs, Patience: &c.Patience, LR: &c.LR, WeightDecay: &c.WeightDecay}
+}
+
+// plateau is the run's early stopping and learning-rate decay.
+func (c *Config) plateau() *loop.Plateau {
+	return &loop.Plateau{Patience: c.Patience, MinDelta: c.MinDelta, Decays: c.Decays, Factor: c.DecayFactor}
 }
 
 // Phases is where an epoch's time goes.
@@ -140,7 +155,11 @@ type Progress struct {
 	// RunSplitSelect got another); BestEpoch has the best.
 	Score, BestScore float64
 	BestEpoch        int
-	Elapsed          time.Duration
+	LR               float64 // of this epoch's update
+	// StopEpoch is the last epoch the run takes unless its validation
+	// score makes progress (MaxEpochs at most).
+	StopEpoch int
+	Elapsed   time.Duration
 }
 
 // The phases of an epoch, as EpochProgress names them.
@@ -308,6 +327,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		res.Workers = ep.runner.Workers()
 	}
 	res.ValAUC, res.ValScore = -1, math.Inf(-1)
+	plateau := cfg.plateau()
 
 	var runErr error
 	for epoch = 1; epoch <= cfg.Epochs; epoch++ {
@@ -376,7 +396,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 			break
 		}
 		t5 := time.Now()
-		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1)))
+		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1))) * plateau.Scale()
 		adam.Step()
 		ph.Optimizer = time.Since(t5)
 		res.Phases.add(ph)
@@ -386,18 +406,20 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 			break
 		}
 
+		stop := plateau.Observe(epoch, score)
 		pr := Progress{
 			Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
 			Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
 			PosShare: float64(el.contributing) / float64(max(P, 1)),
 			ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
+			LR: adam.LR, StopEpoch: min(cfg.Epochs, epoch+plateau.Left(epoch)),
 			Elapsed: time.Since(trainStart),
 		}
 		res.History = append(res.History, pr)
 		if progress != nil {
 			progress(pr)
 		}
-		if epoch-res.BestEpoch >= cfg.Patience {
+		if stop {
 			break
 		}
 	}

@@ -208,3 +208,31 @@ func TestValidateLR(t *testing.T) {
 		}
 	}
 }
+
+// TestPlateauSchedule: a criterion that never rises after epoch 1 makes,
+// with patience 1 and two decays by half, the learning rate 0.01, 0.01,
+// 0.005, 0.0025 over epochs 1 to 4 (a decay acts from the next update)
+// and stops the run after epoch 4, which every report says in advance.
+func TestPlateauSchedule(t *testing.T) {
+	g := plantedGraph(t, 60, 5)
+	c := quickConfig(2)
+	c.Warmup, c.Patience, c.Decays, c.DecayFactor = 0, 1, 2, 0.5
+	flat := func(*ilpgnn.Predictor) float64 { return 1 }
+	sp, err := split.New(g, 1, 0.1, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunSplitSelect(context.Background(), sp, c, flat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.01, 0.01, 0.005, 0.0025}
+	if len(res.History) != len(want) || res.BestEpoch != 1 {
+		t.Fatalf("%d epochs, best %d; want 4, best 1", len(res.History), res.BestEpoch)
+	}
+	for k, h := range res.History {
+		if h.LR != want[k] || h.StopEpoch != 4 {
+			t.Errorf("epoch %d: lr %g, stop epoch %d; want %g, 4", h.Epoch, h.LR, h.StopEpoch, want[k])
+		}
+	}
+}

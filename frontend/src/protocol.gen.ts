@@ -319,6 +319,12 @@ export interface TrainProgress {
    */
   patience?: number;
   /**
+   * StopEpoch, where set, is the last epoch the run takes unless
+   * validation makes progress; it supersedes bestEpoch + patience (the
+   * learning rate's decays each wait patience epochs more).
+   */
+  stopEpoch?: number;
+  /**
    * MemoryBytes is the memory the Go runtime holds from the system: in
    * the browser, the WebAssembly memory it has grown (which never shrinks).
    */

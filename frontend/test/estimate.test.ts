@@ -38,6 +38,15 @@ test("with patience, the estimate also says when early stopping would end the ru
   assert.deepEqual(f, { epochMs: 250, epochsLeft: 50, atMostMs: 12_500, stopEpoch: 1000, stopMs: 12_500 });
 });
 
+test("the engine's stopEpoch supersedes bestEpoch + patience", () => {
+  const c = new EpochClock();
+  c.report({ epoch: 1, maxEpochs: 1000, elapsedMs: 250, bestEpoch: 1, patience: 20 });
+  // Best at 15, patience 20, but two decays of the learning rate still to come: the
+  // engine says epoch 75, 55 epochs of 250 ms after epoch 20.
+  const e = c.report({ epoch: 20, maxEpochs: 1000, elapsedMs: 5000, bestEpoch: 15, patience: 20, stopEpoch: 75 });
+  assert.deepEqual(e, { epochMs: 250, epochsLeft: 980, atMostMs: 245_000, stopEpoch: 75, stopMs: 13_750 });
+});
+
 test("mid-epoch reports count the rest of the epoch; before an epoch has ended, its pace", () => {
   const c = new EpochClock();
   // Nothing is known before a batch is done.

@@ -114,6 +114,10 @@ type Progress struct {
 	// Patience is early stopping's, so that the page can say when the run
 	// ends if no better epoch comes.
 	Patience int `json:"patience,omitempty"`
+	// StopEpoch, where set, is the last epoch the run takes unless
+	// validation makes progress; it supersedes bestEpoch + patience (the
+	// learning rate's decays each wait patience epochs more).
+	StopEpoch int `json:"stopEpoch,omitempty"`
 	// MemoryBytes is the memory the Go runtime holds from the system: in
 	// the browser, the WebAssembly memory it has grown (which never shrinks).
 	MemoryBytes uint64 `json:"memoryBytes,omitempty"`

@@ -275,7 +275,7 @@ func (e *Engine) progress(job *trainJob) func(models.Progress) {
 		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
 			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestScore,
 			ElapsedMs: millis(p.Elapsed), RemainingMs: millis(p.Remaining()), Batch: p.Batch, Batches: p.Batches,
-			Patience: p.Patience, MemoryBytes: memoryBytes(), Phase: p.Phase, Workers: job.used}
+			Patience: p.Patience, StopEpoch: p.StopEpoch, MemoryBytes: memoryBytes(), Phase: p.Phase, Workers: job.used}
 		if p.EpochDone {
 			pr.ValAUC, pr.Score = p.ValAUC, p.Score
 		}

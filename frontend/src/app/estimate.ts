@@ -6,9 +6,10 @@
 // epoch (a garbage collection, another tab busy) does not swing it, and
 // multiplies by the epochs the run may still take: maxEpochs − epoch, plus
 // the rest of the current epoch when a report comes mid-epoch. That is an
-// upper bound, hence "at most": early stopping ends the run `patience`
-// epochs after its best one unless a better one comes, which is often far
-// sooner; `stopEpoch` and `stopMs` say when that would be.
+// upper bound, hence "at most": early stopping ends the run at the
+// engine's `stopEpoch` (or else `patience` epochs after its best one)
+// unless validation improves, which is often far sooner; `stopEpoch` and
+// `stopMs` say when that would be.
 
 import { duration } from "./format";
 
@@ -22,6 +23,8 @@ export interface EpochReport {
   bestEpoch: number;
   /** Early stopping's patience, when the engine reports it. */
   patience?: number;
+  /** The last epoch the run takes unless validation improves, when the engine reports it (it supersedes bestEpoch + patience). */
+  stopEpoch?: number;
   /** Mid-epoch position of models that report per mini-batch, or of a sharded ILP-GNN epoch (shards done). */
   batch?: number;
   batches?: number;
@@ -95,8 +98,9 @@ export class EpochClock {
     }
     const epochsLeft = Math.max(0, p.maxEpochs - p.epoch) + partLeft;
     const out: Estimate = { epochMs, epochsLeft, atMostMs: epochMs * epochsLeft };
-    if (p.patience !== undefined && p.patience > 0) {
-      const stopEpoch = Math.min(p.maxEpochs, Math.max(p.bestEpoch + p.patience, p.epoch));
+    const stopAt = p.stopEpoch !== undefined && p.stopEpoch > 0 ? p.stopEpoch : p.patience !== undefined && p.patience > 0 ? p.bestEpoch + p.patience : undefined;
+    if (stopAt !== undefined) {
+      const stopEpoch = Math.min(p.maxEpochs, Math.max(stopAt, p.epoch));
       out.stopEpoch = stopEpoch;
       out.stopMs = epochMs * (stopEpoch - p.epoch + partLeft);
     }
