@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/load"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -81,4 +83,104 @@ func TestMeasureSchedule(t *testing.T) {
 		t.Logf("seed %d: %d epochs, best %d, val %.2f, test %.2f, %.1f s", seed, res.Epochs, res.BestEpoch,
 			100*res.ValAUC, 100*res.TestAUC, res.TrainSeconds)
 	}
+}
+
+// epochRecord is one line of TestMeasureSchedule's CSV.
+type epochRecord struct {
+	epoch         int
+	lr, val, test float64
+	seconds       float64
+}
+
+// readTrajectories reads TestMeasureSchedule's CSV, by seed.
+func readTrajectories(t *testing.T, path string) map[uint64][]epochRecord {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[uint64][]epochRecord{}
+	for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+		f := strings.Split(line, ",")
+		var v [6]float64
+		for i := range v {
+			if v[i], err = strconv.ParseFloat(f[i], 64); err != nil || len(f) != 6 {
+				t.Fatalf("%s:%d: %q: %v", path, k+2, line, err)
+			}
+		}
+		seed := uint64(v[0])
+		runs[seed] = append(runs[seed], epochRecord{int(v[1]), v[2], v[3], v[4], v[5]})
+	}
+	return runs
+}
+
+// TestReplayStops replays early stopping without decays (loop.Plateau,
+// the code training runs) on the trajectories of constant-rate runs in
+// the CSV files ILPGNN_STOPS_CSV (comma-separated) and logs, per rule, the
+// mean epoch the runs stop at, the epoch, validation and test AUC of the
+// weights they keep, and the epoch from which the kept weights' test AUC
+// stays within 0.3 points of the final one. Decays change the trajectory,
+// so they are measured by runs. Run it with -v.
+func TestReplayStops(t *testing.T) {
+	paths := os.Getenv("ILPGNN_STOPS_CSV")
+	if paths == "" {
+		t.Skip("set ILPGNN_STOPS_CSV to replay")
+	}
+	for _, path := range strings.Split(paths, ",") {
+		runs := readTrajectories(t, path)
+		t.Logf("%s (%d seeds)", path, len(runs))
+		for _, rule := range []struct {
+			patience int
+			minDelta float64
+		}{{100, 0}, {50, 0}, {30, 0}, {20, 0}, {20, 0.0005}, {20, 0.001}, {20, 0.002}, {30, 0.001}, {10, 0}} {
+			var stop, kept, within, val, test float64
+			for _, traj := range runs {
+				s, k := replayStop(traj, rule.patience, rule.minDelta)
+				w := withinOfFinal(traj, s, 0.003)
+				stop += float64(traj[s].epoch)
+				kept += float64(traj[k].epoch)
+				within += float64(traj[w].epoch)
+				val += traj[k].val
+				test += traj[k].test
+			}
+			n := float64(len(runs))
+			t.Logf("  patience %3d min-delta %.2f pt: stop %6.1f kept %6.1f val %.2f test %.2f within 0.3 pt from %6.1f",
+				rule.patience, 100*rule.minDelta, stop/n, kept/n, 100*val/n, 100*test/n, within/n)
+		}
+	}
+}
+
+// replayStop returns the index of the epoch at which early stopping with
+// patience and minDelta ends traj (its last when it does not), and that of
+// the weights the run keeps then: the first best validation AUC.
+func replayStop(traj []epochRecord, patience int, minDelta float64) (stop, kept int) {
+	p := &loop.Plateau{Patience: patience, MinDelta: minDelta}
+	for k, r := range traj {
+		if r.val > traj[kept].val {
+			kept = k
+		}
+		if p.Observe(r.epoch, r.val) {
+			return k, kept
+		}
+	}
+	return len(traj) - 1, kept
+}
+
+// withinOfFinal returns the first index from which the test AUC of the
+// weights a run would keep, were it stopped there, stays within tol of
+// the test AUC of those it keeps at stop.
+func withinOfFinal(traj []epochRecord, stop int, tol float64) int {
+	kept := make([]float64, stop+1) // test AUC of the kept weights after each epoch
+	best := 0
+	for k := range kept {
+		if traj[k].val > traj[best].val {
+			best = k
+		}
+		kept[k] = traj[best].test
+	}
+	first := stop
+	for k := stop; k >= 0 && math.Abs(kept[k]-kept[stop]) <= tol; k-- {
+		first = k
+	}
+	return first
 }
