@@ -5,6 +5,7 @@
 //	ilpgnn explain --checkpoint FILE --data PATH --pair A,B [--json]
 //	ilpgnn suggest --checkpoint FILE --data PATH --node A [--top 10] [--json]
 //	ilpgnn inspect --data PATH [--json]
+//	ilpgnn export-graph [--format dgl] --data PATH --out DIR [--seed S] [--split TRAIN/VAL/TEST]
 //	ilpgnn synth   [--preset NAME] [--nodes N --edges E --dim D] [--method exact|sampled] [--seed S] --out DIR
 //	ilpgnn tune    --data PATH [--model NAME] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE]
 //	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
@@ -51,15 +52,16 @@ const gcPercent = 25
 const usage = `usage: ilpgnn <command> [flags]
 
 commands:
-  train       train one model per seed and report test AUC
-  explain     explain the predicted link between two nodes
-  suggest     suggest new links for a node, with explanations
-  export      write an explanation card for web pages, with its bundle
-  inspect     describe a graph
-  synth       generate a synthetic graph with groundtruth explanations
-  tune        choose a model's hyperparameters on validation AUC
-  experiment  reproduce the paper's explanation experiments
-  serve       serve the web app (ILP-GNN Explorer) on a local address
+  train         train one model per seed and report test AUC
+  explain       explain the predicted link between two nodes
+  suggest       suggest new links for a node, with explanations
+  export        write an explanation card for web pages, with its bundle
+  export-graph  write a graph and its split in DGL's chunked format, for DistDGL and GraphStorm
+  inspect       describe a graph
+  synth         generate a synthetic graph with groundtruth explanations
+  tune          choose a model's hyperparameters on validation AUC
+  experiment    reproduce the paper's explanation experiments
+  serve         serve the web app (ILP-GNN Explorer) on a local address
 
 Run "ilpgnn <command> -h" for a command's flags.
 `
@@ -88,6 +90,8 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 		err = cmdSuggest(args[1:], stdout, stderr)
 	case "export":
 		err = cmdExport(args[1:], stdout, stderr)
+	case "export-graph":
+		err = cmdExportGraph(args[1:], stdout, stderr)
 	case "inspect":
 		err = cmdInspect(args[1:], stdout, stderr)
 	case "experiment":
