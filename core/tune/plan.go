@@ -90,10 +90,21 @@ func EpochSeconds(model string, s Size) float64 {
 }
 
 // Round is one round of successive halving: how many candidates train,
-// for how many epochs at most.
+// for how many epochs at most, and whether the current settings train
+// beside them (the last round).
 type Round struct {
-	Candidates int `json:"candidates"`
-	Epochs     int `json:"epochs"`
+	Candidates int  `json:"candidates"`
+	Epochs     int  `json:"epochs"`
+	Current    bool `json:"current,omitempty"`
+}
+
+// trials is how many runs the round takes: its candidates and the
+// current settings.
+func (r Round) trials() int {
+	if r.Current {
+		return r.Candidates + 1
+	}
+	return r.Candidates
 }
 
 // Estimate is a search's plan and its estimated time.
@@ -118,19 +129,19 @@ func (e Estimate) Candidates() int {
 func (e Estimate) Trials() int {
 	n := 0
 	for _, r := range e.Rounds {
-		n += r.Candidates
+		n += r.trials()
 	}
 	return n
 }
 
-// String says the plan in words: "9 candidates, rounds of 100 and 300
-// epochs, at most about 3 min".
+// String says the plan in words: "9 candidates and the current settings,
+// rounds of 100 and 300 epochs, at most about 3 min".
 func (e Estimate) String() string {
 	return fmt.Sprintf("%s, at most about %s", e.Plan(), Seconds(e.Seconds))
 }
 
-// Plan says the rounds in words: "9 candidates, rounds of 100 and 300
-// epochs".
+// Plan says the rounds in words: "9 candidates and the current settings,
+// rounds of 100 and 300 epochs".
 func (e Estimate) Plan() string {
 	if len(e.Rounds) == 0 {
 		return "no rounds"
@@ -143,7 +154,7 @@ func (e Estimate) Plan() string {
 	if len(ep) > 1 {
 		rounds = "rounds of " + strings.Join(ep[:len(ep)-1], ", ") + " and " + ep[len(ep)-1] + " epochs"
 	}
-	return fmt.Sprintf("%d candidates, %s", e.Candidates(), rounds)
+	return fmt.Sprintf("%d candidates and the current settings, %s", e.Candidates(), rounds)
 }
 
 // Seconds writes a duration in seconds roundly: "40 s", "3 min", "1.5 h".
@@ -158,9 +169,10 @@ func Seconds(s float64) string {
 }
 
 // Rounds returns the rounds Search runs for spec with opt: every point of
-// the free grid when it has fewer than opt.Candidates, rounds growing by
-// opt.Eta up to the model's maximum epochs, the last when one candidate
-// is left or the maximum is reached.
+// the free grid but the current settings when it has fewer than
+// opt.Candidates, rounds growing by opt.Eta up to the model's maximum
+// epochs, the last when one candidate is left or the maximum is reached;
+// the last also trains the current settings.
 func Rounds(spec models.Spec, opt Options) ([]Round, error) {
 	if opt.Candidates < 1 || opt.Eta < 2 || opt.MinEpochs < 1 {
 		return nil, fmt.Errorf("tune: want at least 1 trial, eta at least 2 and 1 epoch in the first round (got %d, %d, %d)",
@@ -171,15 +183,17 @@ func Rounds(spec models.Spec, opt Options) ([]Round, error) {
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	maxEpochs := max(base.Loop().Epochs, 1)
-	n := min(opt.Candidates, gridSize(free(spec.Space, opt.Fixed)))
+	n := min(opt.Candidates, gridSize(free(spec.Space, opt.Fixed))-1)
 	var out []Round
 	for epochs := opt.MinEpochs; ; epochs *= opt.Eta {
 		epochs = min(epochs, maxEpochs)
 		out = append(out, Round{Candidates: n, Epochs: epochs})
-		n = max(1, n/opt.Eta)
-		if n == 1 || epochs >= maxEpochs {
+		next := max(1, n/opt.Eta)
+		if next == 1 || epochs >= maxEpochs {
+			out[len(out)-1].Current = true
 			return out, nil
 		}
+		n = next
 	}
 }
 
@@ -198,7 +212,7 @@ func EstimateOf(spec models.Spec, s Size, opt Options) (Estimate, error) {
 	runs := float64(max(len(opt.Seeds), 1))
 	sec := 0.0
 	for _, r := range rounds {
-		sec += float64(r.Candidates) * runs * (c.setup(s) + float64(r.Epochs)*c.epoch(s))
+		sec += float64(r.trials()) * runs * (c.setup(s) + float64(r.Epochs)*c.epoch(s))
 	}
 	if opt.Slowdown > 0 {
 		sec *= opt.Slowdown
@@ -274,7 +288,7 @@ func planLadder(spec models.Spec, opt Options) ([]Options, error) {
 	if _, pair := base.(*models.PairConfig); !pair {
 		long = min(longRound, maxEpochs)
 	}
-	grid := gridSize(free(spec.Space, opt.Fixed))
+	grid := gridSize(free(spec.Space, opt.Fixed)) - 1 // the current settings are not drawn
 	at := func(cands, epochs int) Options {
 		o := opt
 		o.Candidates, o.Eta, o.MinEpochs = min(cands, grid), planEta, max(epochs, 1)

@@ -2,8 +2,11 @@
 // by successive halving: it draws candidate settings from the model's
 // search space (models.Spec.Space), trains every candidate for a few
 // epochs, keeps the best 1/Eta of them and trains those for Eta times
-// more epochs, until one is left. Every choice comes from the options'
-// seeds, so the same call gives the same answer.
+// more epochs, until one is left. The last round also trains the current
+// settings (the model's defaults with the user's fixed ones), and a
+// search keeps them unless a candidate scores higher: it never returns a
+// choice that did worse than what the user had. Every choice comes from
+// the options' seeds, so the same call gives the same answer.
 package tune
 
 import (
@@ -13,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"ilpgnn/core/dataset"
@@ -59,8 +63,11 @@ func DefaultOptions() Options {
 
 // Trial is one candidate trained in one round.
 type Trial struct {
-	Round     int               // 1-based
-	Candidate int               // index among the drawn candidates
+	Round int // 1-based
+	// Candidate is the index among the drawn candidates; the current
+	// settings, trained in the last round, come after them.
+	Candidate int
+	Current   bool              // the current settings, not a drawn candidate
 	Settings  map[string]string // by flag name, the searched ones
 	Epochs    int               // at most this many in this round
 	ValAUC    float64           // mean over the seeds
@@ -74,7 +81,11 @@ type Result struct {
 	// the fixed ones), ValAUC their score in the last round.
 	Best   map[string]string
 	ValAUC float64
-	Trials []Trial
+	// KeptCurrent says no candidate beat the current settings in the
+	// last round, so Best are they; CurrentValAUC is their score there.
+	KeptCurrent   bool
+	CurrentValAUC float64
+	Trials        []Trial
 	// Seconds is the search's actual time.
 	Seconds float64
 }
@@ -100,7 +111,9 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 	}
 	// The user's own maximum (or the model's) caps every round.
 	maxEpochs := base.Loop().Epochs
-	cands := Draw(free(spec.Space, opt.Fixed), opt.Candidates, opt.Seed)
+	space := free(spec.Space, opt.Fixed)
+	current := currentSettings(base, space)
+	cands := drawExcept(space, opt.Candidates, opt.Seed, current)
 	alive := make([]int, len(cands))
 	for k := range alive {
 		alive[k] = k
@@ -110,16 +123,29 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 	epochs := opt.MinEpochs
 	for round := 1; ; round++ {
 		epochs = min(epochs, max(maxEpochs, 1))
+		last := max(1, len(alive)/opt.Eta) == 1 || epochs >= maxEpochs
 		scores := make(map[int]float64, len(alive))
-		for _, c := range alive {
-			tr, err := trial(ctx, spec, data, opt, Trial{Round: round, Candidate: c, Settings: cands[c], Epochs: epochs})
+		run := func(t Trial) (float64, error) {
+			tr, err := trial(ctx, spec, data, opt, t)
 			if err != nil {
-				return nil, fmt.Errorf("tune: %s candidate %d (%v): %w", spec.Name, c, cands[c], err)
+				return 0, fmt.Errorf("tune: %s candidate %d (%v): %w", spec.Name, t.Candidate, t.Settings, err)
 			}
-			scores[c] = tr.ValAUC
 			res.Trials = append(res.Trials, tr)
 			if opt.Progress != nil {
 				opt.Progress(tr)
+			}
+			return tr.ValAUC, nil
+		}
+		for _, c := range alive {
+			if scores[c], err = run(Trial{Round: round, Candidate: c, Settings: cands[c], Epochs: epochs}); err != nil {
+				return nil, err
+			}
+		}
+		if last {
+			// The current settings at the last round's epochs: the bar a
+			// choice must clear.
+			if res.CurrentValAUC, err = run(Trial{Round: round, Candidate: len(cands), Current: true, Settings: current, Epochs: epochs}); err != nil {
+				return nil, err
 			}
 		}
 		// Best first; ties go to the earlier candidate, so the order is
@@ -130,10 +156,13 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 			}
 			return cmp.Compare(a, b)
 		})
-		alive = alive[:max(1, len(alive)/opt.Eta)]
-		if len(alive) == 1 || epochs >= maxEpochs {
-			best := alive[0]
-			res.Best, res.ValAUC = merge(cands[best], opt.Fixed), scores[best]
+		alive = alive[:min(len(alive), max(1, len(alive)/opt.Eta))]
+		if last {
+			if len(alive) == 0 || res.CurrentValAUC >= scores[alive[0]] {
+				res.Best, res.ValAUC, res.KeptCurrent = merge(current, opt.Fixed), res.CurrentValAUC, true
+			} else {
+				res.Best, res.ValAUC = merge(cands[alive[0]], opt.Fixed), scores[alive[0]]
+			}
 			res.Seconds = time.Since(start).Seconds()
 			return res, nil
 		}
@@ -186,6 +215,44 @@ func Configure(spec models.Spec, settings map[string]string) (models.Config, err
 		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	return cfg, cfg.Validate()
+}
+
+// currentSettings are cfg's values of the flags of space: the point of
+// the grid a search starts from.
+func currentSettings(cfg models.Config, space []models.Dim) map[string]string {
+	all := models.Settings(cfg)
+	out := make(map[string]string, len(space))
+	for _, d := range space {
+		out[d.Flag] = all[d.Flag]
+	}
+	return out
+}
+
+// drawExcept is Draw without the point except: n other points of the
+// grid (all of them when there are fewer), in the order drawn.
+func drawExcept(space []models.Dim, n int, seed uint64, except map[string]string) []map[string]string {
+	out := slices.DeleteFunc(Draw(space, n+1, seed), func(p map[string]string) bool { return sameSettings(p, except) })
+	return out[:min(n, len(out))]
+}
+
+// sameSettings says a and b set the same flags to the same values,
+// numbers compared as numbers ("0.10" is "0.1").
+func sameSettings(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok {
+			return false
+		}
+		x, errX := strconv.ParseFloat(v, 64)
+		y, errY := strconv.ParseFloat(w, 64)
+		if v != w && (errX != nil || errY != nil || x != y) {
+			return false
+		}
+	}
+	return true
 }
 
 // Draw returns n points of the grid of space (every point when the grid

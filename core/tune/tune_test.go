@@ -88,9 +88,10 @@ func (r result) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) {
 
 func noData(uint64) (*dataset.Dataset, *split.Split, error) { return nil, nil, nil }
 
-// Nine candidates, thirds kept: 9 trials of 5 epochs, then 3 of 15, and
-// the best of those, q = 9, is chosen; its score (q/10 + 15/1000 and the
-// mean of seeds 1 and 2 over 1e6) by hand.
+// Nine candidates asked, thirds kept: the grid holds 8 besides the
+// current q = 1, so 8 trials of 5 epochs, then 2 of 15 and the current
+// settings at 15, and the best of those, q = 9, is chosen; its score
+// (q/10 + 15/1000 and the mean of seeds 1 and 2 over 1e6) by hand.
 func TestSearchHalves(t *testing.T) {
 	var progress []Trial
 	// Inside each trial, the epochs done over its two seeds' runs count
@@ -120,23 +121,23 @@ func TestSearchHalves(t *testing.T) {
 	if inside != 0 {
 		t.Errorf("%d epoch reports after the last trial", inside)
 	}
-	if res.Best["q"] != "9" || res.ValAUC != 0.9+0.015+1.5e-6 || len(res.Trials) != 12 || len(progress) != 12 {
-		t.Fatalf("best %v (%v) after %d trials", res.Best, res.ValAUC, len(res.Trials))
+	if res.Best["q"] != "9" || res.ValAUC != 0.9+0.015+1.5e-6 || len(res.Trials) != 11 || len(progress) != 11 ||
+		res.KeptCurrent || res.CurrentValAUC != 0.1+0.015+1.5e-6 {
+		t.Fatalf("best %v (%v) after %d trials; current %v (%v)", res.Best, res.ValAUC, len(res.Trials), res.KeptCurrent, res.CurrentValAUC)
 	}
 	var round2 []string
 	for k, tr := range res.Trials {
 		wantRound, wantEpochs := 1, 5
-		if k >= 9 {
+		if k >= 8 {
 			wantRound, wantEpochs = 2, 15
 			round2 = append(round2, tr.Settings["q"])
 		}
-		if tr.Round != wantRound || tr.Epochs != wantEpochs {
-			t.Errorf("trial %d: round %d, %d epochs", k, tr.Round, tr.Epochs)
+		if tr.Round != wantRound || tr.Epochs != wantEpochs || tr.Current != (k == 10) || (k < 8 && tr.Settings["q"] == "1") {
+			t.Errorf("trial %d: %+v", k, tr)
 		}
 	}
-	slices.Sort(round2)
-	if !slices.Equal(round2, []string{"7", "8", "9"}) {
-		t.Errorf("round 2 kept %v", round2)
+	if !slices.Equal(round2, []string{"9", "8", "1"}) {
+		t.Errorf("round 2 trained %v, want the best two and the current q", round2)
 	}
 	// A fixed setting is not searched and is part of the answer.
 	opt.Fixed, opt.Progress, opt.Epoch = map[string]string{"q": "4"}, nil, nil
@@ -148,8 +149,36 @@ func TestSearchHalves(t *testing.T) {
 	// not 15.
 	opt.Fixed = map[string]string{"epochs": "8"}
 	res, err = Search(context.Background(), scored, noData, opt)
-	if err != nil || res.Trials[len(res.Trials)-1].Epochs != 8 || len(res.Trials) != 12 || res.Best["q"] != "9" || res.Best["epochs"] != "8" {
+	if err != nil || res.Trials[len(res.Trials)-1].Epochs != 8 || len(res.Trials) != 11 || res.Best["q"] != "9" || res.Best["epochs"] != "8" {
 		t.Errorf("capped at 8 epochs: %d trials, last %+v, %v", len(res.Trials), res.Trials[len(res.Trials)-1], err)
+	}
+}
+
+// A search keeps the current settings unless a candidate beats them in
+// the last round: with q = 9 already the best point, every candidate
+// scores below it (ties go to the current too), and with q fixed by the
+// user the current settings are the whole search.
+func TestSearchKeepsCurrent(t *testing.T) {
+	best := scored
+	best.New = func() models.Config { return &scoredConfig{Q: 9, Epochs: 100} }
+	res, err := Search(context.Background(), best, noData, Options{Candidates: 4, Eta: 2, MinEpochs: 5, Seeds: []uint64{0}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.KeptCurrent || res.Best["q"] != "9" || res.ValAUC != res.CurrentValAUC || res.ValAUC != 0.9+0.01 {
+		t.Errorf("kept %v: %v (%v), current %v", res.KeptCurrent, res.Best, res.ValAUC, res.CurrentValAUC)
+	}
+	for _, tr := range res.Trials {
+		if !tr.Current && tr.Settings["q"] == "9" {
+			t.Errorf("the current q was drawn as a candidate: %+v", tr)
+		}
+	}
+	// A grid of one point: nothing to draw, the current settings alone.
+	one := scored
+	one.Space = []models.Dim{{Flag: "q", Values: []string{"1"}}}
+	res, err = Search(context.Background(), one, noData, Options{Candidates: 4, Eta: 2, MinEpochs: 5, Seeds: []uint64{0}})
+	if err != nil || !res.KeptCurrent || len(res.Trials) != 1 || !res.Trials[0].Current {
+		t.Errorf("a one-point grid: %+v, %v", res, err)
 	}
 }
 
@@ -213,7 +242,7 @@ func TestSearchDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !maps.Equal(a.Best, b.Best) || a.ValAUC != b.ValAUC || len(a.Trials) != 6 {
+	if !maps.Equal(a.Best, b.Best) || a.ValAUC != b.ValAUC || len(a.Trials) != 7 {
 		t.Errorf("two searches: %v (%v), %v (%v), %d trials", a.Best, a.ValAUC, b.Best, b.ValAUC, len(a.Trials))
 	}
 	for k := range a.Trials {

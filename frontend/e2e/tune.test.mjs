@@ -51,8 +51,9 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   assert.equal(await app(() => window.ilpgnnExplorer.training), false);
 
   // Every round at most 12 epochs (a setting the user keeps), one minute:
-  // tune.Plan's search for this graph in a browser, one round of N
-  // candidates (a round of 3 or more candidates at the cap ends the search).
+  // tune.Plan's search for this graph in a browser, one round of N − 1
+  // candidates and the current settings (a round of 3 or more candidates
+  // at the cap ends the search).
   await app(() => (document.getElementById("hyper").open = true));
   await page.fill("#hp-epochs", "12");
   await page.fill("#tune-budget", "1");
@@ -96,7 +97,9 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   for (const l of inside) assert.match(l, new RegExp(`^trial \\d+ of ${n} · round 1 · epoch \\d+ of ${epochs} · beta `));
   assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr").length), n);
   assert.equal(await app(() => document.querySelectorAll("#tune-table tbody tr.chosen").length), 1);
-  assert.match(await page.textContent("#tune-summary"), new RegExp(`^Tuned ilpgnn: ${n} of ${n} trials in .* Plan: ${n} candidates, one round of ${epochs} epochs, estimated at most .* in this browser\\. Chosen: beta`));
+  // n trials: n − 1 drawn candidates and the current settings, which stay unless one beats them.
+  assert.match(await page.textContent("#tune-summary"),
+    new RegExp(`^Tuned ilpgnn: ${n} of ${n} trials in .* Plan: ${n - 1} candidates and the current settings, one round of ${epochs} epochs, estimated at most .* in this browser\\. (Chosen: beta|No candidate beat the current settings)`));
   assert.match(await page.textContent("#tune-seeds"), /chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0/);
   const applied = await fields();
   for (const [name, value] of Object.entries(tuned.best)) assert.equal(applied[name], value, `field ${name}`);

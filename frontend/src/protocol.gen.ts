@@ -397,7 +397,8 @@ export interface TunePlan {
   /**
    * EstimatedSeconds is the cost model's time for the plan in a browser
    * (tune.Plan with tune.WasmSlowdown), at most the budget; Summary says
-   * its rounds in words ("9 candidates, rounds of 100 and 300 epochs").
+   * its rounds in words ("9 candidates and the current settings, rounds of
+   * 100 and 300 epochs").
    */
   estimatedSeconds: number;
   summary: string;
@@ -407,8 +408,13 @@ export interface TunePlan {
 export interface TuneTrial {
   /** 1-based */
   round: number;
-  /** index among the drawn candidates */
+  /** index among the drawn candidates (the current settings come after them) */
   candidate: number;
+  /**
+   * Current marks the current settings, which the last round trains
+   * beside the candidates: the bar a choice must clear.
+   */
+  current?: boolean;
   /** Settings are the searched hyperparameters, by their defaults names. */
   settings: Record<string, string>;
   /** at most this many */
@@ -428,6 +434,12 @@ export interface TuneResult {
   best: Record<string, string>;
   /** ValAUC is Best's validation AUC in the last round. */
   valAUC: number;
+  /**
+   * KeptCurrent says no candidate beat the current settings in the
+   * last round, so Best are they; CurrentValAUC is their score there.
+   */
+  keptCurrent?: boolean;
+  currentValAUC?: number;
   cancelled: boolean;
   plan: TunePlan;
   trials: TuneTrial[];

@@ -36,10 +36,10 @@ test("inside a trial the line counts its epochs and the bar moves by its share o
 const trial = (round: number, candidate: number, lr: string, valAUC: number): TuneTrial => ({ round, candidate, settings: { lr }, epochs: 20 * round, valAUC, seconds: 1 });
 
 function result(cancelled: boolean): TuneResult {
-  const trials = [trial(1, 0, "0.01", 0.8), trial(1, 1, "0.001", 0.9), trial(1, 2, "0.005", 0.85), trial(2, 1, "0.001", 0.93)];
+  const trials = [trial(1, 0, "0.01", 0.8), trial(1, 1, "0.001", 0.9), trial(1, 2, "0.005", 0.85), trial(2, 1, "0.001", 0.93), { ...trial(2, 3, "0.003", 0.92), current: true }];
   return {
-    model: "ilpgnn", best: cancelled ? {} : { lr: "0.001", epochs: "40" }, valAUC: cancelled ? 0 : 0.93, cancelled,
-    plan: { budgetSeconds: 300, candidates: 3, eta: 3, minEpochs: 20, trials: cancelled ? 6 : 4, seeds: [0], estimatedSeconds: 250, summary: "3 candidates, rounds of 20 and 60 epochs" },
+    model: "ilpgnn", best: cancelled ? {} : { lr: "0.001", epochs: "40" }, valAUC: cancelled ? 0 : 0.93, cancelled, ...(cancelled ? {} : { currentValAUC: 0.92 }),
+    plan: { budgetSeconds: 300, candidates: 3, eta: 3, minEpochs: 20, trials: cancelled ? 6 : 5, seeds: [0], estimatedSeconds: 250, summary: "3 candidates and the current settings, rounds of 20 and 60 epochs" },
     trials, seconds: 75,
   };
 }
@@ -51,16 +51,22 @@ test("the trials table marks the chosen candidate's last trial, none when cancel
     ["1", "1", "20", "90.00%", "lr 0.001"],
     ["1", "2", "20", "85.00%", "lr 0.005"],
     ["2", "1", "40", "93.00%", "lr 0.001"],
+    ["2", "current", "40", "92.00%", "lr 0.003"],
   ]);
-  assert.deepEqual(rows.map((r) => r.chosen), [false, false, false, true]);
-  assert.deepEqual(trialRows(result(true)).map((r) => r.chosen), [false, false, false, false]);
+  assert.deepEqual(rows.map((r) => r.chosen), [false, false, false, true, false]);
+  assert.deepEqual(trialRows(result(true)).map((r) => r.chosen), [false, false, false, false, false]);
+  // No candidate beat the current settings: their trial is the chosen one.
+  const kept = { ...result(false), best: { lr: "0.003", epochs: "40" }, keptCurrent: true };
+  assert.deepEqual(trialRows(kept).map((r) => r.chosen), [false, false, false, false, true]);
 });
 
 test("the summary states the plan, the time and the choice; the note which seeds chose and measured", () => {
   assert.equal(tuneSummary(result(false)),
-    "Tuned ilpgnn: 4 of 4 trials in 1 min 15 s (budget 5 min 00 s). Plan: 3 candidates, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser. Chosen: epochs 40, lr 0.001 (validation AUC 93.00%).");
+    "Tuned ilpgnn: 5 of 5 trials in 1 min 15 s (budget 5 min 00 s). Plan: 3 candidates and the current settings, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser. Chosen: epochs 40, lr 0.001 (validation AUC 93.00%; the current settings 92.00%).");
+  assert.equal(tuneSummary({ ...result(false), best: { lr: "0.003", epochs: "40" }, valAUC: 0.92, keptCurrent: true }),
+    "Tuned ilpgnn: 5 of 5 trials in 1 min 15 s (budget 5 min 00 s). Plan: 3 candidates and the current settings, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser. No candidate beat the current settings (validation AUC 92.00% in the last round), so they stay.");
   assert.equal(tuneSummary(result(true)),
-    "Tuning cancelled: 4 of 6 trials in 1 min 15 s (budget 5 min 00 s); the hyperparameters are unchanged. Plan: 3 candidates, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser.");
+    "Tuning cancelled: 5 of 6 trials in 1 min 15 s (budget 5 min 00 s); the hyperparameters are unchanged. Plan: 3 candidates and the current settings, rounds of 20 and 60 epochs, a third kept each round, estimated at most 4 min 10 s in this browser.");
   assert.equal(seedsNote({ seeds: [0] }, 0), "Settings chosen on the validation links of seed 0; the test AUC is measured on the test links of seed 0 (the same split's, which no trial saw).");
   assert.equal(seedsNote({ seeds: [1, 2] }, 0), "Settings chosen on the validation links of seed 1, 2; the test AUC is measured on the test links of seed 0.");
 });

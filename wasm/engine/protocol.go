@@ -296,7 +296,10 @@ type TuneProgress struct {
 // TuneTrial is one candidate trained in one round of the search.
 type TuneTrial struct {
 	Round     int `json:"round"`     // 1-based
-	Candidate int `json:"candidate"` // index among the drawn candidates
+	Candidate int `json:"candidate"` // index among the drawn candidates (the current settings come after them)
+	// Current marks the current settings, which the last round trains
+	// beside the candidates: the bar a choice must clear.
+	Current bool `json:"current,omitempty"`
 	// Settings are the searched hyperparameters, by their defaults names.
 	Settings map[string]string `json:"settings"`
 	Epochs   int               `json:"epochs"` // at most this many
@@ -320,7 +323,8 @@ type TunePlan struct {
 	Seeds []uint64 `json:"seeds"`
 	// EstimatedSeconds is the cost model's time for the plan in a browser
 	// (tune.Plan with tune.WasmSlowdown), at most the budget; Summary says
-	// its rounds in words ("9 candidates, rounds of 100 and 300 epochs").
+	// its rounds in words ("9 candidates and the current settings, rounds of
+	// 100 and 300 epochs").
 	EstimatedSeconds float64 `json:"estimatedSeconds"`
 	Summary          string  `json:"summary"`
 }
@@ -332,9 +336,13 @@ type TuneResult struct {
 	// by their defaults names, for train's config; empty when cancelled.
 	Best map[string]string `json:"best"`
 	// ValAUC is Best's validation AUC in the last round.
-	ValAUC    float64     `json:"valAUC"`
-	Cancelled bool        `json:"cancelled"`
-	Plan      TunePlan    `json:"plan"`
-	Trials    []TuneTrial `json:"trials"`
-	Seconds   float64     `json:"seconds"` // the search's wall time
+	ValAUC float64 `json:"valAUC"`
+	// KeptCurrent says no candidate beat the current settings in the
+	// last round, so Best are they; CurrentValAUC is their score there.
+	KeptCurrent   bool        `json:"keptCurrent,omitempty"`
+	CurrentValAUC float64     `json:"currentValAUC,omitempty"`
+	Cancelled     bool        `json:"cancelled"`
+	Plan          TunePlan    `json:"plan"`
+	Trials        []TuneTrial `json:"trials"`
+	Seconds       float64     `json:"seconds"` // the search's wall time
 }

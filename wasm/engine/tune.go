@@ -125,13 +125,13 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop mode
 		// The graph and the current model stay as they were.
 		return nil, &Error{Code: CodeBadRequest, Message: err.Error()}
 	}
-	out.Best, out.ValAUC = res.Best, res.ValAUC
+	out.Best, out.ValAUC, out.KeptCurrent, out.CurrentValAUC = res.Best, res.ValAUC, res.KeptCurrent, res.CurrentValAUC
 	return out, nil
 }
 
 // tuneTrial is t as the protocol reports it.
 func tuneTrial(t tune.Trial) TuneTrial {
-	return TuneTrial{Round: t.Round, Candidate: t.Candidate, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
+	return TuneTrial{Round: t.Round, Candidate: t.Candidate, Current: t.Current, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
 }
 
 // tuningData splits l's dataset by each tuning seed with the shares the

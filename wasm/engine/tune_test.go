@@ -14,14 +14,16 @@ import (
 
 // tuneArgs is a one-minute search of seed 2 whose runs train at most 120
 // epochs: past tune.Plan's long first round of 100 epochs, so that the
-// plan has a second round. Fixing two of the four searched settings and
-// a narrow model keeps it small: 6 candidates, then the best 2.
+// plan has a second round. Fixing one of the four searched settings and
+// a narrow model keeps it small, a few candidates, then the best and the
+// current settings; the grid of the other three has 17 points besides
+// the current one, enough for a plan with two rounds.
 func tuneArgs() map[string]any {
-	return map[string]any{"budgetSeconds": 60, "seed": 2, "config": map[string]any{"epochs": 120, "hidden": 8, "alpha": 0.02, "lambda": 0.1, "weight-decay": 0, "beta": 0.5}}
+	return map[string]any{"budgetSeconds": 60, "seed": 2, "config": map[string]any{"epochs": 120, "hidden": 8, "alpha": 0.02, "lambda": 0.1, "weight-decay": 0}}
 }
 
 // tuneFixed are tuneArgs' fixed settings as flag strings.
-var tuneFixed = map[string]string{"epochs": "120", "hidden": "8", "alpha": "0.02", "lambda": "0.1", "weight-decay": "0", "beta": "0.5"}
+var tuneFixed = map[string]string{"epochs": "120", "hidden": "8", "alpha": "0.02", "lambda": "0.1", "weight-decay": "0"}
 
 // wantPlan is the plan of tuneArgs for the loaded graph: tune.Plan's for a
 // browser (tune.WasmSlowdown), as the command line would plan it with
@@ -69,7 +71,11 @@ func TestTune(t *testing.T) {
 	// Round k's trials: the rounds' candidates added up before it.
 	var roundOf, epochsOf []int
 	for k, r := range est.Rounds {
-		for range r.Candidates {
+		n := r.Candidates
+		if r.Current {
+			n++ // the current settings, last in the last round
+		}
+		for range n {
 			roundOf, epochsOf = append(roundOf, k+1), append(epochsOf, r.Epochs)
 		}
 	}
@@ -116,8 +122,8 @@ func TestTune(t *testing.T) {
 			t.Errorf("event %d: %+v, trial %+v", k, ev, res.Trials[k])
 		}
 		wantRound, wantEpochs := roundOf[k], epochsOf[k]
-		if ev.Round != wantRound || ev.Epochs != wantEpochs || ev.ValAUC <= 0.5 || len(ev.Settings) != 2 {
-			t.Errorf("trial %d: %+v, want round %d of %d epochs, a val AUC above chance, 2 searched settings", k, ev.TuneTrial, wantRound, wantEpochs)
+		if ev.Round != wantRound || ev.Epochs != wantEpochs || ev.ValAUC <= 0.5 || len(ev.Settings) != 3 {
+			t.Errorf("trial %d: %+v, want round %d of %d epochs, a val AUC above chance, 3 searched settings", k, ev.TuneTrial, wantRound, wantEpochs)
 		}
 	}
 	// The second round goes on with the first round's best.
@@ -133,14 +139,21 @@ func TestTune(t *testing.T) {
 			t.Errorf("candidate %d went on with %d candidates better in round 1", tr.Candidate, better)
 		}
 	}
-	win := res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates]
-	for _, tr := range res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates:] {
+	// The last round's best wins, the current settings (trained last)
+	// on a tie.
+	tail := res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates-1:]
+	current := tail[len(tail)-1]
+	win := tail[0]
+	for _, tr := range tail[:len(tail)-1] {
 		if tr.ValAUC > win.ValAUC {
 			win = tr
 		}
 	}
-	if res.ValAUC != win.ValAUC {
-		t.Errorf("chosen val AUC %v, the last round's best %v", res.ValAUC, win.ValAUC)
+	if current.ValAUC >= win.ValAUC {
+		win = current
+	}
+	if !current.Current || res.ValAUC != win.ValAUC || res.KeptCurrent != win.Current || res.CurrentValAUC != current.ValAUC {
+		t.Errorf("chosen val AUC %v (kept current %v, %v), the last round's best %+v, current %+v", res.ValAUC, res.KeptCurrent, res.CurrentValAUC, win, current)
 	}
 	best := maps.Clone(tuneFixed)
 	for k, v := range win.Settings {
@@ -267,7 +280,7 @@ func TestTuneErrors(t *testing.T) {
 		{map[string]any{"budgetSeconds": 2e5}, "out of range"},
 		{map[string]any{"budgetSeconds": 300, "model": "cn"}, "cn has no hyperparameters to search"},
 		// SEAL's smallest search on this graph is about 2 minutes in a browser.
-		{map[string]any{"budgetSeconds": 60, "model": "seal"}, "a budget of 1m is too small for seal on this graph (1000 nodes, 4243 edges): the smallest search is 3 candidates, one round of 3 epochs"},
+		{map[string]any{"budgetSeconds": 60, "model": "seal"}, "a budget of 1m is too small for seal on this graph (1000 nodes, 4243 edges): the smallest search is 3 candidates and the current settings, one round of 3 epochs"},
 		{map[string]any{"budgetSeconds": 300, "model": "nope"}, "unknown model"},
 		{map[string]any{"budgetSeconds": 300, "config": map[string]any{"nope": 1}}, `unknown hyperparameter "nope"`},
 		{map[string]any{"budgetSeconds": 300, "config": map[string]any{"lr": -1}}, "learning rate must be positive"},

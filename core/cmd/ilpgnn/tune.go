@@ -128,7 +128,7 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	}
 	if !*quiet {
 		opt.Progress = func(t tune.Trial) {
-			fmt.Fprintf(stderr, "round %d  candidate %2d  %4d epochs  val AUC %.4f  %5.1fs  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, t.Seconds, settingsText(t.Settings))
+			fmt.Fprintf(stderr, "round %d  candidate %s  %4d epochs  val AUC %.4f  %5.1fs  %s\n", t.Round, candidateName(t, 2), t.Epochs, t.ValAUC, t.Seconds, settingsText(t.Settings))
 		}
 	}
 	s, err := runTune(ctx, spec, src, *budget, opt, given(fs), stderr)
@@ -313,14 +313,28 @@ func settingsText(s map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
+// candidateName is t's candidate number, or "current" for the current
+// settings, right-aligned in width.
+func candidateName(t tune.Trial, width int) string {
+	if t.Current {
+		return fmt.Sprintf("%*s", width, "current")
+	}
+	return fmt.Sprintf("%*d", width, t.Candidate)
+}
+
 // printSearch writes the trials in the order they ran, and the choice
 // with the tuning seeds that made it.
 func printSearch(w io.Writer, res *tune.Result, seeds []uint64, out string) {
 	fmt.Fprintf(w, "%5s  %9s  %6s  %8s  %s\n", "round", "candidate", "epochs", "val AUC", "settings")
 	for _, t := range res.Trials {
-		fmt.Fprintf(w, "%5d  %9d  %6d  %8.4f  %s\n", t.Round, t.Candidate, t.Epochs, t.ValAUC, settingsText(t.Settings))
+		fmt.Fprintf(w, "%5d  %9s  %6d  %8.4f  %s\n", t.Round, candidateName(t, 9), t.Epochs, t.ValAUC, settingsText(t.Settings))
 	}
-	fmt.Fprintf(w, "chosen for %s on tuning seeds %v (validation AUC %.4f; measure test numbers on other seeds): %s\n", res.Model, seeds, res.ValAUC, settingsText(res.Best))
+	if res.KeptCurrent {
+		fmt.Fprintf(w, "no candidate beat the current settings (validation AUC %.4f in the last round), so they stay: %s\n", res.CurrentValAUC, settingsText(res.Best))
+	} else {
+		fmt.Fprintf(w, "chosen for %s on tuning seeds %v (validation AUC %.4f against %.4f for the current settings; measure test numbers on other seeds): %s\n",
+			res.Model, seeds, res.ValAUC, res.CurrentValAUC, settingsText(res.Best))
+	}
 	if out != "" {
 		fmt.Fprintf(w, "written to %s: ilpgnn train --model %s --config %s\n", out, res.Model, out)
 	}

@@ -37,12 +37,15 @@ func TestTuneAndConfig(t *testing.T) {
 	if code != 0 || first != second || string(saved) != string(again) {
 		t.Errorf("a second tune differs:\n%s\n%s", first, second)
 	}
-	if lines := strings.Count(first, "\n"); lines != 1+4+2+2 || !strings.Contains(first, "chosen for gae on tuning seeds [0 1] (validation AUC ") {
+	// A header, 4 candidates, the best 2 and the current settings, the
+	// choice and where it was written.
+	if lines := strings.Count(first, "\n"); lines != 1+4+3+2 || strings.Count(first, "  current  ") != 1 ||
+		!strings.Contains(first, "chosen for gae on tuning seeds [0 1] (validation AUC ") && !strings.Contains(first, "no candidate beat the current settings") {
 		t.Errorf("tune's table:\n%s", first)
 	}
 	var s settingsFile
 	if err := json.Unmarshal(saved, &s); err != nil || s.Model != "gae" || len(s.Settings) != 4 || s.ValAUC <= 0.5 || s.Data != data ||
-		!slices.Equal(s.Seeds, []uint64{0, 1}) || !slices.Equal(s.Rounds, []tune.Round{{Candidates: 4, Epochs: 3}, {Candidates: 2, Epochs: 6}}) || s.Budget != "" {
+		!slices.Equal(s.Seeds, []uint64{0, 1}) || !slices.Equal(s.Rounds, []tune.Round{{Candidates: 4, Epochs: 3}, {Candidates: 2, Epochs: 6, Current: true}}) || s.Budget != "" {
 		t.Fatalf("settings file %s: %v", saved, err)
 	}
 	// train --config is train with the file's settings as flags.
@@ -148,10 +151,7 @@ func TestTuneBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trials := 0
-	for _, r := range est.Rounds {
-		trials += r.Candidates
-	}
+	trials := est.Trials() // the rounds' candidates and the current settings
 	if !slices.Equal(a.Plan, est.Rounds) || a.EstimatedSeconds != est.Seconds || est.Seconds > 8 || len(a.Trials) != trials || a.Budget != "8s" || a.Seconds <= 0 || a.Best["epochs"] != "4" {
 		t.Errorf("plan %v (%v s, %d trials, %+v), want %v (%v s, %d trials, %+v)", a.Plan, a.EstimatedSeconds, len(a.Trials), a, est.Rounds, est.Seconds, trials, opt)
 	}

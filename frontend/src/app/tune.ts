@@ -46,20 +46,24 @@ export function tuneShare(p: Pick<TuneProgress, "done" | "planned" | "epoch" | "
 /** The columns of the trials table. */
 export const TRIAL_COLUMNS = ["round", "candidate", "epochs", "val AUC", "settings"] as const;
 
-/** The rows of the trials table, in the order the trials ran; `chosen` marks the chosen candidate's last trial. */
-export function trialRows(r: Pick<TuneResult, "trials" | "best" | "cancelled">): Array<{ cells: string[]; chosen: boolean }> {
-  const last = r.cancelled ? -1 : lastOfChosen(r.trials, r.best);
+/**
+ * The rows of the trials table, in the order the trials ran; `chosen` marks
+ * the chosen candidate's last trial, or the current settings' trial when
+ * no candidate beat them.
+ */
+export function trialRows(r: Pick<TuneResult, "trials" | "best" | "cancelled" | "keptCurrent">): Array<{ cells: string[]; chosen: boolean }> {
+  const last = r.cancelled ? -1 : r.keptCurrent ? r.trials.findIndex((t) => t.current) : lastOfChosen(r.trials, r.best);
   return r.trials.map((t, k) => ({
-    cells: [String(t.round), String(t.candidate), String(t.epochs), percent(t.valAUC, 2), settingsText(t.settings)],
+    cells: [String(t.round), t.current ? "current" : String(t.candidate), String(t.epochs), percent(t.valAUC, 2), settingsText(t.settings)],
     chosen: k === last,
   }));
 }
 
-/** The index of the last trial whose settings are all among best's, -1 when none. */
+/** The index of the last drawn candidate's trial whose settings are all among best's, -1 when none. */
 function lastOfChosen(trials: readonly TuneTrial[], best: Readonly<Record<string, string>>): number {
   for (let k = trials.length - 1; k >= 0; k--) {
-    const s = trials[k]!.settings;
-    if (Object.keys(s).every((name) => best[name] === s[name])) return k;
+    const t = trials[k]!;
+    if (!t.current && Object.keys(t.settings).every((name) => best[name] === t.settings[name])) return k;
   }
   return -1;
 }
@@ -71,7 +75,11 @@ export function tuneSummary(r: TuneResult): string {
   const plan = `${p.summary}${halving}, estimated at most ${duration(p.estimatedSeconds * 1000)} in this browser`;
   const took = `${r.trials.length} of ${p.trials} trials in ${duration(r.seconds * 1000)} (budget ${duration(p.budgetSeconds * 1000)})`;
   if (r.cancelled) return `Tuning cancelled: ${took}; the hyperparameters are unchanged. Plan: ${plan}.`;
-  return `Tuned ${r.model}: ${took}. Plan: ${plan}. Chosen: ${settingsText(r.best)} (validation AUC ${percent(r.valAUC, 2)}).`;
+  if (r.keptCurrent) {
+    return `Tuned ${r.model}: ${took}. Plan: ${plan}. No candidate beat the current settings (validation AUC ${percent(r.valAUC, 2)} in the last round), so they stay.`;
+  }
+  const against = r.currentValAUC !== undefined ? `; the current settings ${percent(r.currentValAUC, 2)}` : "";
+  return `Tuned ${r.model}: ${took}. Plan: ${plan}. Chosen: ${settingsText(r.best)} (validation AUC ${percent(r.valAUC, 2)}${against}).`;
 }
 
 /**
