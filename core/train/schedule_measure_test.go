@@ -132,10 +132,12 @@ func TestReplayStops(t *testing.T) {
 		for _, rule := range []struct {
 			patience int
 			minDelta float64
-		}{{100, 0}, {50, 0}, {30, 0}, {20, 0}, {20, 0.0005}, {20, 0.001}, {20, 0.002}, {30, 0.001}, {10, 0}} {
+			window   int
+		}{{100, 0, 1}, {50, 0, 1}, {30, 0, 1}, {20, 0, 1}, {20, 0.0005, 1}, {20, 0.001, 1}, {30, 0.001, 1},
+			{20, 0, 5}, {20, 0, 10}, {30, 0, 10}, {20, 0.0005, 10}, {20, 0.001, 10}, {30, 0.0005, 10}, {30, 0.001, 10}, {20, 0, 20}, {30, 0, 20}} {
 			var stop, kept, within, val, test float64
 			for _, traj := range runs {
-				s, k := replayStop(traj, rule.patience, rule.minDelta)
+				s, k := replayStop(traj, rule.patience, rule.minDelta, rule.window)
 				w := withinOfFinal(traj, s, 0.003)
 				stop += float64(traj[s].epoch)
 				kept += float64(traj[k].epoch)
@@ -144,8 +146,8 @@ func TestReplayStops(t *testing.T) {
 				test += traj[k].test
 			}
 			n := float64(len(runs))
-			t.Logf("  patience %3d min-delta %.2f pt: stop %6.1f kept %6.1f val %.2f test %.2f within 0.3 pt from %6.1f",
-				rule.patience, 100*rule.minDelta, stop/n, kept/n, 100*val/n, 100*test/n, within/n)
+			t.Logf("  patience %3d min-delta %.2f pt window %2d: stop %6.1f kept %6.1f val %.2f test %.2f within 0.3 pt from %6.1f",
+				rule.patience, 100*rule.minDelta, rule.window, stop/n, kept/n, 100*val/n, 100*test/n, within/n)
 		}
 	}
 }
@@ -153,13 +155,18 @@ func TestReplayStops(t *testing.T) {
 // replayStop returns the index of the epoch at which early stopping with
 // patience and minDelta ends traj (its last when it does not), and that of
 // the weights the run keeps then: the first best validation AUC.
-func replayStop(traj []epochRecord, patience int, minDelta float64) (stop, kept int) {
+func replayStop(traj []epochRecord, patience int, minDelta float64, window int) (stop, kept int) {
 	p := &loop.Plateau{Patience: patience, MinDelta: minDelta}
+	sum := 0.0
 	for k, r := range traj {
 		if r.val > traj[kept].val {
 			kept = k
 		}
-		if p.Observe(r.epoch, r.val) {
+		sum += r.val
+		if k >= window {
+			sum -= traj[k-window].val
+		}
+		if p.Observe(r.epoch, sum/float64(min(k+1, window))) {
 			return k, kept
 		}
 	}
