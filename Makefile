@@ -25,6 +25,8 @@ SIMD_GO     := GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd $(GO)
 SIMD_GOROOT := $(shell GOTOOLCHAIN=go1.27.3 $(GO) env GOROOT)
 SITE     := build/site
 CHROMIUM ?= /usr/bin/chromium
+# What `ilpgnn --version` names: the commit built, "+dirty" with changes.
+BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo +dirty)
 
 .PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
 
@@ -33,7 +35,7 @@ all: build
 # One binary that is the whole app: the site is embedded (core/cmd/ilpgnn/webapp/site holds
 # a copy of build/site at build time; only its .gitkeep is committed).
 build: embed
-	$(GO) build -o build/ilpgnn ./core/cmd/ilpgnn
+	$(GO) build -ldflags "-X main.buildCommit=$(BUILD_COMMIT)" -o build/ilpgnn ./core/cmd/ilpgnn
 
 embed: site
 	find core/cmd/ilpgnn/webapp/site -mindepth 1 ! -name .gitkeep -delete

@@ -23,7 +23,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	ckPath := flags.String("checkpoint", "", "checkpoint written by train --save (required)")
 	data := flags.String("data", "", "the dataset the checkpoint was trained on (required)")
 	out := flags.String("out", "", "folder to write the card, its bundle and an example page into (required)")
-	pairsFlag := flags.String("pairs", "", "pairs the example page shows, `A,B;C,D`; an id may hold commas where one cut alone names two nodes (default: the best-connected node and its most likely new link)")
+	pairsFlag := flags.String("pairs", "", "the `PAIRS` the example page shows, as A,B;C,D (an id may hold commas where one cut alone names two nodes); default: the best-connected node and its most likely new link")
 	nodesFlag := flags.String("nodes", "", "explain only pairs among these node ids (and those of --pairs): a smaller bundle for a large graph")
 	bundleOnly := flags.Bool("bundle-only", false, "write only the bundle (DIR/NAME/card.bundle), not the card's files and page")
 	if err := parse(flags, args); err != nil {

@@ -9,7 +9,8 @@
 //	ilpgnn synth   [--preset NAME] [--nodes N --edges E --dim D] [--method exact|sampled] [--seed S] --out DIR
 //	ilpgnn tune    --data PATH [--model NAME] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE]
 //	ilpgnn experiment precision|fidelity|ablation|sensitivity [--data PATH,...] [--seeds ...] [--json] [--out DIR]
-//	ilpgnn serve   [--addr 127.0.0.1:8080] [--dir DIR] [--open=false]
+//	ilpgnn serve   [--addr 127.0.0.1:8080] [--dir DIR] [--open]
+//	ilpgnn --version
 //
 // PATH is a LINQS folder (*.content + *.cites), a gnn-benchmark .npz, an
 // edge list, a folder written by synth, or synth:PRESET[:seed=S] (or
@@ -63,7 +64,8 @@ commands:
   experiment    reproduce the paper's explanation experiments
   serve         serve the web app (ILP-GNN Explorer) on a local address
 
-Run "ilpgnn <command> -h" for a command's flags.
+Run "ilpgnn <command> -h" for a command's flags, "ilpgnn --version" for
+the version.
 `
 
 // errUsage marks errors that should be followed by the usage text.
@@ -105,6 +107,9 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, versionLine())
+		return 0
 	default:
 		fmt.Fprintf(stderr, "ilpgnn: error: unknown command %q\n\n%s", args[0], usage)
 		return 2
@@ -115,7 +120,7 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		// The flag package has printed the problem and the flags.
+		// parse or required has said what is wrong.
 		return 2
 	default:
 		fmt.Fprintf(stderr, "ilpgnn: error: %s\n", printable.Name(errorText(err)))
@@ -137,26 +142,81 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: ilpgnn %s %s\n\nflags:\n", name, synopsis)
+		fmt.Fprintf(fs.Output(), "usage: ilpgnn %s %s\n\nflags:\n", name, synopsis)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parse parses args and rejects positional leftovers.
+// parse parses args and rejects positional leftovers. -h prints the
+// command's flags; a mistake prints one error line, with the flag meant
+// where a mistyped one is close to a real one, and where to find the
+// flags, not all of them.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "ilpgnn %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+	out := fs.Output()
+	fs.SetOutput(io.Discard) // the flag package would print the problem and every flag
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
 		fs.Usage()
-		return errUsage
+		return err
+	case err != nil:
+		return usageError(fs, "%v%s", err, didYouMean(fs, err))
+	case fs.NArg() > 0:
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	return nil
+}
+
+// usageError writes an error in using fs's command, with the way to its
+// flags, and returns errUsage.
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(fs.Output(), "ilpgnn: error: %s: %s\nRun \"ilpgnn %s -h\" for its flags.\n", fs.Name(), fmt.Sprintf(format, args...), fs.Name())
+	return errUsage
+}
+
+// didYouMean names the flag of fs closest to the undefined one err
+// complains of, when one is close: " (did you mean --lr?)".
+func didYouMean(fs *flag.FlagSet, err error) string {
+	const undefined = "flag provided but not defined: -"
+	msg := err.Error()
+	if !strings.HasPrefix(msg, undefined) {
+		return ""
+	}
+	typed := strings.TrimLeft(strings.TrimPrefix(msg, undefined), "-")
+	best, bestDist := "", 3 // at most two edits away, or one for short names
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(strings.ToLower(typed), f.Name)
+		if d < bestDist && (d <= 1 || len(f.Name) > 4) {
+			best, bestDist = f.Name, d
+		}
+	})
+	if best == "" {
+		return ""
+	}
+	return " (did you mean --" + best + "?)"
+}
+
+// editDistance is the Levenshtein distance of a and b in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // required reports a missing required flag the way flag reports bad ones.
@@ -171,9 +231,7 @@ func given(fs *flag.FlagSet) map[string]bool {
 func required(fs *flag.FlagSet, names ...string) error {
 	for _, n := range names {
 		if fs.Lookup(n).Value.String() == "" {
-			fmt.Fprintf(fs.Output(), "ilpgnn %s: --%s is required\n", fs.Name(), n)
-			fs.Usage()
-			return errUsage
+			return usageError(fs, "--%s is required", n)
 		}
 	}
 	return nil

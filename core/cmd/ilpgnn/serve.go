@@ -86,7 +86,7 @@ func newServer(h http.Handler, lim serveLimits, stderr io.Writer) *http.Server {
 
 // cmdServe serves the web app on a local address until interrupted.
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--addr 127.0.0.1:8080] [--dir DIR] [--open=false]", stderr)
+	fs := newFlags("serve", "[--addr 127.0.0.1:8080] [--dir DIR] [--open]", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to listen on (port 0 picks a free one; a host other than loopback exposes the app to the network)")
 	dir := fs.String("dir", "", "serve the site in `DIR` (e.g. build/site) instead of the one built into the binary; "+
 		"symlinks may point within DIR by relative paths, never out of it")

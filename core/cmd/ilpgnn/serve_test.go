@@ -220,7 +220,7 @@ func TestServeErrors(t *testing.T) {
 		3: {[]string{"--dir", filepath.Join(empty, "nope"), "--addr", "127.0.0.1:0"}, 1, []string{"--dir:", "nope"}},
 		4: {[]string{"--dir", file, "--addr", "127.0.0.1:0"}, 1, []string{"is not a folder"}},
 		5: {[]string{"--dir", writeSite(t), "--addr", "nonsense"}, 1, []string{"cannot listen on nonsense", "--addr 127.0.0.1:0"}},
-		6: {[]string{"--port", "80"}, 2, []string{"flag provided but not defined", "usage: ilpgnn serve [--addr 127.0.0.1:8080] [--dir DIR] [--open=false]"}},
+		6: {[]string{"--port", "80"}, 2, []string{"ilpgnn: error: serve: flag provided but not defined: -port\n", `Run "ilpgnn serve -h" for its flags.`}},
 		7: {[]string{"extra"}, 2, []string{`unexpected argument "extra"`}},
 	} {
 		code, out, stderr := cli(t, append([]string{"serve"}, tc.args...)...)

@@ -145,7 +145,7 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	if *asJSON {
 		return writeJSON(stdout, s)
 	}
-	printSearch(stdout, s.Result, opt.Seeds, *out)
+	printSearch(stdout, s.Result, opt.Seeds, *data, *out)
 	return nil
 }
 
@@ -322,9 +322,10 @@ func candidateName(t tune.Trial, width int) string {
 	return fmt.Sprintf("%*d", width, t.Candidate)
 }
 
-// printSearch writes the trials in the order they ran, and the choice
-// with the tuning seeds that made it.
-func printSearch(w io.Writer, res *tune.Result, seeds []uint64, out string) {
+// printSearch writes the trials in the order they ran, the choice with
+// the tuning seeds that made it, and the command that trains with it on
+// data.
+func printSearch(w io.Writer, res *tune.Result, seeds []uint64, data, out string) {
 	fmt.Fprintf(w, "%5s  %9s  %6s  %8s  %s\n", "round", "candidate", "epochs", "val AUC", "settings")
 	for _, t := range res.Trials {
 		fmt.Fprintf(w, "%5d  %9s  %6d  %8.4f  %s\n", t.Round, candidateName(t, 9), t.Epochs, t.ValAUC, settingsText(t.Settings))
@@ -336,6 +337,19 @@ func printSearch(w io.Writer, res *tune.Result, seeds []uint64, out string) {
 			res.Model, seeds, res.ValAUC, res.CurrentValAUC, settingsText(res.Best))
 	}
 	if out != "" {
-		fmt.Fprintf(w, "written to %s: ilpgnn train --model %s --config %s\n", out, res.Model, out)
+		fmt.Fprintf(w, "written to %s: ilpgnn train --data %s --model %s --config %s\n", out, shellQuote(data), res.Model, shellQuote(out))
 	}
+}
+
+// shellQuote returns s as one word of a POSIX shell command: as it is
+// when it holds only characters no shell treats specially, else in single
+// quotes.
+func shellQuote(s string) string {
+	safe := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,+@%", r))
+	}) < 0
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
