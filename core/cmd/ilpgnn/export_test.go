@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,6 +28,9 @@ func TestExport(t *testing.T) {
 	for _, name := range site.CardFiles {
 		built["card/"+name] = &fstest.MapFile{Data: []byte("the card's " + name)}
 	}
+	// The build's twins of the WebAssembly; the others' the export makes.
+	built["card/ilpgnn-card.wasm.br"] = &fstest.MapFile{Data: []byte("brotli of the card's wasm")}
+	built["card/ilpgnn-card.wasm.gz"] = &fstest.MapFile{Data: []byte("gzip of the card's wasm")}
 	saved := embeddedSite
 	embeddedSite = func() fs.FS { return built }
 	defer func() { embeddedSite = saved }()
@@ -81,6 +86,28 @@ func TestExport(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every file has a .gz twin holding it; the WebAssembly's twins are
+	// the build's, .br included.
+	for _, name := range []string{"ilpgnn-card.wasm.br", "ilpgnn-card.wasm.gz"} {
+		if data, err := os.ReadFile(filepath.Join(out, name)); err != nil || string(data) != string(built["card/"+name].Data) {
+			t.Errorf("%s: %q, %v; want the build's", name, data, err)
+		}
+	}
+	for name, want := range map[string][]byte{"index.html": page, "small/" + bundle.CardFile: raw, "ilpgnn-card.js": []byte("the card's ilpgnn-card.js")} {
+		zr, err := os.Open(filepath.Join(out, filepath.FromSlash(name)+".gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := gzip.NewReader(zr)
+		if err != nil {
+			t.Fatalf("%s.gz: %v", name, err)
+		}
+		got, err := io.ReadAll(r)
+		zr.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s.gz holds %d bytes (%v), want the file's %d", name, len(got), err, len(want))
+		}
 	}
 	for _, want := range []string{`data-src="small/" data-pair="n0,n1"`, `data-src="small/" data-pair="n2,n5"`, `<script src="ilpgnn-card.js"></script>`, "'wasm-unsafe-eval'"} {
 		if !strings.Contains(string(page), want) {
