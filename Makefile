@@ -24,22 +24,34 @@ GOROOT   := $(shell $(GO) env GOROOT)
 SIMD_GO     := GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd $(GO)
 SIMD_GOROOT := $(shell GOTOOLCHAIN=go1.27.3 $(GO) env GOROOT)
 SITE     := build/site
+STAMPS   := build/.stamps
 CHROMIUM ?= /usr/bin/chromium
+# What the site's steps are made from: the Go of the engine and the card
+# (tests aside), the page's TypeScript and static files.
+GO_SOURCES := $(shell find core wasm -name '*.go' ! -name '*_test.go' ! -path '*/testdata/*') go.mod go.sum
+PAGE_SOURCES := $(shell find frontend/src public -type f) frontend/build.mjs
 # What `ilpgnn --version` names: the commit built, "+dirty" with changes.
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo +dirty)
 
-.PHONY: all build embed run serve train test fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test readme fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
 
 all: build
 
 # One binary that is the whole app: the site is embedded (core/cmd/ilpgnn/webapp/site holds
 # a copy of build/site at build time; only its .gitkeep is committed).
+# Each step of the site runs only when one of its sources is newer than
+# what it made, so a second `make run` with nothing changed serves in
+# seconds; the binary's own go build is cached by Go.
 build: embed
+	@echo "==> build/ilpgnn: the command line with the site embedded"
 	$(GO) build -ldflags "-X main.buildCommit=$(BUILD_COMMIT)" -o build/ilpgnn ./core/cmd/ilpgnn
 
-embed: site
+embed: $(STAMPS)/embed
+
+$(STAMPS)/embed: $(STAMPS)/site
 	find core/cmd/ilpgnn/webapp/site -mindepth 1 ! -name .gitkeep -delete
 	cp -R $(SITE)/. core/cmd/ilpgnn/webapp/site/
+	@touch $@
 
 # Build everything, then serve the app on $(ADDR) and print its URL.
 run serve: build
@@ -48,7 +60,13 @@ run serve: build
 train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-test: fmt-check vet unit wasm-unit ts-unit browser
+test: fmt-check vet unit wasm-unit ts-unit browser readme
+
+# The README's commands in order, as a newcomer runs them from a fresh
+# clone (all but make run and make test); the output its console sample
+# shows must be what they print (scripts/readme-commands.mjs).
+readme: build
+	node scripts/readme-commands.mjs
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \
@@ -88,6 +106,7 @@ browser: build chromium
 	node --test --test-concurrency=1 frontend/e2e/
 
 node_modules: package.json package-lock.json
+	@echo "==> npm's tools (npm ci)"
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
@@ -100,25 +119,37 @@ chromium:
 # The deployable static site: the engine's WebAssembly (stripped: -s -w
 # drop the symbol table and DWARF, -trimpath the build paths), Go's
 # wasm_exec.js, the bundles, and precompressed .gz/.br twins.
-site: wasm frontend
+site: $(STAMPS)/site
+
+$(STAMPS)/site: $(SITE)/ilpgnn.wasm $(SITE)/card/ilpgnn-card.wasm $(SITE)/app.js frontend/scripts/compress.mjs
+	@echo "==> precompressed .gz and .br twins of the site's files"
 	node frontend/scripts/compress.mjs $(SITE) --json build/sizes.json
 	node frontend/scripts/compress.mjs $(SITE)/card --json build/card-sizes.json
+	@mkdir -p $(STAMPS) && touch $@
 
-wasm:
-	@mkdir -p $(SITE)/card
-	GOOS=js GOARCH=wasm $(SIMD_GO) build -trimpath -ldflags="-s -w" -o $(SITE)/ilpgnn.wasm ./wasm/worker
+wasm: $(SITE)/ilpgnn.wasm card
+
+$(SITE)/ilpgnn.wasm: $(GO_SOURCES)
+	@echo "==> the engine's WebAssembly (Go 1.27 with SIMD; a first build fetches that toolchain and compiles for a few minutes)"
+	@mkdir -p $(SITE)
+	GOOS=js GOARCH=wasm $(SIMD_GO) build -trimpath -ldflags="-s -w" -o $@ ./wasm/worker
 	cp "$(SIMD_GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/
-	$(MAKE) --no-print-directory card
 
 # The embeddable explanation card (wasm/card): built without inlining
 # (-l), which makes it 7% smaller with brotli (wasm/card/README.md); it
 # only explains, so speed matters little.
-card:
+card: $(SITE)/card/ilpgnn-card.wasm
+
+$(SITE)/card/ilpgnn-card.wasm: $(GO_SOURCES)
+	@echo "==> the explanation card's WebAssembly"
 	@mkdir -p $(SITE)/card
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags="-s -w" -o $(SITE)/card/ilpgnn-card.wasm ./wasm/card
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=all=-l -ldflags="-s -w" -o $@ ./wasm/card
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(SITE)/card/
 
-frontend: node_modules
+frontend: $(SITE)/app.js
+
+$(SITE)/app.js: $(PAGE_SOURCES) node_modules
+	@echo "==> the page: TypeScript bundles and static files"
 	node frontend/build.mjs
 
 # Short runs of every fuzzer (the seed corpora also run in `make unit`).
