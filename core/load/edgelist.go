@@ -47,7 +47,9 @@ func (n *nodeIDs) get(id []byte) int32 {
 //
 // Both files are delimited text, read as records describes: a leading
 // block of '#' or '%' comment lines, then one record per line, separated
-// by commas, tabs or blanks, with RFC 4180 quoting.
+// by commas, tabs, semicolons or blanks, with RFC 4180 quoting. In a
+// semicolon-separated features file a value may have a decimal comma
+// ("0,5"), as Excel writes it where the comma is the decimal mark.
 //
 // The edge list has one edge per line, "<id> <id> [weight] [...]"; fields
 // after the second are ignored (and said to be, in the graph's ReadNotes).
@@ -61,8 +63,9 @@ func (n *nodeIDs) get(id []byte) int32 {
 //
 // otherwise it is an edge. A header found by the last two rules is named
 // in ReadNotes with the reason, so that the one edge they could take is
-// never lost unsaid. A file whose first data line starts with '{', '[' or '<' is
-// refused as JSON or XML, which this reader does not understand.
+// never lost unsaid. A file whose first data line starts with '{', '[' or
+// '<' is refused as JSON or XML: those are read by JSONBytes, GraphMLReader
+// and GEXFReader, which Path and Bytes choose by the file's extension.
 //
 // The features file has one line per node, "<id> <v1> ... <vD>": dense
 // values, stored sparse (zeros dropped). Every line must have as many values
@@ -123,7 +126,7 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string
 		fields, ok := rs.next()
 		if k == 0 && rs.begun {
 			if kind := markup(rs.first); kind != "" {
-				return nil, nil, errorf(file, rs.line, "this is %s, not an edge list: give edges as lines of two ids (a header line such as \"source,target\" first, if the first id starts with %q), a LINQS pair or a gnn-benchmark .npz", kind, rs.first[:1])
+				return nil, nil, errorf(file, rs.line, "this is %s, not an edge list: name it %s to have it read as such, or give edges as lines of two ids (a header line such as \"source,target\" first, if the first id starts with %q)", kind, markupNames[kind], rs.first[:1])
 			}
 		}
 		if !ok {
@@ -223,7 +226,7 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		}
 		if dim < 0 {
 			dim = len(fields) - 1
-			if isFeaturesHeader(fields) {
+			if isFeaturesHeader(rs.sep, fields) {
 				// It fixes the width and holds no data; a header whose
 				// first field is a node of the edge list may be that
 				// node's row, spoilt, and is said to be read as a header.
@@ -245,7 +248,7 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		}
 		lineOf[node] = rs.line
 		for k, f := range fields[1:] {
-			v, err := parseValue(f)
+			v, err := parseValue(rs.sep.numeral(f))
 			if err != nil {
 				return nil, nil, nil, rs.errorf("value %d of node %q: %v", k+1, fields[0], err)
 			}
@@ -292,6 +295,13 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 	return x, missing, notes, nil
 }
 
+// markupNames says, for each kind markup returns, the file names that
+// Path and Bytes read as that kind.
+var markupNames = map[string]string{
+	"JSON": "*.json (networkx node-link or graphology JSON)",
+	"XML":  "*.graphml (GraphML) or *.gexf (GEXF)",
+}
+
 // markup returns what a file whose first data line is line is, when it is
 // JSON or XML ("JSON", "XML"), or "".
 func markup(line []byte) string {
@@ -309,10 +319,10 @@ func markup(line []byte) string {
 	return ""
 }
 
-// isFeaturesHeader reports whether the first record of a features file is
-// a header: any of its value fields is not a number.
-func isFeaturesHeader(fields [][]byte) bool {
-	return slices.ContainsFunc(fields[1:], func(b []byte) bool { return !isNumber(b) })
+// isFeaturesHeader reports whether the first record of a features file
+// separated by s is a header: any of its value fields is not a number.
+func isFeaturesHeader(s sep, fields [][]byte) bool {
+	return slices.ContainsFunc(fields[1:], func(b []byte) bool { return !isNumber(s.numeral(b)) })
 }
 
 // FeatureRowIDs returns the ids of a features file's rows in the order of
@@ -330,7 +340,7 @@ func FeatureRowIDs(features io.Reader, file string) ([]string, error) {
 		if len(fields) < 2 {
 			return nil, rs.errorf("expected <id> <values...>, got %d field(s)", len(fields))
 		}
-		if k == 0 && isFeaturesHeader(fields) {
+		if k == 0 && isFeaturesHeader(rs.sep, fields) {
 			continue
 		}
 		ids = append(ids, string(fields[0]))

@@ -171,11 +171,11 @@ func TestEdgeListRefused(t *testing.T) {
 	graphology := "{\n  \"attributes\": {},\n  \"nodes\": [{\"key\": \"a\"}, {\"key\": \"b\"}],\n  \"edges\": [{\"source\": \"a\", \"target\": \"b\"}]\n}\n"
 	for _, tc := range []struct{ name, in, want string }{
 		{"networkx node-link JSON", nodeLink,
-			`e.csv:1: this is JSON, not an edge list: give edges as lines of two ids (a header line such as "source,target" first, if the first id starts with "{"), a LINQS pair or a gnn-benchmark .npz`},
+			`e.csv:1: this is JSON, not an edge list: name it *.json (networkx node-link or graphology JSON) to have it read as such, or give edges as lines of two ids (a header line such as "source,target" first, if the first id starts with "{")`},
 		{"graphology JSON", graphology,
-			`e.csv:1: this is JSON, not an edge list: give edges as lines of two ids (a header line such as "source,target" first, if the first id starts with "{"), a LINQS pair or a gnn-benchmark .npz`},
+			`e.csv:1: this is JSON, not an edge list: name it *.json (networkx node-link or graphology JSON) to have it read as such, or give edges as lines of two ids (a header line such as "source,target" first, if the first id starts with "{")`},
 		{"GEXF", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gexf xmlns=\"http://gexf.net/1.3\">\n",
-			`e.csv:1: this is XML, not an edge list: give edges as lines of two ids (a header line such as "source,target" first, if the first id starts with "<"), a LINQS pair or a gnn-benchmark .npz`},
+			`e.csv:1: this is XML, not an edge list: name it *.graphml (GraphML) or *.gexf (GEXF) to have it read as such, or give edges as lines of two ids (a header line such as "source,target" first, if the first id starts with "<")`},
 		{"a comment after the data", "1,2\n# 3,4\n5,6\n",
 			`e.csv:2: a comment line after the data has begun ("# 3,4"); comments are read only before the first data line, so remove it, or quote the id if it is data`},
 		{"a stray quote", "1,2\nab\"c,d\n",

@@ -50,6 +50,8 @@ func FuzzEdgeList(f *testing.F) {
 	f.Add([]byte("person,friend\nalice,bob\nbob,carol\n"), []byte(""), false)
 	f.Add([]byte("{\"nodes\": [{\"id\": 0}], \"links\": []}\n"), []byte(""), false)
 	f.Add([]byte("\"a\nb\",c\n\"open,d\n"), []byte(""), false)
+	// Semicolons, with a decimal comma in the features.
+	f.Add([]byte("source;target;w\n\"a;1\";b;0,5\n"), []byte("id;x\n\"a;1\";0,5\nb;1,000,5\n"), true)
 	f.Fuzz(func(t *testing.T, edges, feats []byte, withFeatures bool) {
 		var featsReader io.Reader
 		if withFeatures {

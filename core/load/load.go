@@ -3,7 +3,7 @@
 // self-loops, no duplicate edges, nodes 0..N-1, with the user's own node ids
 // kept in IDs and, where the file has them, labels and class names.
 //
-// Three formats are understood:
+// These formats are understood:
 //
 //   - LINQS text (Cora, Citeseer): a *.content file, one node per line
 //     "<id> <feature values...> <label>", and a *.cites file, one citation
@@ -11,15 +11,20 @@
 //   - gnn-benchmark .npz (Shchur et al. 2018; Amazon Photo, Cora, Citeseer):
 //     a zip of .npy arrays holding a scipy CSR adjacency, CSR or dense
 //     attributes, labels and names. See NPZBytes.
-//   - A plain edge list (CSV, TSV or whitespace separated) with an optional
-//     features file keyed by node id. See EdgeListReaders.
+//   - A plain edge list (comma, tab, semicolon or whitespace separated)
+//     with an optional features file keyed by node id. See
+//     EdgeListReaders.
+//   - GraphML (*.graphml) and GEXF (*.gexf, Gephi's), and networkx's
+//     node-link or graphology's JSON (*.json): the formats graph tools
+//     save, with node attributes that are numbers read as features. See
+//     GraphMLReader, GEXFReader and JSONBytes.
 //
 // Path and Bytes pick the format from file names; the reader-based entry
 // points serve WebAssembly, where there are no files.
 //
 // Every problem with the data is returned as a *Error naming the file and,
-// for text formats, the line; no input makes a loader panic (the fuzz tests
-// hold them to that).
+// for text formats (XML and JSON included), the line; no input makes a
+// loader panic (the fuzz tests hold them to that).
 package load
 
 import (
@@ -85,7 +90,13 @@ const (
 	formatLINQS formatKind = iota + 1
 	formatNPZ
 	formatEdgeList
+	formatGraphML
+	formatGEXF
+	formatJSON
 )
+
+// markupKinds are the formats chosen by a file's extension alone.
+var markupKinds = map[string]formatKind{".graphml": formatGraphML, ".gexf": formatGEXF, ".json": formatJSON}
 
 // edgeListExts are the extensions of edges.* and features.* files in a
 // directory.
@@ -98,12 +109,14 @@ var edgeListExts = []string{".csv", ".tsv", ".txt"}
 //  2. otherwise exactly one *.npz: npz;
 //  3. otherwise exactly one edges.{csv,tsv,txt}: an edge list, with at most
 //     one features.{csv,tsv,txt};
-//  4. otherwise, when single is set (Bytes, not a directory), a single file
+//  4. otherwise exactly one *.graphml, *.gexf or *.json: GraphML, GEXF or
+//     JSON (networkx node-link or graphology, told apart by JSONBytes);
+//  5. otherwise, when single is set (Bytes, not a directory), a single file
 //     that is not half of a LINQS pair: an edge list.
 //
 // Other files beside the ones chosen (a README, say) are ignored.
 func detect(where string, names []string, single bool) (format, error) {
-	var content, cites, npzs, edges, feats []string
+	var content, cites, npzs, edges, feats, markups []string
 	for _, n := range names {
 		base := path.Base(filepath.ToSlash(n))
 		switch ext := strings.ToLower(path.Ext(base)); {
@@ -113,6 +126,8 @@ func detect(where string, names []string, single bool) (format, error) {
 			cites = append(cites, n)
 		case ext == ".npz":
 			npzs = append(npzs, n)
+		case markupKinds[ext] != 0:
+			markups = append(markups, n)
 		case slices.Contains(edgeListExts, ext) && strings.EqualFold(strings.TrimSuffix(base, path.Ext(base)), "edges"):
 			edges = append(edges, n)
 		case slices.Contains(edgeListExts, ext) && strings.EqualFold(strings.TrimSuffix(base, path.Ext(base)), "features"):
@@ -130,13 +145,15 @@ func detect(where string, names []string, single bool) (format, error) {
 			f.second = feats[0]
 		}
 		return f, nil
+	case len(markups) == 1:
+		return format{kind: markupKinds[strings.ToLower(path.Ext(markups[0]))], main: markups[0], nameHint: stem(markups[0])}, nil
 	case single && len(names) == 1 && len(content)+len(cites) == 0:
 		return format{kind: formatEdgeList, main: names[0], nameHint: stem(names[0])}, nil
 	}
 	return format{}, fmt.Errorf("%s: %w: want one *.content and one *.cites (LINQS), one *.npz, "+
-		"or edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}; found %d content, %d cites, "+
-		"%d npz, %d edges and %d features files among %d",
-		where, ErrUnknownFormat, len(content), len(cites), len(npzs), len(edges), len(feats), len(names))
+		"edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}, or one *.graphml, *.gexf or *.json; "+
+		"found %d content, %d cites, %d npz, %d edges, %d features and %d graphml, gexf or json files among %d",
+		where, ErrUnknownFormat, len(content), len(cites), len(npzs), len(edges), len(feats), len(markups), len(names))
 }
 
 // stem returns a file name without directory and extension: the graph's
@@ -150,10 +167,12 @@ func stem(name string) string {
 //
 //   - a directory is listed (not recursively) and its files are chosen as
 //     Bytes describes: a *.content/*.cites pair, else a single *.npz, else
-//     edges.{csv,tsv,txt} with an optional features.{csv,tsv,txt}. The
-//     graph is named after the .content or .npz file's stem, or after the
-//     directory for an edge list;
+//     edges.{csv,tsv,txt} with an optional features.{csv,tsv,txt}, else a
+//     single *.graphml, *.gexf or *.json. The graph is named after the
+//     chosen file's stem, or after the directory for an edge list;
 //   - a *.npz file is read as gnn-benchmark npz;
+//   - a *.graphml, *.gexf or *.json file is read as GraphML, GEXF or JSON
+//     (see JSONBytes);
 //   - a *.content or *.cites file is read as LINQS together with its sibling
 //     of the same stem;
 //   - any other file is read as an edge list without features.
@@ -191,11 +210,17 @@ func Path(p string) (*graph.Graph, error) {
 			f.kind, f.second = formatLINQS, strings.TrimSuffix(p, filepath.Ext(p))+".cites"
 		case ".cites":
 			f.kind, f.main, f.second = formatLINQS, strings.TrimSuffix(p, filepath.Ext(p))+".content", p
+		default:
+			if k := markupKinds[strings.ToLower(filepath.Ext(p))]; k != 0 {
+				f.kind = k
+			}
 		}
 	}
 	switch f.kind {
 	case formatLINQS:
 		return linqsFiles(f.nameHint, f.main, f.second)
+	case formatGraphML, formatGEXF, formatJSON:
+		return markupFile(f)
 	case formatNPZ:
 		data, err := ReadFile(f.main)
 		if err != nil {
@@ -215,6 +240,31 @@ func Path(p string) (*graph.Graph, error) {
 		g.Name = f.nameHint
 		return g, nil
 	}
+}
+
+// markupFile reads the GraphML, GEXF or JSON file f.main.
+func markupFile(f format) (*graph.Graph, error) {
+	if f.kind == formatJSON {
+		data, err := ReadFile(f.main)
+		if err != nil {
+			return nil, err
+		}
+		g, err := JSONBytes(f.main, data)
+		if err != nil {
+			return nil, err
+		}
+		g.Name = f.nameHint
+		return g, nil
+	}
+	r, err := openRegular(f.main)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if f.kind == formatGEXF {
+		return GEXFReader(f.nameHint, r, f.main)
+	}
+	return GraphMLReader(f.nameHint, r, f.main)
 }
 
 // linqsFiles opens a LINQS pair and reads it.
@@ -288,9 +338,11 @@ func fileError(p string, err error) *Error {
 // WebAssembly, where the browser hands over file contents). It applies the
 // detection of Path to the names: one *.content and one *.cites → LINQS;
 // else one *.npz → npz; else edges.{csv,tsv,txt} with an optional
-// features.{csv,tsv,txt} → edge list; else a single file → edge list. Other
-// files are ignored. The graph is named after the stem of the main file
-// (the .content, .npz or edges file), and errors name files by their keys.
+// features.{csv,tsv,txt} → edge list; else one *.graphml, *.gexf or *.json
+// → GraphML, GEXF or JSON; else a single file → edge list. Other files are
+// ignored. The graph is named after the stem of the main file (the
+// .content, .npz, edges, .graphml, .gexf or .json file), and errors name
+// files by their keys.
 func Bytes(files map[string][]byte) (*graph.Graph, error) {
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -306,6 +358,12 @@ func Bytes(files map[string][]byte) (*graph.Graph, error) {
 		return LINQSReaders(f.nameHint, bytes.NewReader(files[f.main]), f.main, bytes.NewReader(files[f.second]), f.second)
 	case formatNPZ:
 		return npzBytes(f.main, files[f.main])
+	case formatGraphML:
+		return GraphMLReader(f.nameHint, bytes.NewReader(files[f.main]), f.main)
+	case formatGEXF:
+		return GEXFReader(f.nameHint, bytes.NewReader(files[f.main]), f.main)
+	case formatJSON:
+		return JSONBytes(f.main, files[f.main])
 	default:
 		if f.second == "" {
 			return EdgeListReaders(f.nameHint, bytes.NewReader(files[f.main]), f.main, nil, "")

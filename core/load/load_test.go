@@ -332,9 +332,9 @@ func TestErrors(t *testing.T) {
 		// 1e400 overflows even a float64: still a number, not a header.
 		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,1e400\n2,0\n"}, `features.csv:1: value 1 of node "1": "1e400" is out of float32 range (magnitude at most 3.403e+38)`},
 		// Detection.
-		{map[string]string{"a.txt": "1 2\n", "b.txt": "1 2\n"}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, or edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}; found 0 content, 0 cites, 0 npz, 0 edges and 0 features files among 2"},
-		{map[string]string{"g.content": content}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, or edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}; found 1 content, 0 cites, 0 npz, 0 edges and 0 features files among 1"},
-		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,0\n", "features.tsv": "1\t0\n"}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, or edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}; found 0 content, 0 cites, 0 npz, 1 edges and 2 features files among 3"},
+		{map[string]string{"a.txt": "1 2\n", "b.txt": "1 2\n"}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}, or one *.graphml, *.gexf or *.json; found 0 content, 0 cites, 0 npz, 0 edges, 0 features and 0 graphml, gexf or json files among 2"},
+		{map[string]string{"g.content": content}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}, or one *.graphml, *.gexf or *.json; found 1 content, 0 cites, 0 npz, 0 edges, 0 features and 0 graphml, gexf or json files among 1"},
+		{map[string]string{"edges.csv": "1,2\n", "features.csv": "1,0\n", "features.tsv": "1\t0\n"}, "files: unknown graph format: want one *.content and one *.cites (LINQS), one *.npz, edges.{csv,tsv,txt} with optional features.{csv,tsv,txt}, or one *.graphml, *.gexf or *.json; found 0 content, 0 cites, 0 npz, 1 edges, 2 features and 0 graphml, gexf or json files among 3"},
 	} {
 		files := map[string][]byte{}
 		for k, v := range tc.files {

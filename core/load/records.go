@@ -20,14 +20,15 @@ import (
 // is data wherever it is. Blank lines are skipped.
 //
 // The separator is taken from the first data line, outside quotes (see
-// detectSep): a comma or a tab, else runs of blanks. Fields are
-// quoted as RFC 4180 says: a field that starts with '"' runs to the next
-// lone '"', a doubled '"' inside it stands for one, and with a comma or a
-// tab it may hold the separator and line breaks; with blanks a quoted field
-// may hold blanks and ends on its line. Blanks around a field, quoted or
-// not, are not part of it. A '"' inside a field that does not start with
-// one is an error with a comma or a tab (it would otherwise become part of
-// an id), and an ordinary character with blanks.
+// detectSep): a comma, a tab or a semicolon, else runs of blanks. Fields
+// are quoted as RFC 4180 says: a field that starts with '"' runs to the
+// next lone '"', a doubled '"' inside it stands for one, and with a
+// separator character it may hold the separator and line breaks; with
+// blanks a quoted field may hold blanks and ends on its line. Blanks
+// around a field, quoted or not, are not part of it. A '"' inside a field
+// that does not start with one is an error with a separator character (it
+// would otherwise become part of an id), and an ordinary character with
+// blanks.
 //
 // TestQuotingMatchesEncodingCSV holds the comma and tab cases to
 // encoding/csv's reading of what encoding/csv writes; the reader is our
@@ -80,7 +81,7 @@ func (rs *records) next() ([][]byte, bool) {
 		rs.line = rs.n
 		rec := t
 		if bytes.Count(t, quote)%2 == 1 && (!rs.begun || rs.sep != sepBlanks) {
-			// An open quote: with a comma or a tab (the first record
+			// An open quote: with a separator character (the first record
 			// decides which) a quoted field may hold line breaks.
 			if rec = rs.continued(b[len(b)-len(bytes.TrimLeft(b, " \t\r\v\f")):]); rec == nil {
 				return nil, false

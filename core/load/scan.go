@@ -83,18 +83,20 @@ func (l *lines) errorf(format string, args ...any) *Error {
 	return errorf(l.file, l.n, format, args...)
 }
 
-// sep is a field separator: ',' or '\t', or 0 for runs of blanks.
+// sep is a field separator: ',', '\t' or ';', or 0 for runs of blanks.
 type sep byte
 
 const sepBlanks sep = 0
 
 // detectSep picks the separator of a delimited file from its first data
-// line, outside quoted fields: a comma or a tab when it has one and not
-// the other; when it has both, the one its file name's extension says
-// (".csv" a comma, else a tab: a tab-separated file is the one whose ids
-// hold commas); else blanks.
+// line, outside quoted fields: the one of a comma, a tab and a semicolon
+// that it has. When it has more than one, a tab wins unless the file
+// name's extension is ".csv" (a tab-separated file is the one whose ids
+// hold commas or semicolons); otherwise a semicolon wins over a comma, as
+// in the files Excel saves where the comma is the decimal mark
+// ("a;b;0,5"). A line with none of them is separated by blanks.
 func detectSep(line []byte, file string) sep {
-	comma, tab, quoted := false, false, false
+	comma, tab, semi, quoted := false, false, false, false
 	for _, c := range line {
 		switch {
 		case c == '"':
@@ -104,20 +106,37 @@ func detectSep(line []byte, file string) sep {
 			comma = true
 		case c == '\t':
 			tab = true
+		case c == ';':
+			semi = true
 		}
 	}
 	switch {
-	case comma && tab:
-		if strings.EqualFold(path.Ext(file), ".csv") {
-			return ','
-		}
+	case tab && (!comma && !semi || !strings.EqualFold(path.Ext(file), ".csv")):
 		return '\t'
+	case semi:
+		return ';'
 	case comma:
 		return ','
-	case tab:
-		return '\t'
 	}
 	return sepBlanks
+}
+
+// numeral returns a value field as parseValue and isNumber should read
+// it: in a semicolon-separated file a decimal comma ("0,5", one comma and
+// no point) stands for a decimal point, as Excel writes it where the comma
+// is the decimal mark. Other fields, and fields of other files, are
+// returned as they are.
+func (s sep) numeral(f []byte) []byte {
+	if s != ';' {
+		return f
+	}
+	i := bytes.IndexByte(f, ',')
+	if i < 0 || bytes.IndexByte(f[i+1:], ',') >= 0 || bytes.IndexByte(f, '.') >= 0 {
+		return f
+	}
+	c := bytes.Clone(f)
+	c[i] = '.'
+	return c
 }
 
 // blanks marks the ASCII blanks: space, tab, CR, VT, FF.
@@ -126,10 +145,10 @@ var blanks = [256]bool{' ': true, '\t': true, '\r': true, '\v': true, '\f': true
 // isBlank reports whether c is an ASCII blank (space, tab, CR, VT, FF).
 func isBlank(c byte) bool { return blanks[c] }
 
-// split appends the fields of line to dst[:0] and returns it. With a comma
-// or tab separator each field is trimmed of surrounding blanks and empty
-// fields are kept; with sepBlanks fields are the runs of non-blanks. The
-// fields alias line.
+// split appends the fields of line to dst[:0] and returns it. With a
+// separator character each field is trimmed of surrounding blanks and
+// empty fields are kept; with sepBlanks fields are the runs of
+// non-blanks. The fields alias line.
 func (s sep) split(dst [][]byte, line []byte) [][]byte {
 	dst = dst[:0]
 	if s == sepBlanks {

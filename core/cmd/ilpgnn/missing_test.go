@@ -39,9 +39,9 @@ func TestMissingFeatureRows(t *testing.T) {
 		t.Fatalf("inspect --json: exit %d: %s", code, stderr)
 	}
 	var st struct {
-		Nodes             int
-		MissingFeatures   int
-		MissingFeatureIDs []string
+		Nodes             int      `json:"nodes"`
+		MissingFeatures   int      `json:"missing_features"`
+		MissingFeatureIDs []string `json:"missing_feature_ids"`
 	}
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)

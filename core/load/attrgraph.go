@@ -1,0 +1,394 @@
+package load
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ilpgnn/core/f32"
+	"ilpgnn/core/graph"
+)
+
+// attrGraph collects a graph read from a format whose nodes carry named
+// attributes (GraphML, GEXF, networkx node-link and graphology JSON): the
+// declared nodes with their attribute values, the edges between ids, and
+// what the reader ignored. build turns it into a *graph.Graph by the rules
+// the readers share:
+//
+//   - Node order is order of first appearance, in the node list or on an
+//     edge. A node named only by edges is added, as networkx adds it; it
+//     has no attribute values.
+//   - An attribute whose values are all numbers (booleans count as 1 and
+//     0) becomes a feature column; the columns are sorted by attribute
+//     name. A declared node without a value gets the attribute's default
+//     where the format declares one, else 0, and is counted in a note.
+//   - Any other node attribute, and every edge attribute, is ignored, and
+//     a note names it.
+//   - Self-loops and repeated edges (in either direction: every graph is
+//     read as undirected) are removed by graph.New, which counts them.
+type attrGraph struct {
+	file  string
+	size  int64 // bytes of input read, which bounds what defaults may fill
+	nodes nodeIDs
+	line  []int // per node, the line that declares it; 0 for one only on edges
+
+	keys     []attrKey
+	keyIndex map[string]int32 // key id -> index in keys
+
+	// The declared nodes' values, one row per declared node in order.
+	rowNode  []int32
+	rowStart []int
+	idx      chunked[int32] // key index
+	val      chunked[float32]
+
+	edges     []graph.Edge
+	edgeAttrs map[string]int // ignored edge attribute -> edges with it
+	ignored   map[string]int // other ignored things ("<viz:position>") -> count
+	notes     []string
+}
+
+// attrKey is a node attribute: its name, whether it is a number, and
+// which declared nodes lack it.
+type attrKey struct {
+	name   string
+	other  string  // why it is not a number ("declared as string"), "" while it is
+	def    float32 // the value of a node without one, when hasDef
+	hasDef bool
+	given  int  // declared nodes with a value
+	bools  bool // some value was a boolean, read as 1 or 0
+
+	lastRow    int      // the last row with a value, -1 before the first
+	missing    int      // rows before lastRow without a value
+	missingIDs []string // the first graph.MaxNamedMissing of them
+}
+
+func newAttrGraph(file string) *attrGraph {
+	return &attrGraph{file: file, nodes: nodeIDs{index: make(map[string]int32)},
+		keyIndex: make(map[string]int32), edgeAttrs: make(map[string]int), ignored: make(map[string]int)}
+}
+
+// errorf returns a *Error at line of b's file.
+func (b *attrGraph) errorf(line int, format string, args ...any) *Error {
+	return errorf(b.file, line, format, args...)
+}
+
+// key returns the index of the attribute with key id, declaring it with
+// name when new.
+func (b *attrGraph) key(id, name string) int32 {
+	if k, ok := b.keyIndex[id]; ok {
+		return k
+	}
+	k := int32(len(b.keys))
+	b.keys = append(b.keys, attrKey{name: name, lastRow: -1})
+	b.keyIndex[id] = k
+	return k
+}
+
+// setOther marks attribute k as not a number, for the reason why (the
+// first reason given is kept).
+func (b *attrGraph) setOther(k int32, why string) {
+	if b.keys[k].other == "" {
+		b.keys[k].other = why
+	}
+}
+
+// setDefault gives attribute k the value of the nodes without one.
+func (b *attrGraph) setDefault(k int32, v float32) {
+	b.keys[k].def, b.keys[k].hasDef = v, true
+}
+
+// id returns the node of id, adding it when new.
+func (b *attrGraph) id(id string) int32 {
+	if i, ok := b.nodes.index[id]; ok {
+		return i
+	}
+	i := int32(len(b.nodes.ids))
+	b.nodes.ids = append(b.nodes.ids, id)
+	b.nodes.index[id] = i
+	b.line = append(b.line, 0)
+	return i
+}
+
+// node declares the node id at line and starts its row of values. An id
+// declared before, or empty, is an error.
+func (b *attrGraph) node(id string, line int) error {
+	if id == "" {
+		return b.errorf(line, "empty node id")
+	}
+	n := b.id(id)
+	if at := b.line[n]; at != 0 {
+		return b.errorf(line, "node id %q already declared on line %d", clipField([]byte(id)), at)
+	}
+	b.line[n] = max(line, 1)
+	b.rowNode = append(b.rowNode, n)
+	b.rowStart = append(b.rowStart, b.idx.len)
+	return nil
+}
+
+// value records the value v of attribute k for the node declared last,
+// whose id the error for a value given twice names. For an attribute
+// that is not a number, v is not stored: the node is only counted.
+func (b *attrGraph) value(k int32, v float32, line int) error {
+	key := &b.keys[k]
+	row := len(b.rowNode) - 1
+	if key.lastRow == row {
+		return b.errorf(line, "node %q has attribute %q twice", clipField([]byte(b.nodes.ids[b.rowNode[row]])), key.name)
+	}
+	for r := key.lastRow + 1; r < row && len(key.missingIDs) < graph.MaxNamedMissing; r++ {
+		key.missingIDs = append(key.missingIDs, b.nodes.ids[b.rowNode[r]])
+	}
+	key.missing += row - key.lastRow - 1
+	key.lastRow = row
+	key.given++
+	if key.other == "" {
+		b.idx.append(k)
+		b.val.append(v)
+	}
+	return nil
+}
+
+// boolValue records a boolean value of attribute k as 1 or 0 (see value).
+func (b *attrGraph) boolValue(k int32, v bool, line int) error {
+	b.keys[k].bools = true
+	if v {
+		return b.value(k, 1, line)
+	}
+	return b.value(k, 0, line)
+}
+
+// edge adds the edge between the nodes with ids u and v.
+func (b *attrGraph) edge(u, v string) {
+	b.edges = append(b.edges, graph.Edge{U: b.id(u), V: b.id(v)})
+}
+
+// build returns the graph, named name, with the notes of what was
+// ignored. A graph without edges is an error.
+func (b *attrGraph) build(name string) (*graph.Graph, error) {
+	n := len(b.nodes.ids)
+	if len(b.edges) == 0 {
+		if n == 0 {
+			return nil, &Error{File: b.file, Err: fmt.Errorf("%w: no nodes and no edges", ErrEmpty)}
+		}
+		return nil, b.errorf(0, "the graph has no edges (%s): there are no links to learn from", nouns(n, "node", "nodes"))
+	}
+	cols, colOf := b.columns()
+	if err := b.checkDefaults(cols); err != nil {
+		return nil, err
+	}
+	x, undeclared := b.features(cols, colOf)
+	g, err := graph.New(n, b.edges, x, b.nodes.ids)
+	if err != nil {
+		return nil, &Error{File: b.file, Err: err}
+	}
+	g.Name = name
+	g.ReadNotes = b.buildNotes(cols)
+	if len(cols) > 0 {
+		g.MissingFeatures = undeclared
+	} else if len(undeclared) > 0 {
+		g.ReadNotes = append(g.ReadNotes, fmt.Sprintf("%s: %s on edges but not in the node list (%s); added to the graph",
+			b.file, nouns(len(undeclared), "node is", "nodes are"), quoteIDs(undeclared, len(undeclared))))
+	}
+	return g, nil
+}
+
+// columns returns the attributes that become feature columns, sorted by
+// name (then by key), and each key's column or -1.
+func (b *attrGraph) columns() ([]int32, []int32) {
+	var cols []int32
+	for k, key := range b.keys {
+		if key.other == "" && (key.given > 0 || key.hasDef && key.def != 0) {
+			cols = append(cols, int32(k))
+		}
+	}
+	slices.SortStableFunc(cols, func(p, q int32) int { return cmp.Compare(b.keys[p].name, b.keys[q].name) })
+	colOf := make([]int32, len(b.keys))
+	for k := range colOf {
+		colOf[k] = -1
+	}
+	for c, k := range cols {
+		colOf[k] = int32(c)
+	}
+	return cols, colOf
+}
+
+// checkDefaults refuses a file whose declared defaults would fill more
+// values than a few per byte of it: a few hundred bytes of declarations
+// could otherwise ask for gigabytes.
+func (b *attrGraph) checkDefaults(cols []int32) error {
+	fill := int64(0)
+	for _, k := range cols {
+		if key := b.keys[k]; key.hasDef && key.def != 0 {
+			fill += int64(len(b.rowNode) - key.given)
+		}
+	}
+	if most := 8*b.size + 1<<20; fill > most {
+		return b.errorf(0, "the declared defaults of the node attributes would fill %d values, more than %d: give the values on the nodes", fill, most)
+	}
+	return nil
+}
+
+// features returns the feature matrix in node order and the ids of the
+// nodes named only on edges, in node order.
+func (b *attrGraph) features(cols, colOf []int32) (*f32.CSR, []string) {
+	n := len(b.nodes.ids)
+	rowOf := make([]int32, n)
+	for i := range rowOf {
+		rowOf[i] = -1
+	}
+	for r, node := range b.rowNode {
+		rowOf[node] = int32(r)
+	}
+	b.rowStart = append(b.rowStart, b.idx.len)
+	var defaults []int32 // columns whose default is not 0
+	for c, k := range cols {
+		if key := b.keys[k]; key.hasDef && key.def != 0 {
+			defaults = append(defaults, int32(c))
+		}
+	}
+	type entry struct {
+		col int32
+		v   float32
+	}
+	var (
+		row        []entry
+		stamp      = make([]int32, len(cols)) // node+1 where a column has a value
+		undeclared []string
+		nnz        = 0
+	)
+	x := &f32.CSR{Rows: n, Cols: len(cols), Indptr: make([]int32, n+1)}
+	for i := range n {
+		if r := rowOf[i]; r >= 0 {
+			row = row[:0]
+			for e := b.rowStart[r]; e < b.rowStart[r+1]; e++ {
+				if c := colOf[b.idx.at(e)]; c >= 0 {
+					row = append(row, entry{c, b.val.at(e)})
+					stamp[c] = int32(i) + 1
+				}
+			}
+			for _, c := range defaults {
+				if stamp[c] != int32(i)+1 {
+					row = append(row, entry{c, b.keys[cols[c]].def})
+				}
+			}
+			slices.SortFunc(row, func(p, q entry) int { return cmp.Compare(p.col, q.col) })
+			for _, e := range row {
+				if e.v != 0 {
+					x.Indices = append(x.Indices, e.col)
+					x.Values = append(x.Values, e.v)
+					nnz++
+				}
+			}
+		} else {
+			undeclared = append(undeclared, b.nodes.ids[i])
+		}
+		x.Indptr[i+1] = int32(nnz)
+	}
+	return x, undeclared
+}
+
+// buildNotes returns the notes for ReadNotes: which attributes are the
+// features, which lack values on some nodes, and what was ignored.
+func (b *attrGraph) buildNotes(cols []int32) []string {
+	var notes []string
+	if len(cols) > 0 {
+		names, bools := make([]string, len(cols)), false
+		for c, k := range cols {
+			names[c], bools = b.keys[k].name, bools || b.keys[k].bools
+		}
+		s := "the feature is the numeric node attribute " + quoteList(names)
+		if len(cols) > 1 {
+			s = "the features are the numeric node attributes " + quoteList(names) + ", in that order (sorted by name)"
+		}
+		if bools {
+			s += "; true and false are read as 1 and 0"
+		}
+		notes = append(notes, b.file+": "+s)
+	}
+	rows := len(b.rowNode)
+	for _, k := range cols {
+		key := &b.keys[k]
+		for r := key.lastRow + 1; r < rows && len(key.missingIDs) < graph.MaxNamedMissing; r++ {
+			key.missingIDs = append(key.missingIDs, b.nodes.ids[b.rowNode[r]])
+		}
+		missing := key.missing + rows - key.lastRow - 1
+		if missing == 0 || key.hasDef {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s: attribute %q has no value on %d of %d nodes (%s); read as 0 there",
+			b.file, key.name, missing, rows, quoteIDs(key.missingIDs, missing)))
+	}
+	var ignored []string
+	for _, key := range b.keys {
+		if key.other != "" && key.given > 0 {
+			ignored = append(ignored, fmt.Sprintf("%q (%s)", key.name, key.other))
+		}
+	}
+	if len(ignored) > 0 {
+		slices.Sort(ignored)
+		notes = append(notes, fmt.Sprintf("%s: node attributes that are not numbers are ignored: %s", b.file, clipList(ignored)))
+	}
+	if s := countList(b.edgeAttrs, func(name string, n int) string { return fmt.Sprintf("%q (on %s)", name, nouns(n, "edge", "edges")) }); s != "" {
+		notes = append(notes, fmt.Sprintf("%s: edge attributes are ignored: %s", b.file, s))
+	}
+	if s := countList(b.ignored, func(what string, n int) string { return fmt.Sprintf("%d %s", n, what) }); s != "" {
+		notes = append(notes, fmt.Sprintf("%s: not read: %s", b.file, s))
+	}
+	return append(notes, b.notes...)
+}
+
+// countList formats a map's entries, sorted by key, with f, as a list.
+func countList(m map[string]int, f func(string, int) string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	items := make([]string, len(keys))
+	for i, k := range keys {
+		items[i] = f(k, m[k])
+	}
+	return clipList(items)
+}
+
+// maxListed is how many items a note lists before "and N more".
+const maxListed = 10
+
+// clipList joins items with commas, listing at most maxListed of them.
+func clipList(items []string) string {
+	if len(items) <= maxListed {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(items)-maxListed)
+}
+
+// quoteList quotes names and joins them as clipList does.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, s := range names {
+		q[i] = strconv.Quote(string(clipField([]byte(s))))
+	}
+	return clipList(q)
+}
+
+// quoteIDs names the first of n ids, as graph's notes do: `ids "a", "b",
+// ...`.
+func quoteIDs(ids []string, n int) string {
+	shown := ids[:min(len(ids), graph.MaxNamedMissing)]
+	q := make([]string, len(shown))
+	for i, s := range shown {
+		q[i] = strconv.Quote(string(clipField([]byte(s))))
+	}
+	s := "id " + strings.Join(q, ", ")
+	if n > 1 {
+		s = "ids " + s[3:]
+	}
+	if n > len(shown) {
+		s += ", ..."
+	}
+	return s
+}
+
+// at returns entry i.
+func (c *chunked[T]) at(i int) T { return c.chunks[i/chunkLen][i%chunkLen] }
