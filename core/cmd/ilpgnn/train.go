@@ -23,7 +23,7 @@ import (
 )
 
 // dataHelp documents every --data flag.
-const dataHelp = "dataset: LINQS folder, .npz file, edge list, a folder written by synth, or synth:PRESET[:seed=S] (PRESET sparse, medium or dense; without a seed, each run's seed)"
+const dataHelp = "dataset: LINQS folder, .npz file, edge list (CSV, TSV, semicolons), .graphml, .gexf, node-link or graphology .json, a folder written by synth, or synth:PRESET[:seed=S] (PRESET sparse, medium or dense; without a seed, each run's seed)"
 
 // openData parses a --data value and loads it for the run with seed.
 func openData(spec string, seed uint64) (*dataset.Source, *dataset.Dataset, error) {
