@@ -75,3 +75,21 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+// A node id that is not in the graph names the one meant where one is
+// unmistakably close: the same but for case, or one edit away.
+func TestClosestID(t *testing.T) {
+	ids := []string{"n1", "n2", "N3x", "alpha", "Beta"}
+	for typed, want := range map[string]string{
+		"N1":    ` (did you mean "n1"? ids are case-sensitive)`,
+		"beta":  ` (did you mean "Beta"? ids are case-sensitive)`,
+		"alpah": "", // two edits
+		"alph":  ` (did you mean "alpha"?)`,
+		"n3":    "", // n1 and n2 are both one edit away, and N3x two
+		"zzz":   "",
+	} {
+		if got := closestID(ids, typed); got != want {
+			t.Errorf("closestID(%q) = %q, want %q", typed, got, want)
+		}
+	}
+}

@@ -67,9 +67,38 @@ func formatPair(a, b string) string { return a + "," + b }
 func nodeByID(g *graph.Graph, id, flagName string) (int, error) {
 	i, ok := g.NodeIndex(id)
 	if !ok {
-		return 0, fmt.Errorf("%s: no node with id %q in %s", flagName, id, g.Name)
+		return 0, fmt.Errorf("%s: no node with id %q in %s%s", flagName, id, g.Name, closestID(g.IDs, id))
 	}
 	return i, nil
+}
+
+// closestID names the id of ids a mistyped one most likely meant: the one
+// equal to it but for case, else the one a single edit away (ids are
+// exact: "N12" is not "n12"), as " (did you mean "n12"?)"; "" when none
+// or several are that close.
+func closestID(ids []string, typed string) string {
+	var folded, near []string
+	for _, id := range ids {
+		switch {
+		case strings.EqualFold(id, typed):
+			folded = append(folded, id)
+		case len(folded) == 0 && lengthsNear(id, typed) && len(near) < 2 && editDistance(id, typed) == 1:
+			near = append(near, id)
+		}
+	}
+	switch {
+	case len(folded) == 1:
+		return fmt.Sprintf(" (did you mean %q? ids are case-sensitive)", folded[0])
+	case len(folded) == 0 && len(near) == 1:
+		return fmt.Sprintf(" (did you mean %q?)", near[0])
+	}
+	return ""
+}
+
+// lengthsNear says a and b differ in length by at most one byte, the
+// cheap test before an edit distance.
+func lengthsNear(a, b string) bool {
+	return len(a)-len(b) <= 1 && len(b)-len(a) <= 1
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {

@@ -24,6 +24,11 @@ func TestExport(t *testing.T) {
 	if code, _, stderr := cli(t, "train", "--data", small, "--seeds", "0", "--epochs", "20", "--hidden", "16", "--save", ck); code != 0 {
 		t.Fatalf("train: %s", stderr)
 	}
+	// A mistyped id names the one meant.
+	if code, _, stderr := cli(t, "explain", "--checkpoint", ck, "--data", small, "--pair", "N0,n1"); code != 1 ||
+		!strings.Contains(stderr, `no node with id "N0" in small (did you mean "n0"? ids are case-sensitive)`) {
+		t.Errorf("explain --pair N0,n1: exit %d, %q", code, stderr)
+	}
 	built := fstest.MapFS{}
 	for _, name := range site.CardFiles {
 		built["card/"+name] = &fstest.MapFile{Data: []byte("the card's " + name)}
