@@ -17,7 +17,8 @@ import (
 // CardExportArgs are the args of card.export: the pairs the example page
 // shows (node indices; default: the best-connected node and its most
 // likely new link). The card's files travel beside them, by name
-// (site.CardFiles), as the page fetched them from its own origin.
+// (site.CardFiles), as the page fetched them from its own origin, with
+// their precompressed twins (site.TwinNames) where the page has them.
 type CardExportArgs struct {
 	Pairs []PairArgs `json:"pairs,omitempty"`
 }
@@ -61,6 +62,10 @@ func (e *Engine) cardExport(_ context.Context, req Request) (any, []byte, error)
 	files, err := site.Files(b, pairs, req.Files)
 	if err != nil {
 		return nil, nil, errorf(CodeBadRequest, "card.export: %v", err)
+	}
+	// The twins the page fetched beside the card's files, and .gz of the rest.
+	if err := site.AddTwins(files, req.Files); err != nil {
+		return nil, nil, errorf(CodeInternal, "card.export: %v", err)
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

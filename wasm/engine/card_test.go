@@ -3,6 +3,7 @@ package engine
 import (
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -70,10 +71,25 @@ func TestCardExport(t *testing.T) {
 			folder = strings.TrimSuffix(n, "/"+bundle.CardFile)
 		}
 	}
-	want := append(slices.Clone(site.CardFiles), folder+"/"+bundle.CardFile, "index.html")
+	// Every file and its .gz twin (the page sent no prebuilt ones).
+	var want []string
+	for _, name := range append(slices.Clone(site.CardFiles), folder+"/"+bundle.CardFile, "index.html") {
+		want = append(want, name, name+".gz")
+	}
 	slices.Sort(want)
 	if folder == "" || !slices.Equal(names, want) {
 		t.Fatalf("zip holds %v, want %v", names, want)
+	}
+	for _, name := range want {
+		if base, ok := strings.CutSuffix(name, ".gz"); ok {
+			zr, err := gzip.NewReader(bytes.NewReader(files[name]))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, files[base]) {
+				t.Errorf("%s does not hold %s (%v)", name, base, err)
+			}
+		}
 	}
 	for name, data := range cardFiles() {
 		if !bytes.Equal(files[name], data) {

@@ -6,9 +6,13 @@
 package site
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -247,4 +251,47 @@ func Page(dataset, folder string, pairs [][2]string) (string, error) {
 </body>
 </html>
 `, nil
+}
+
+// TwinNames are the names of the card's precompressed twins, NAME.br and
+// NAME.gz of each of CardFiles, as a build makes them.
+func TwinNames() []string {
+	var out []string
+	for _, name := range CardFiles {
+		out = append(out, name+".br", name+".gz")
+	}
+	return out
+}
+
+// AddTwins adds to a folder's files the precompressed twins a static host
+// serves in place of a file to a client that accepts them: the card's
+// twins from built (by TwinNames' names, those it has), and NAME.gz of
+// every other file (the bundle, the page, and card files built has no .gz
+// of). A host that does not negotiate serves the files themselves.
+func AddTwins(files map[string][]byte, built map[string][]byte) error {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if slices.Contains(CardFiles, name) {
+			for _, ext := range []string{".br", ".gz"} {
+				if twin, ok := built[name+ext]; ok {
+					files[name+ext] = twin
+				}
+			}
+		}
+		if _, ok := files[name+".gz"]; ok {
+			continue
+		}
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression) // no name, no time: the same bytes every export
+		if err != nil {
+			return err
+		}
+		if _, err := zw.Write(files[name]); err != nil {
+			return err
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		files[name+".gz"] = buf.Bytes()
+	}
+	return nil
 }

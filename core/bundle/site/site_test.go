@@ -1,9 +1,14 @@
 package site
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,5 +232,36 @@ func TestFilesRefuses(t *testing.T) {
 	_, err = Files(b, [][2]int{{0, 3}}, card)
 	if want := `bundle: node 2's id "caf\xe9" is not UTF-8 text, which the card cannot read: convert the data file to UTF-8 (for example with iconv -f latin1 -t utf-8), then train and export again`; err == nil || err.Error() != want {
 		t.Errorf("an id not UTF-8: %v\nwant %s", err, want)
+	}
+}
+
+// AddTwins: the build's twins of a card file are taken as they are; every
+// other file gets a .gz that decompresses to it, the same bytes each time.
+func TestAddTwins(t *testing.T) {
+	files := map[string][]byte{"ilpgnn-card.wasm": []byte("wasm"), "ilpgnn-card.js": []byte("js"), "index.html": []byte("<p>page</p>")}
+	built := map[string][]byte{"ilpgnn-card.wasm.br": []byte("br of wasm"), "ilpgnn-card.wasm.gz": []byte("gz of wasm"), "other.br": []byte("not a card file's")}
+	if err := AddTwins(files, built); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"ilpgnn-card.js", "ilpgnn-card.js.gz", "ilpgnn-card.wasm", "ilpgnn-card.wasm.br", "ilpgnn-card.wasm.gz", "index.html", "index.html.gz"}
+	if got := slices.Sorted(maps.Keys(files)); !slices.Equal(got, want) {
+		t.Fatalf("files %v, want %v", got, want)
+	}
+	if string(files["ilpgnn-card.wasm.br"]) != "br of wasm" || string(files["ilpgnn-card.wasm.gz"]) != "gz of wasm" {
+		t.Errorf("the build's twins were not kept")
+	}
+	for _, name := range []string{"ilpgnn-card.js", "index.html"} {
+		r, err := gzip.NewReader(bytes.NewReader(files[name+".gz"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		if err != nil || !bytes.Equal(got, files[name]) {
+			t.Errorf("%s.gz holds %q (%v)", name, got, err)
+		}
+	}
+	again := map[string][]byte{"index.html": []byte("<p>page</p>")}
+	if err := AddTwins(again, nil); err != nil || !bytes.Equal(again["index.html.gz"], files["index.html.gz"]) {
+		t.Errorf("a second export's .gz differs (%v)", err)
 	}
 }

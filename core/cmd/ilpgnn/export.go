@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -94,7 +92,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		files = map[string][]byte{bundleAt: raw}
 	} else if files, err = site.Files(b, picked, card); err != nil {
 		return fmt.Errorf("export: %w", err)
-	} else if err = addTwins(files, built); err != nil {
+	} else if err = site.AddTwins(files, builtTwins(built)); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	names := slices.Sorted(maps.Keys(files))
@@ -111,42 +109,16 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// addTwins adds the precompressed twins a static host serves in place of
-// a file to a client that accepts them: NAME.br and NAME.gz of each card
-// file as the build made them, and NAME.gz of the others (the bundle, the
-// page) and of card files the build has no .gz of. A host that does not
-// negotiate serves the files themselves.
-func addTwins(files map[string][]byte, built fs.FS) error {
-	cardFile := map[string]bool{}
-	for _, name := range site.CardFiles {
-		cardFile[name] = true
+// builtTwins are the .br and .gz twins of the card's files the build
+// made (under card/ in built).
+func builtTwins(built fs.FS) map[string][]byte {
+	twins := map[string][]byte{}
+	for _, name := range site.TwinNames() {
+		if data, err := fs.ReadFile(built, "card/"+name); err == nil {
+			twins[name] = data
+		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		for _, ext := range []string{".br", ".gz"} {
-			if !cardFile[name] {
-				continue
-			}
-			if twin, err := fs.ReadFile(built, "card/"+name+ext); err == nil {
-				files[name+ext] = twin
-			}
-		}
-		if _, ok := files[name+".gz"]; ok {
-			continue
-		}
-		var buf bytes.Buffer
-		zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression) // no name, no time: the same bytes every export
-		if err != nil {
-			return err
-		}
-		if _, err := zw.Write(files[name]); err != nil {
-			return err
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		files[name+".gz"] = buf.Bytes()
-	}
-	return nil
+	return twins
 }
 
 // builtCard returns the built site holding card/, or says how to get one.
