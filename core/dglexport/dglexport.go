@@ -13,8 +13,10 @@
 package dglexport
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,6 +75,10 @@ const MaxFeatureBytes int64 = 4 << 30
 // exceed MaxFeatureBytes.
 var ErrTooLarge = errors.New("dense features too large")
 
+// ErrZipTooLarge is wrapped by ZipBytes's error when the zip would exceed
+// its limit.
+var ErrZipTooLarge = errors.New("zip too large")
+
 // Export is what Write writes.
 type Export struct {
 	// Graph is the graph (required); its node numbering is the export's.
@@ -89,7 +95,14 @@ type Export struct {
 	Source            string
 	Seed              uint64
 	ValFrac, TestFrac float64
+	// Producer names what made the export in README.md and ManifestFile
+	// (default DefaultProducer, the command line).
+	Producer string
 }
+
+// DefaultProducer is Export.Producer's default: the command that writes
+// an export.
+const DefaultProducer = "ilpgnn export-graph --format dgl"
 
 // Write writes e to the folder dir (created if needed; files of an earlier
 // export are replaced) in DGL's chunked graph format, plus the split, the
@@ -126,16 +139,47 @@ type Export struct {
 // the split does not partition the graph's edges. It panics when Graph or
 // Split is nil.
 func Write(dir string, e Export) (*Manifest, error) {
+	files, m, err := plan(e)
+	if err != nil {
+		return nil, err
+	}
+	if err := removeStale(dir, files); err != nil {
+		return nil, fmt.Errorf("dglexport: %w", err)
+	}
+	if err := writeAll(Dir(dir), files); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// WriteTo writes Write's files to s, metadata.json last, and returns the
+// manifest; it refuses what Write refuses, before s receives any file.
+// An error of s is returned as it happened: the files s already holds are
+// then an incomplete export.
+func WriteTo(s Sink, e Export) (*Manifest, error) {
+	files, m, err := plan(e)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAll(s, files); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// plan checks e and returns the files of its export, in the order they
+// are written, with its manifest.
+func plan(e Export) ([]file, *Manifest, error) {
 	if e.Graph == nil || e.Split == nil {
 		panic("dglexport: Write needs a graph and a split")
 	}
 	if err := check(e.Graph); err != nil {
-		return nil, fmt.Errorf("dglexport: %w", err)
+		return nil, nil, fmt.Errorf("dglexport: %w", err)
 	}
 	edges := e.Graph.Edges()
 	roles, err := edgeRoles(e.Graph, edges, e.Split)
 	if err != nil {
-		return nil, fmt.Errorf("dglexport: %w", err)
+		return nil, nil, fmt.Errorf("dglexport: %w", err)
 	}
 	m := newManifest(e)
 	files := []file{
@@ -160,15 +204,24 @@ func Write(dir string, e Export) (*Manifest, error) {
 		file{ReadmeFile, readmeWriter(m)},
 		file{MetadataFile, jsonWriter(newMetadata(e.Graph, len(edges)))}, // last: its presence means the rest is there
 	)
-	if err := removeStale(dir, files); err != nil {
-		return nil, fmt.Errorf("dglexport: %w", err)
-	}
+	return files, m, nil
+}
+
+// writeAll writes files to s in order, each through a buffer.
+func writeAll(s Sink, files []file) error {
 	for _, f := range files {
-		if err := writeFileAtomic(filepath.Join(dir, filepath.FromSlash(f.name)), f.write); err != nil {
-			return nil, fmt.Errorf("dglexport: %w", err)
+		err := s.WriteFile(f.name, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 256<<10)
+			if err := f.write(bw); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+		if err != nil {
+			return fmt.Errorf("dglexport: %w", err)
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // removeStale removes the optional files of an earlier export in dir
@@ -186,12 +239,17 @@ func removeStale(dir string, files []file) error {
 	return nil
 }
 
+// DenseFeatureBytes is the size of g's feature file: N·D float32s,
+// written dense whatever their sparsity.
+func DenseFeatureBytes(g *graph.Graph) int64 {
+	return int64(g.NumNodes()) * int64(g.FeatureDim()) * 4
+}
+
 // check returns why g cannot be exported, or nil.
 func check(g *graph.Graph) error {
-	n, d := int64(g.NumNodes()), int64(g.FeatureDim())
-	if size := n * d * 4; size > MaxFeatureBytes {
+	if size := DenseFeatureBytes(g); size > MaxFeatureBytes {
 		return fmt.Errorf("%w: %d nodes × %d features as float32 take %s written dense, above the %s limit; reduce the feature dimension first",
-			ErrTooLarge, n, d, gib(size), gib(MaxFeatureBytes))
+			ErrTooLarge, g.NumNodes(), g.FeatureDim(), gib(size), gib(MaxFeatureBytes))
 	}
 	for i, id := range g.IDs {
 		if strings.ContainsAny(id, "\r\n") {
@@ -203,6 +261,18 @@ func check(g *graph.Graph) error {
 
 // gib formats a byte count in GiB.
 func gib(n int64) string { return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30)) }
+
+// byteSize formats a byte count in GiB, MiB or bytes, whichever reads
+// best.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return gib(n)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // GraphName returns name as DGL's graph_name: letters, digits, '-' and '_'
 // kept, every other byte replaced by '_' ("synth:medium:seed=0" becomes

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -162,7 +163,7 @@ func jsonWriter(v any) writeFunc {
 // writeFileAtomic writes path, creating its folder, through a temporary
 // file in the same folder renamed into place once complete, so that a
 // reader never sees half a file.
-func writeFileAtomic(path string, write writeFunc) (err error) {
+func writeFileAtomic(path string, write func(w io.Writer) error) (err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -176,11 +177,7 @@ func writeFileAtomic(path string, write writeFunc) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	w := bufio.NewWriterSize(f, 256<<10)
-	if err := write(w); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := w.Flush(); err != nil {
+	if err := write(f); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600

@@ -1,6 +1,7 @@
 package dglexport
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -79,6 +80,8 @@ type Manifest struct {
 	Format    string `json:"format"` // "dgl-chunked"
 	GraphName string `json:"graph_name"`
 	Source    string `json:"source,omitempty"`
+	// WrittenBy is what made the export (Export.Producer).
+	WrittenBy string `json:"written_by"`
 	// Nodes, Edges (undirected, each once in EdgesFile), FeatureDim and
 	// FeatureNNZ (the stored entries of the features, which are written
 	// dense) describe the graph.
@@ -118,6 +121,7 @@ func newManifest(e Export) *Manifest {
 		Format:     "dgl-chunked",
 		GraphName:  GraphName(g.Name),
 		Source:     e.Source,
+		WrittenBy:  cmp.Or(e.Producer, DefaultProducer),
 		Nodes:      g.NumNodes(),
 		Edges:      g.NumEdges(),
 		FeatureDim: g.FeatureDim(),

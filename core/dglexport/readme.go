@@ -10,8 +10,8 @@ import (
 func readmeWriter(m *Manifest) writeFunc {
 	return func(w *bufio.Writer) error {
 		fmt.Fprintf(w, "# %s in DGL's chunked graph format\n\n", m.GraphName)
-		fmt.Fprintf(w, "Written by `ilpgnn export-graph --format dgl`%s: %d nodes, %d undirected edges, %d features per node.\n\n",
-			sourceText(m.Source), m.Nodes, m.Edges, m.FeatureDim)
+		fmt.Fprintf(w, "Written by %s%s: %d nodes, %d undirected edges, %d features per node.\n\n",
+			producerText(m.WrittenBy), sourceText(m.Source), m.Nodes, m.Edges, m.FeatureDim)
 		fmt.Fprintf(w, "Nodes are numbered 0..%d; line i of `%s` is node i's id in the input.\n\n", m.Nodes-1, NodeIDsFile)
 		w.WriteString(readmeFiles)
 		fmt.Fprintf(w, "\nThe split, seed %d: %s", m.Seed, m.SplitOrigin)
@@ -30,6 +30,14 @@ func readmeWriter(m *Manifest) writeFunc {
 		w.WriteString(readmePartition)
 		return nil
 	}
+}
+
+// producerText quotes a command as code; other producers stay prose.
+func producerText(by string) string {
+	if by == DefaultProducer {
+		return "`" + by + "`"
+	}
+	return by
 }
 
 func sourceText(src string) string {
