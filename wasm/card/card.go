@@ -293,7 +293,7 @@ func (c *card) suggest(a string) {
 	c.say("")
 	c.suggestBox.AppendChild(c.el("span", "ilpgnn-card-label", "Likely new links of "+a+":"))
 	for _, s := range list {
-		btn := c.el("button", "", fmt.Sprintf("%s · p %.3f", s.ID, s.Prob))
+		btn := c.el("button", "", s.ID+" · p "+view.Percent(s.Prob))
 		btn.SetAttribute("type", "button")
 		id := s.ID
 		c.on(btn, "click", func(dom.Event) {

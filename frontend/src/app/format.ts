@@ -19,6 +19,27 @@ export function probability(p: number, digits = 1): string {
   return s;
 }
 
+/**
+ * "= " and {@link probability}, or the bound alone ("> 99.9%"): how a
+ * sentence writes "p = …" so that every p of the app reads the same way.
+ */
+export function probabilityIs(p: number, digits = 1): string {
+  const s = probability(p, digits);
+  return s.startsWith("<") || s.startsWith(">") ? s : `= ${s}`;
+}
+
+/**
+ * A signed number with `digits` decimals: "+0.12", "−0.05" (a minus sign,
+ * not a hyphen), and "0.00" for any value that rounds to zero, so nothing
+ * reads "-0.00"; "–" when not finite.
+ */
+export function signed(v: number, digits = 2): string {
+  if (!Number.isFinite(v)) return "–";
+  const s = Math.abs(v).toFixed(digits);
+  if (Number(s) === 0) return s;
+  return `${v < 0 ? "−" : "+"}${s}`;
+}
+
 /** A fixed-point number, "–" when not finite. */
 export function fixed(v: number, digits = 3): string {
   return Number.isFinite(v) ? v.toFixed(digits) : "–";

@@ -25,7 +25,17 @@ export function renderLegend(el: HTMLElement, g: LoadedGraph): void {
   if (g.desc.hasGroundtruth) marks.push(swatch(GROUNDTRUTH, "groundtruth"));
   replace(
     el,
-    classes.length > 0 ? h("span", { class: "group" }, h("span", { class: "group-label" }, "Classes:"), ...classes) : null,
+    classes.length > 0 ? h("span", { class: "group" }, h("span", { class: "group-label" }, classesLabel(g.desc.synthetic !== null)), ...classes) : null,
     h("span", { class: "group" }, h("span", { class: "group-label" }, "Explanations:"), ...marks),
   );
+}
+
+/**
+ * What the legend's class colours are. A synthetic graph's classes are the
+ * generator's feature components (SPEC §8: nodes of a component have
+ * similar features), not parts of the graph that hang together, which the
+ * line under the legend counts.
+ */
+export function classesLabel(synthetic: boolean): string {
+  return synthetic ? "Classes (the generator's feature components):" : "Classes:";
 }

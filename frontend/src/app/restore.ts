@@ -69,3 +69,28 @@ export function describeModel(m: { key: string; dataset: string; created: number
 export function describeMeta(c: CheckpointMeta): string {
   return describeModel({ key: c.key, dataset: c.dataset, created: c.created, testAUC: c.metrics["test_auc"] ?? NaN, cancelledAtEpoch: cancelledAt(c) });
 }
+
+/**
+ * The early-stopping patience a run that keeps its weights on validation
+ * explanation precision takes unless the user sets one (the engine's
+ * core/models.PrecisionPatience): a default the model chose, not a change.
+ */
+export const PRECISION_PATIENCE = "30";
+
+/**
+ * The settings of a model's configuration that differ from the defaults
+ * it was trained from, by name. `defaults` are the model's listed defaults
+ * (name → value); settings without a listed default are left out. A model
+ * that kept its weights on precision (a graph with groundtruth, as the
+ * page trains) started from patience {@link PRECISION_PATIENCE}, so that
+ * value is its default, not a change.
+ */
+export function changedSettings(config: Readonly<Record<string, string>>, defaults: ReadonlyMap<string, string>, precisionSelected: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(config)) {
+    let d = defaults.get(name);
+    if (name === "patience" && precisionSelected) d = PRECISION_PATIENCE;
+    if (d !== undefined && d !== value) out[name] = value;
+  }
+  return out;
+}

@@ -54,11 +54,21 @@ export function graphSummary(info: GraphInfo): string {
     `${info.name}: ${info.nodes.toLocaleString("en")} nodes, ${info.edges.toLocaleString("en")} edges`,
     `${info.featureDim} features`,
     `mean degree ${s.meanDegree.toFixed(1)}`,
-    `${s.components} component${s.components === 1 ? "" : "s"}`,
+    connectedText(s.components),
   ];
   if (info.missingFeatures > 0) parts.push(`${info.missingFeatures.toLocaleString("en")} without a feature row`);
   if (info.hasGroundtruth) parts.push("groundtruth explanations");
   return parts.join(" · ");
+}
+
+/**
+ * How many connected parts the graph has, in words that cannot be read as
+ * the legend's classes (a synthetic graph's classes are its generator's
+ * feature components, "component 0" …): "all connected" or "3 connected
+ * parts".
+ */
+export function connectedText(parts: number): string {
+  return parts <= 1 ? "all connected" : `${parts.toLocaleString("en")} connected parts`;
 }
 
 /**

@@ -26,6 +26,45 @@ func num(v float64, format string) Number {
 	return Number{Text: fmt.Sprintf(format, v), Exact: strconv.FormatFloat(v, 'g', -1, 64)}
 }
 
+// prob is the probability p as shown (Percent) and exactly.
+func prob(p float64) Number {
+	return Number{Text: Percent(p), Exact: strconv.FormatFloat(p, 'g', -1, 64)}
+}
+
+// signed is v as shown with three decimals and its sign ("+0.123",
+// "−0.010" with a minus sign), "0.000" where it rounds to zero, so that
+// nothing reads "-0.000"; and exactly.
+func signed(v float64) Number {
+	s := strconv.FormatFloat(math.Abs(v), 'f', 3, 64)
+	switch {
+	case s == "0.000", math.IsNaN(v):
+	case v < 0:
+		s = "−" + s
+	default:
+		s = "+" + s
+	}
+	return Number{Text: s, Exact: strconv.FormatFloat(v, 'g', -1, 64)}
+}
+
+// Percent writes a probability as the explorer page writes every p
+// (frontend/src/app/format.ts probability): a percentage with one
+// decimal, except that one that would read 0.0% or 100.0% reads "< 0.1%"
+// or "> 99.9%" (a finite score never gives p = 0 or 1); "–" when p is
+// not a number.
+func Percent(p float64) string {
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return "–"
+	}
+	switch s := strconv.FormatFloat(100*p, 'f', 1, 64); s {
+	case "0.0", "-0.0":
+		return "< 0.1%"
+	case "100.0":
+		return "> 99.9%"
+	default:
+		return s + "%"
+	}
+}
+
 // Row is a selected neighbour of one end.
 type Row struct {
 	ID     string
@@ -63,7 +102,7 @@ type View struct {
 
 // New builds the view of e.
 func New(e *explain.Explanation) *View {
-	v := &View{I: e.I.ID, J: e.J.ID, Prob: num(e.Prob, "%.4f"), Reading: e.Reading, Removal: e.Removal}
+	v := &View{I: e.I.ID, J: e.J.ID, Prob: prob(e.Prob), Reading: e.Reading, Removal: e.Removal}
 	if e.Linked {
 		v.Status = "linked in the graph"
 		if e.Masked {
@@ -78,14 +117,14 @@ func New(e *explain.Explanation) *View {
 		side := Side{Node: s.ID, Other: other, Candidates: len(s.Neighbors)}
 		for _, n := range s.Selected() {
 			side.Rows = append(side.Rows, Row{ID: n.ID, Common: n.Common,
-				Weight: num(n.Weight, "%.3f"), Attribution: num(n.Attribution, "%+.3f"), ProbWithout: num(n.ProbWithout, "%.4f")})
+				Weight: num(n.Weight, "%.3f"), Attribution: signed(n.Attribution), ProbWithout: prob(n.ProbWithout)})
 		}
 		v.Sides[k] = side
 	}
 	v.Counterfactuals = []Counterfactual{
-		{"prob_random", "p with random neighbours in place of the selected ones", num(e.ProbRandom, "%.4f")},
-		{"prob_removed", "p with the selected neighbours removed", num(e.ProbRemoved, "%.4f")},
-		{"prob_random_removed", fmt.Sprintf("p with as many random neighbours removed (mean of %d draws)", e.RandomDraws), num(e.ProbRandomRemoved, "%.4f")},
+		{"prob_random", "p with random neighbours in place of the selected ones", prob(e.ProbRandom)},
+		{"prob_removed", "p with the selected neighbours removed", prob(e.ProbRemoved)},
+		{"prob_random_removed", fmt.Sprintf("p with as many random neighbours removed (mean of %d draws)", e.RandomDraws), prob(e.ProbRandomRemoved)},
 	}
 	v.Drawing = draw(e)
 	return v

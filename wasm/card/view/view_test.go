@@ -1,7 +1,9 @@
 package view
 
 import (
+	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"ilpgnn/core/explain"
@@ -29,7 +31,7 @@ func explanation() *explain.Explanation {
 
 func TestNew(t *testing.T) {
 	v := New(explanation())
-	if v.Prob.Text != "0.9123" || v.Prob.Exact != "0.912345678" {
+	if v.Prob.Text != "91.2%" || v.Prob.Exact != "0.912345678" {
 		t.Errorf("prob %+v", v.Prob)
 	}
 	if v.Status != "linked in the graph; the link itself is hidden from the model" {
@@ -43,7 +45,10 @@ func TestNew(t *testing.T) {
 	if len(a.Rows) != 2 || a.Rows[0].ID != "x" || a.Rows[1].ID != "c" || !a.Rows[1].Common || len(b.Rows) != 2 || b.Rows[0].ID != "c" {
 		t.Fatalf("rows %+v %+v", a.Rows, b.Rows)
 	}
-	if r := a.Rows[0]; r.Weight.Text != "0.700" || r.Attribution.Text != "+0.123" || r.Attribution.Exact != "0.123456" || r.ProbWithout.Text != "0.5000" {
+	if r := a.Rows[0]; r.Weight.Text != "0.700" || r.Attribution.Text != "+0.123" || r.Attribution.Exact != "0.123456" || r.ProbWithout.Text != "50.0%" {
+		t.Errorf("row %+v", r)
+	}
+	if r := a.Rows[1]; r.Attribution.Text != "−0.010" || r.ProbWithout.Text != "61.0%" {
 		t.Errorf("row %+v", r)
 	}
 	if c := v.Counterfactuals; len(c) != 3 || c[1].Key != "prob_removed" || c[1].Value.Exact != "0.2" || c[2].Label != "p with as many random neighbours removed (mean of 10 draws)" {
@@ -88,5 +93,49 @@ func TestDrawing(t *testing.T) {
 	// Width grows with the weight: a-x (0.7) is wider than a-c (0.3).
 	if d.Edges[1].Width <= d.Edges[2].Width {
 		t.Errorf("widths %g, %g", d.Edges[1].Width, d.Edges[2].Width)
+	}
+}
+
+// TestPercent checks the card's p against the page's (format.ts
+// probability, whose unit test pins the same cases): one decimal, and a
+// bound where the percentage would round to 0 or 100.
+func TestPercent(t *testing.T) {
+	for k, c := range []struct {
+		p    float64
+		want string
+	}{
+		{0.912345678, "91.2%"},
+		{0.5, "50.0%"},
+		{0.99949, "99.9%"},
+		{0.9995, "> 99.9%"},
+		{1, "> 99.9%"},
+		{0.00049, "< 0.1%"},
+		{0, "< 0.1%"},
+		{0.0005, "0.1%"},
+		{math.NaN(), "–"},
+	} {
+		if got := Percent(c.p); got != c.want {
+			t.Errorf("%d: Percent(%v) = %q, want %q", k+1, c.p, got, c.want)
+		}
+	}
+}
+
+// TestSigned checks that no attribution reads "-0.000" and every other
+// keeps its sign.
+func TestSigned(t *testing.T) {
+	for k := -5000; k <= 5000; k++ {
+		v := float64(k) / 1e6
+		s := signed(v).Text
+		if strings.HasPrefix(s, "-") {
+			t.Fatalf("signed(%v) = %q has a hyphen", v, s)
+		}
+		abs, err := strconv.ParseFloat(strings.TrimLeft(s, "+−"), 64)
+		// Within half the last place shown of the value itself.
+		if err != nil || math.Abs(abs-math.Abs(v)) > 0.0005+1e-12 {
+			t.Fatalf("signed(%v) = %q", v, s)
+		}
+		if s != "0.000" && strings.HasPrefix(s, "−") != (v < 0) {
+			t.Fatalf("signed(%v) = %q: wrong sign", v, s)
+		}
 	}
 }

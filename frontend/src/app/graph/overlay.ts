@@ -1,5 +1,6 @@
 // The highlight overlay, drawn by the page on top of the (dimmed) static
 // layer: emphasised edges, lit nodes, markers, rings and id labels.
+import { probabilityIs } from "../format";
 import { COMMON, GROUNDTRUTH, NEUTRAL, SIDE_J } from "../palette";
 import type { Highlight } from "./types";
 import { screenRadius, type Transform } from "./transform";
@@ -325,7 +326,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     return { s, x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(s).width, height: LABEL_HEIGHT };
   });
   if (pl && ok(pl.i) && ok(pl.j)) {
-    const s = `p = ${pl.prob.toFixed(2)}`;
+    const s = `p ${probabilityIs(pl.prob)}`;
     // Just above the link's midpoint, off the line.
     requests.unshift({ s, x: (sx(pl.i) + sx(pl.j)) / 2, y: (sy(pl.i) + sy(pl.j)) / 2 - 10, r: 0, width: ctx.measureText(s).width, height: LABEL_HEIGHT });
   }

@@ -8,10 +8,12 @@ import type { EngineClient } from "../../client";
 import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
-import { fixed, probability } from "../format";
+import { fixed, probability, signed } from "../format";
 import { rove } from "../roving";
 import type { AppStore, Selection } from "../store";
-import { hasAttributions, shownNumber } from "../summary";
+import { hasAttributions } from "../summary";
+import { rankGroups, tiedCount } from "../ties";
+import { featuresMeaning, readingWords, removalWords, type Words } from "../wording";
 
 /** The engine requests the explanation view makes. */
 export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare" | "exportCard">;
@@ -172,18 +174,25 @@ export class ExplainPanel {
       return null;
     }
     if (view !== this.views) return null;
-    const items = list.map((s) => {
+    const buttons = new Map<Suggestion, HTMLButtonElement>();
+    for (const s of list) {
       const b = h("button", { type: "button", "data-node": s.node }, `${s.id} · ${probability(s.prob)}`);
       b.addEventListener("click", () => this.choose({ kind: "pair", i: node, j: s.node }));
-      return b;
-    });
-    rove(items);
+      buttons.set(s, b);
+    }
+    rove([...buttons.values()]);
+    // Suggestions the model cannot tell apart share one place (ties.ts).
+    const items = rankGroups(list, tiedCount(list[0]?.tie_note, list.length)).map((g) =>
+      g.items.length === 1
+        ? h("li", { value: g.rank }, buttons.get(g.items[0]!)!)
+        : h("li", { value: g.rank, class: "tied" }, h("span", { class: "small" }, "tied: "), ...g.items.flatMap((s, k) => [k > 0 ? " " : null, buttons.get(s)!])),
+    );
     replace(
       this.body,
       head,
       h("h4", {}, "Suggested new links"),
-      list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items.map((b) => h("li", {}, b))) : h("p", { class: "muted" }, "No candidates."),
-      list[0]?.tie_note ? h("p", { class: "note", id: "suggestions-tied" }, `Note: ${list[0].tie_note}.`) : null,
+      list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items) : h("p", { class: "muted" }, "No candidates."),
+      list[0]?.tie_note ? h("p", { class: "note", id: "suggestions-tied" }, `Note: ${list[0].tie_note}; they share one place.`) : null,
       h("p", { class: "note" }, "Click a suggestion (or choose one with ↑ ↓ and Enter), or a second node in the graph, to see why."),
     );
     return list;
@@ -287,10 +296,30 @@ function nodeButton(links: NodeLinks, v: number, label?: string): HTMLButtonElem
   return b;
 }
 
+/** A structure score in [0, 1] as a bar filled from the left. */
 function bar(kind: string, v: number, label: string): HTMLElement {
   const fill = h("span");
   fill.style.width = `${Math.max(0, Math.min(1, v)) * 100}%`;
   return h("span", { class: `bar ${kind}`, role: "img", "aria-label": `${label} ${fixed(v, 2)}`, title: `${label} ${fixed(v, 3)}` }, fill);
+}
+
+/**
+ * A feature score s_NO = σ(h_j · h_c) as a bar that grows from its middle:
+ * 0.5 is no signal (an empty bar), right of it alike, left of it unlike;
+ * its label says which.
+ */
+function featuresBar(v: number): HTMLElement {
+  const x = Math.max(0, Math.min(1, Number.isFinite(v) ? v : 0.5));
+  const fill = h("span");
+  fill.style.left = `${Math.min(x, 0.5) * 100}%`;
+  fill.style.width = `${Math.abs(x - 0.5) * 100}%`;
+  const meaning = featuresMeaning(v);
+  return h("span", { class: `bar features ${meaning === "unlike" ? "against" : ""}`, role: "img", "aria-label": `features ${fixed(v, 2)}, ${meaning}`, title: `features ${fixed(v, 3)}: ${meaning}` }, h("span", { class: "mid" }), fill);
+}
+
+/** A sentence of words and node ids, each id isolated in a <bdi> so that its own text direction stays inside it. */
+function sentence(words: Words): Array<string | HTMLElement> {
+  return words.map((w) => (typeof w === "string" ? w : h("bdi", {}, w.id)));
 }
 
 /** The explanation's elements: probability, reading, counterfactuals, both sides. */
@@ -301,13 +330,12 @@ export function renderExplanation(links: NodeLinks, ex: Explanation): Array<HTML
   return [
     h("h3", { id: "explain-heading", tabindex: -1 }, `Why ${ex.i.id} – ${ex.j.id}?`),
     h("p", { class: "prob", id: "pair-prob" }, probability(ex.prob), " ", h("small", {}, `p_ij: the model ${verdict}. ${linkNote}`)),
-    h("p", { class: "reading", id: "reading" }, ex.reading),
+    h("p", { class: "reading", id: "reading" }, ...sentence(readingWords(ex))),
     h(
       "ul",
       { class: "counterfactuals" },
-      ex.removal ? h("li", { id: "explain-removal" }, ex.removal) : null,
+      h("li", { id: "explain-removal" }, ...sentence(removalWords(ex))),
       h("li", {}, `With random neighbours instead of the selected ones: ${probability(ex.prob_random)}`),
-      ex.removal ? null : h("li", {}, `With the selected neighbours removed: ${probability(ex.prob_removed)}`),
     ),
     truth ? h("p", { class: "note" }, `Groundtruth (${truth.role} link of the synthetic graph): ${truth.i.length + truth.j.length} neighbours explain it, marked “truth”.`) : null,
     h("div", { class: "sides" }, renderSide(links, ex, ex.i, "i", truth?.i ?? []), renderSide(links, ex, ex.j, "j", truth?.j ?? [])),
@@ -322,22 +350,25 @@ function renderSide(links: NodeLinks, ex: Explanation, s: Side, which: "i" | "j"
   // Each list (selected, not selected) is one Tab stop; ↑ ↓ step through it.
   const buttons = new Map<number, HTMLButtonElement>();
   for (const list of [selected, others]) rove(list.map((n) => nodeButton(links, n.node, n.id))).forEach((b, k) => buttons.set(list[k]!.node, b));
+  // b and the attribution are defined for selected neighbours only.
   const row = (n: Neighbor) =>
     h(
       "tr",
       { class: n.selected ? "selected" : "unselected" },
       h("td", {}, buttons.get(n.node)!, n.common ? h("span", { class: "tag common", title: "common neighbour of i and j" }, "common") : null, truthSet.has(n.node) ? h("span", { class: "tag truth", title: "groundtruth explanation" }, "truth") : null),
       h("td", {}, bar("structure", n.structure, "structure")),
-      h("td", {}, bar("features", n.features, "features")),
-      h("td", { class: "num" }, n.selected ? fixed(shownNumber(ex, n), 2) : "–"),
+      h("td", {}, featuresBar(n.features)),
+      h("td", { class: "num" }, n.selected ? fixed(n.weight, 2) : "–"),
+      attr ? h("td", { class: "num" }, n.selected ? signed(n.attribution, 2) : "–") : null,
     );
   const head = h(
     "tr",
     {},
     h("th", {}, "neighbour"),
     h("th", {}, "structure"),
-    h("th", {}, "features"),
-    attr ? h("th", { title: "the neighbour's share of the pair's logit" }, "attribution") : h("th", { title: "weight b in the aggregation" }, "b"),
+    h("th", { title: "0.5: no signal; right of the middle alike, left of it unlike" }, "features"),
+    h("th", { class: "num", title: "the weight the model gives the neighbour when it pools this side's selected neighbours; they add up to 1" }, "b"),
+    attr ? h("th", { class: "num", title: "the neighbour's term in the pair's score (the logit that becomes p): + raises p, − lowers it" }, "attribution") : null,
   );
   const other = s.neighbors.length - selected.length;
   return h(
@@ -354,8 +385,8 @@ function renderSide(links: NodeLinks, ex: Explanation, s: Side, which: "i" | "j"
 /**
  * What the explanation's words and numbers mean, one line each, for a
  * reader who has not read the paper; calibrated says whether p was
- * calibrated. The number per selected neighbour is
- * its attribution, or its weight b when the engine gave no attributions.
+ * calibrated. Each selected neighbour shows its weight b and, when the
+ * engine gives them, its attribution.
  */
 export function renderDefinitions(ex: Explanation, calibrated = true): HTMLElement {
   const attr = hasAttributions(ex);
@@ -370,13 +401,13 @@ export function renderDefinitions(ex: Explanation, calibrated = true): HTMLEleme
         : "the model's own probability that the two nodes are linked, not calibrated (too few held-out pairs, or calibrating did not make it truer: the insight panel says which).",
     ),
     ...row("structure", "how close the neighbour sits to the other node in the graph (walks from one often reach the other), 0 to 1."),
-    ...row("features", "how alike the neighbour's own data (its features, such as a paper's words) and the other node's are, 0 to 1."),
-    ...row("b", "the weight the model gives a selected neighbour when it pools them; a side's weights add up to 1."),
+    ...row("features", "whether the model finds the neighbour and the other node alike, from their data (features such as a paper's words): 0.5 is no signal either way, above it alike (up to 1), below it unlike (down to 0)."),
+    ...row("b", "the weight the model gives a selected neighbour when it pools them, shown in the b column; a side's weights add up to 1."),
     ...row(
       "attribution",
       attr
-        ? "the number shown per selected neighbour: its share of the pair's score before that becomes p; the larger, the more p drops without it."
-        : "a neighbour's share of the pair's score before that becomes p; this model gives none, so each selected neighbour shows its b.",
+        ? "the neighbour's term in the pair's score, the logit that becomes p: + raises p, − lowers it. A side's terms and its node's own term add up to the score, so they are not shares and need not add up to 1."
+        : "a neighbour's term in the pair's score (the logit that becomes p); this model gives none, so the table shows b alone.",
     ),
   );
 }
