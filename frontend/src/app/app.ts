@@ -12,7 +12,7 @@ import { byId } from "./dom";
 import { errorText } from "./errors";
 import { findNodes, GraphInput, GraphView } from "./graph/index";
 import { linkWorkers } from "./cores";
-import { kept, keep } from "./filestore";
+import { forget, kept, keep, keptMeta } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
 import { renderLegend } from "./legend";
@@ -42,6 +42,8 @@ export class App {
   private readonly legend = byId("legend", HTMLElement);
   private readonly graphInfo = byId("graph-info", HTMLElement);
   private readonly layoutStatus = byId("layout-status", HTMLElement);
+  /** Says on the canvas what it waits for (the engine, the graph) while it has nothing to draw. */
+  private readonly canvasNote = byId("canvas-note", HTMLElement);
   private readonly announce = byId("graph-announce", HTMLElement);
   /** Where the canvas's ] and [ keys stand among a node's neighbours. */
   private readonly cursor = new NeighborCursor();
@@ -89,6 +91,8 @@ export class App {
     this.data = new DataPanel(store, {
       generate: (preset, seed) => this.generate(preset, seed),
       openFiles: (files) => this.openFiles(files),
+      openKept: () => this.openKept(),
+      forgetFiles: () => this.forgetFiles(),
       importCheckpoint: (file) => this.checkpoints.importFile(file),
     });
     this.train = new TrainPanel(store, engine, {
@@ -101,7 +105,18 @@ export class App {
     });
     this.explain = new ExplainPanel(store, engine, { select: (sel) => this.select(sel) });
     this.insight = new InsightPanel(store, engine);
-    this.checkpoints = new CheckpointsPanel(store, engine, { setModel, setStatus, hideRestoreOffer: () => this.train.hideOffer() });
+    this.checkpoints = new CheckpointsPanel(store, engine, {
+      setModel,
+      setStatus,
+      hideRestoreOffer: () => this.train.hideOffer(),
+      openKeptAndRestore: (key) => this.openKept(key),
+    });
+    // A node or pair selected while a run trained showed "Training is
+    // running"; when the run ends (done, cancelled or failed) it shows
+    // what the model now says, or that there is no model.
+    store.subscribe("training", (on) => {
+      if (!on && store.get("selection").kind !== "none") void this.select(store.get("selection"), true);
+    });
     byId("fit", HTMLButtonElement).addEventListener("click", () => this.view.fit());
     const search = byId("search", HTMLInputElement);
     byId("search-form", HTMLFormElement).addEventListener("submit", (ev) => {
@@ -162,11 +177,13 @@ export class App {
   /** Starts the app: waits for the engine, then opens what the URL asks for (the synthetic demo graph by default). */
   async start(): Promise<void> {
     this.setStatus("Starting the engine…");
+    this.showCanvasNote("Starting the engine…");
     let info: EngineInfo;
     try {
       info = await this.engine.ready;
     } catch (e) {
       this.setStatus(`The engine could not start: ${errorText(e)}`);
+      this.showCanvasNote(`The engine could not start: ${errorText(e)}. Reload the page to try again.`);
       throw e;
     }
     this.store.set("engineInfo", info);
@@ -174,7 +191,47 @@ export class App {
     this.checkpoints.showStorage(info);
     this.setStatus("Engine ready");
     void this.train.loadDefaults();
+    void this.refreshKept();
     await this.applyLink(parseHash(location.hash), true);
+  }
+
+  /** Shows `text` over the canvas, or with null takes the note away. */
+  private showCanvasNote(text: string | null): void {
+    this.canvasNote.textContent = text ?? "";
+    this.canvasNote.hidden = text === null;
+  }
+
+  /** Tells the picker and the checkpoint list which graph this browser keeps (filestore.ts), so both can reopen it. */
+  private async refreshKept(): Promise<void> {
+    const k = await keptMeta();
+    this.data.setKept(k);
+    this.checkpoints.setKept(k);
+  }
+
+  /**
+   * Reopens the graph kept in this browser (the picker's "Your files"),
+   * then, given a checkpoint key, restores that model. False when the
+   * graph is no longer kept or does not open.
+   */
+  async openKept(restoreKey?: string): Promise<boolean> {
+    const k = await kept();
+    if (k === null) {
+      this.data.showNote("This browser no longer keeps those files: open them again with Open files….");
+      await this.refreshKept();
+      this.data.showGraph(this.store.get("dataKey"), this.store.get("dataSeed"));
+      return false;
+    }
+    if (k.dataKey !== this.store.get("dataKey") && !(await this.openBytes(k.dataKey, k.files, {}, false))) {
+      this.data.showGraph(this.store.get("dataKey"), this.store.get("dataSeed"));
+      return false;
+    }
+    return restoreKey === undefined ? true : this.checkpoints.restore(restoreKey);
+  }
+
+  /** Deletes the kept files ("Forget them"); the picker and the checkpoint list stop offering them. */
+  private async forgetFiles(): Promise<void> {
+    await forget();
+    await this.refreshKept();
   }
 
   /** Says `text` in the status line. */
@@ -188,6 +245,7 @@ export class App {
   /** The engine is gone (out of memory, say): the status line says so and how to go on. */
   engineStopped(): void {
     this.setStatus("");
+    this.train.showRunButtons();
   }
 
   /** Opens what a deep link names, then selects its pair or node. */
@@ -272,8 +330,12 @@ export class App {
       async () => {
         // Not transferred: the same buffers go to IndexedDB next.
         const info = await this.engine.loadFiles(files, { transfer: false });
-        if (keepThem) void keep(dataKey, files).then((r) => this.data.showKept(dataKey, r));
-        else this.data.showKept(dataKey, { kept: true });
+        if (keepThem) {
+          void keep(dataKey, files, { name: info.name, fingerprint: info.fingerprint }).then(async (r) => {
+            this.data.showKept(dataKey, r);
+            await this.refreshKept();
+          });
+        } else this.data.showKept(dataKey, { kept: true });
         return info;
       },
       options,
@@ -295,6 +357,7 @@ export class App {
       const t0 = performance.now();
       this.data.setBusy(true);
       this.setStatus("Loading the graph…");
+      if (store.get("graph") === null) this.showCanvasNote("Loading the graph…");
       let info: GraphInfo;
       try {
         info = await load();
@@ -302,6 +365,7 @@ export class App {
         const old = store.get("graph");
         this.data.showError(errorText(e), old?.desc.name);
         this.setStatus(old ? `Showing ${old.desc.name}` : "No graph loaded");
+        if (old === null) this.showCanvasNote("No graph loaded: pick one above, or open your files.");
         this.data.setBusy(false);
         return false;
       }
@@ -350,6 +414,7 @@ export class App {
         // The layout worker failed: the panels still work without the picture.
         this.setStatus(`Showing ${info.name}; the graph could not be drawn: ${errorText(e)}`);
       }
+      this.showCanvasNote(null);
       const now = performance.now();
       store.metrics.lastLoadMs = now - t0;
       store.metrics.firstGraphMs ??= now;
@@ -411,8 +476,12 @@ export class App {
     this.explain.showMatches(query.trim(), found);
   }
 
-  /** Changes the selection: canvas highlight, explanation panel and hash. */
-  async select(sel: Selection): Promise<void> {
+  /**
+   * Changes the selection: canvas highlight, explanation panel and hash.
+   * With `redraw` the selection stays what it was and is shown again (a
+   * model came or went): the panel and the view stay where they are.
+   */
+  async select(sel: Selection, redraw = false): Promise<void> {
     const store = this.store;
     store.set("selection", sel);
     this.writeHash();
@@ -423,7 +492,7 @@ export class App {
       this.view.setCursor(-1);
       this.announce.textContent = "";
     }
-    if (sel.kind !== "none") this.explain.reveal();
+    if (sel.kind !== "none" && !redraw) this.explain.reveal();
     const g = store.get("graph");
     if (g === null || sel.kind === "none") {
       this.view.setHighlight(null);
@@ -432,7 +501,7 @@ export class App {
     }
     if (sel.kind === "node") {
       this.view.setHighlight({ selected: [sel.node], neighbors: g.neighbors(sel.node) });
-      this.view.focus([sel.node]);
+      if (!redraw) this.view.focus([sel.node]);
       const suggestions = await this.explain.showNode(sel.node);
       if (store.get("selection") !== sel) return;
       if (suggestions) {
@@ -445,7 +514,7 @@ export class App {
       return;
     }
     this.view.setHighlight({ selected: [sel.i, sel.j], neighbors: [...g.neighbors(sel.i), ...g.neighbors(sel.j)] });
-    this.view.focus([sel.i, sel.j]);
+    if (!redraw) this.view.focus([sel.i, sel.j]);
     const ex = await this.explain.showPair(sel.i, sel.j);
     if (store.get("selection") !== sel || ex === null) return;
     this.view.setHighlight(pairHighlight(ex));

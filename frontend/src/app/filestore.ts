@@ -9,12 +9,19 @@ const KEY = "last";
 /** Larger graphs are not kept (they reopen from the files). */
 export const MAX_KEPT_BYTES = 64 * 1024 * 1024;
 
-/** A kept graph: the files as opened, by name. */
-export interface KeptGraph {
+/** What a kept graph is, without its files: enough to list it and to match checkpoints to it. */
+export interface KeptMeta {
   /** The hash's data value, `file:NAME`. */
   dataKey: string;
-  files: Record<string, Uint8Array>;
+  /** The graph's name and fingerprint as the engine loaded it (absent in records kept before they were recorded). */
+  name?: string;
+  fingerprint?: string;
   saved: number;
+}
+
+/** A kept graph: the files as opened, by name. */
+export interface KeptGraph extends KeptMeta {
+  files: Record<string, Uint8Array>;
 }
 
 /**
@@ -23,10 +30,8 @@ export interface KeptGraph {
  * 6 MB, a long task), while a Blob is stored by reference to data the
  * browser already holds.
  */
-interface StoredGraph {
-  dataKey: string;
+interface StoredGraph extends KeptMeta {
   files: Record<string, Blob>;
-  saved: number;
 }
 
 function open(): Promise<IDBDatabase> {
@@ -58,14 +63,18 @@ async function run<T>(mode: IDBTransactionMode, body: (store: IDBObjectStore) =>
   }
 }
 
-/** Keeps the files of the graph just opened; false (with a reason) when they are too large or storage refuses. */
-export async function keep(dataKey: string, files: Record<string, Uint8Array>): Promise<{ kept: boolean; reason?: string }> {
+/**
+ * Keeps the files of the graph just opened, with the engine's name and
+ * fingerprint of it (`about`); false (with a reason) when they are too
+ * large or storage refuses.
+ */
+export async function keep(dataKey: string, files: Record<string, Uint8Array>, about: { name?: string; fingerprint?: string } = {}): Promise<{ kept: boolean; reason?: string }> {
   const size = Object.values(files).reduce((n, b) => n + b.byteLength, 0);
   if (size > MAX_KEPT_BYTES) return { kept: false, reason: `the files are ${Math.round(size / 1e6)} MB, more than this page keeps` };
   try {
     const blobs: Record<string, Blob> = {};
     for (const [name, bytes] of Object.entries(files)) blobs[name] = new Blob([bytes as BlobPart]);
-    const record: StoredGraph = { dataKey, files: blobs, saved: Date.now() };
+    const record: StoredGraph = { ...about, dataKey, files: blobs, saved: Date.now() };
     await run("readwrite", (s) => s.put(record, KEY));
     return { kept: true };
   } catch (e) {
@@ -96,20 +105,53 @@ export function keptSentence(dataKey: string, r: { kept: boolean; reason?: strin
     : `The graph ${name} is not kept for the next visit: ${r.reason || "storage is unavailable"}.`;
 }
 
-/** The kept graph, or null (none, or storage unavailable). */
-export async function kept(): Promise<KeptGraph | null> {
+/** The stored record when it has the shape this module writes, else null (none, another shape, or storage unavailable). */
+async function record(): Promise<StoredGraph | null> {
   try {
     const v = (await run("readonly", (s) => s.get(KEY))) as StoredGraph | undefined;
-    if (!v || typeof v.dataKey !== "string" || typeof v.files !== "object") return null;
-    const files: Record<string, Uint8Array> = {};
-    for (const [name, blob] of Object.entries(v.files)) {
-      if (!(blob instanceof Blob)) return null; // a record of another shape: not ours to read
-      files[name] = new Uint8Array(await blob.arrayBuffer());
-    }
-    return { dataKey: v.dataKey, files, saved: v.saved };
+    if (!v || typeof v.dataKey !== "string" || typeof v.files !== "object" || v.files === null) return null;
+    if (!Object.values(v.files).every((b) => b instanceof Blob)) return null; // not ours to read
+    return v;
   } catch {
     return null;
   }
+}
+
+/** The kept graph's description without reading its files, or null (none, or storage unavailable). */
+export async function keptMeta(): Promise<KeptMeta | null> {
+  const v = await record();
+  return v === null ? null : metaOf(v);
+}
+
+function metaOf(v: StoredGraph): KeptMeta {
+  const m: KeptMeta = { dataKey: v.dataKey, saved: v.saved };
+  if (typeof v.name === "string") m.name = v.name;
+  if (typeof v.fingerprint === "string") m.fingerprint = v.fingerprint;
+  return m;
+}
+
+/** The kept graph, or null (none, or storage unavailable). */
+export async function kept(): Promise<KeptGraph | null> {
+  const v = await record();
+  if (v === null) return null;
+  try {
+    const files: Record<string, Uint8Array> = {};
+    for (const [name, blob] of Object.entries(v.files)) files[name] = new Uint8Array(await blob.arrayBuffer());
+    return { ...metaOf(v), files };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a checkpoint was trained on the kept graph: by the graph's
+ * fingerprint where the record has it, else (a record from before) by the
+ * graph's name.
+ */
+export function trainedOnKept(c: { fingerprint: string; dataset: string }, k: KeptMeta | null): boolean {
+  if (k === null) return false;
+  if (k.fingerprint !== undefined) return c.fingerprint === k.fingerprint;
+  return c.dataset === (k.name ?? k.dataKey.replace(/^file:/, ""));
 }
 
 /** Deletes the kept graph. */

@@ -134,3 +134,28 @@ export class RunControl {
     return this.state === "cancelling" ? CANCELLING : line;
   }
 }
+
+/** What Train and Tune depend on before they can start a run. */
+export interface RunPrerequisites {
+  /** The engine has said it is ready. */
+  engineReady: boolean;
+  /** The engine is gone (out of memory, say) and takes no more requests. */
+  engineStopped: boolean;
+  /** A graph is loaded. */
+  graph: boolean;
+  /** A run (train or tune) is under way. */
+  training: boolean;
+}
+
+/**
+ * Why Train and Tune cannot start a run now, as their buttons' title says
+ * it, or null when they can: pressing a button that does nothing (while
+ * the engine starts, say) must not look possible.
+ */
+export function runBlocked(s: RunPrerequisites): string | null {
+  if (s.engineStopped) return "The engine stopped: reload the page to start it again.";
+  if (!s.engineReady) return "The engine is starting; training is possible once it is ready.";
+  if (!s.graph) return "No graph is loaded yet: pick one or open your files.";
+  if (s.training) return "A run is under way: wait for it or cancel it.";
+  return null;
+}

@@ -5,6 +5,7 @@ import type { EngineClient } from "../../client";
 import type { CheckpointMeta, EngineInfo, ModelInfo } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
+import { trainedOnKept, type KeptMeta } from "../filestore";
 import { bytes, createdTime, percent } from "../format";
 import { filesTooLarge } from "../limits";
 import { cancelledAt, chooseRestore, describeModel, runState, type RestoreChoice } from "../restore";
@@ -19,6 +20,8 @@ export interface CheckpointActions {
   setModel(info: ModelInfo): void;
   /** Withdraws the training panel's "restore it?" offer. */
   hideRestoreOffer(): void;
+  /** Opens the graph this browser keeps, then restores the checkpoint `key` (trained on it). */
+  openKeptAndRestore(key: string): Promise<boolean>;
   setStatus(text: string): void;
 }
 
@@ -30,6 +33,8 @@ export class CheckpointsPanel {
   private readonly storage = byId("storage-status", HTMLElement);
   private readonly input = byId("checkpoint-input", HTMLInputElement);
   private entries: CheckpointMeta[] = [];
+  /** The graph kept in this browser: a checkpoint of it can be restored from another graph by opening it first. */
+  private kept: KeptMeta | null = null;
 
   constructor(store: AppStore, engine: CheckpointEngine, actions: CheckpointActions) {
     this.store = store;
@@ -47,6 +52,12 @@ export class CheckpointsPanel {
     this.storage.textContent = info.storage.available
       ? "Saved in this browser's storage (IndexedDB); nothing is uploaded."
       : `Checkpoints are kept for this session only: ${info.storage.message ?? "browser storage is unavailable"}. Export them to keep them.`;
+  }
+
+  /** Learns which graph this browser keeps (null: none) and shows which checkpoints it can open. */
+  setKept(k: KeptMeta | null): void {
+    this.kept = k;
+    if (this.entries.length > 0) this.render();
   }
 
   /** The checkpoint of the loaded graph to restore: the newest completed run, else the newest cancelled one. */
@@ -75,11 +86,10 @@ export class CheckpointsPanel {
       // rerun is not stored over a completed run): the time tells them apart.
       const isCurrent = cur !== undefined && c.key === cur.key && c.created === cur.created;
       const stopped = cancelledAt(c);
-      const restore = h("button", { type: "button", disabled: !c.matches || isCurrent, title: c.matches ? "make this the current model" : "trained on another graph: open that graph first" }, isCurrent ? "current" : "Restore");
+      const restore = this.restoreButton(c, isCurrent);
       const exp = h("button", { type: "button" }, "Export");
       const when = createdTime(c.created);
       const del = h("button", { type: "button", "aria-label": `Delete checkpoint of ${c.dataset}${when === undefined ? "" : ` from ${when}`}` }, "Delete");
-      restore.addEventListener("click", () => void this.restore(c.key));
       exp.addEventListener("click", () => void this.export(c.key));
       del.addEventListener("click", () => void this.remove(c));
       const m = c.metrics;
@@ -93,6 +103,26 @@ export class CheckpointsPanel {
       );
     });
     replace(this.list, h("table", { class: "checkpoints" }, h("thead", {}, h("tr", {}, h("th", {}, "graph"), h("th", {}, "trained · test"), h("th", {}, ""))), h("tbody", {}, ...rows)));
+  }
+
+  /**
+   * A checkpoint's restore button: Restore for the loaded graph; for the
+   * graph this browser keeps, "Open graph and restore"; for any other
+   * graph, disabled, saying which graph to open.
+   */
+  private restoreButton(c: CheckpointMeta, isCurrent: boolean): HTMLButtonElement {
+    if (c.matches) {
+      const b = h("button", { type: "button", disabled: isCurrent, title: "make this the current model" }, isCurrent ? "current" : "Restore");
+      b.addEventListener("click", () => void this.restore(c.key));
+      return b;
+    }
+    if (this.kept !== null && trainedOnKept(c, this.kept) && !this.store.get("training")) {
+      const name = this.kept.dataKey.replace(/^file:/, "");
+      const b = h("button", { type: "button", class: "open-restore", title: `opens ${name} (kept in this browser) and makes this the current model` }, "Open graph and restore");
+      b.addEventListener("click", () => void this.actions.openKeptAndRestore(c.key));
+      return b;
+    }
+    return h("button", { type: "button", disabled: true, title: `trained on ${c.dataset}: open that graph first (the Graph picker, or Open files…)` }, "Restore");
   }
 
   /** Makes a stored checkpoint the current model. */

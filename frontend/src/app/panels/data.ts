@@ -5,7 +5,7 @@
 
 import type { Preset } from "../../protocol";
 import { byId, h, replace } from "../dom";
-import { forget, keptSentence } from "../filestore";
+import { keptSentence, type KeptMeta } from "../filestore";
 import { presetOf } from "../hash";
 import type { AppStore } from "../store";
 
@@ -15,6 +15,10 @@ export interface DataActions {
   generate(preset: Preset, seed: number): Promise<boolean>;
   /** Opens the user's graph files; false if they could not be opened. */
   openFiles(files: File[]): Promise<boolean>;
+  /** Reopens the graph this browser keeps; false if it could not. */
+  openKept(): Promise<boolean>;
+  /** Deletes the kept files. */
+  forgetFiles(): Promise<void>;
   /** Imports a checkpoint file (dropped or picked with the graph files). */
   importCheckpoint(file: File): Promise<void>;
 }
@@ -27,13 +31,20 @@ export class DataPanel {
   private readonly fileInput = byId("file-input", HTMLInputElement);
   private readonly error = byId("data-error", HTMLElement);
   private readonly dropHint = byId("drop-hint", HTMLElement);
+  /** The loaded graph when it came from files. */
   private readonly fileOption: HTMLOptionElement;
+  /** The graph this browser keeps, when another graph is loaded: choosing it reopens it. */
+  private readonly keptOption: HTMLOptionElement;
+  private keptGraph: KeptMeta | null = null;
+  /** The loaded graph's data key and seed, as last shown. */
+  private shown: { dataKey: string; seed: number | null } | null = null;
   private readonly keptNote = byId("kept-note", HTMLElement);
   private readonly keptText = byId("kept-text", HTMLElement);
 
   constructor(store: AppStore, actions: DataActions) {
     this.actions = actions;
     this.fileOption = this.preset.querySelector<HTMLOptionElement>('option[value="file"]')!;
+    this.keptOption = this.preset.querySelector<HTMLOptionElement>('option[value="kept"]')!;
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const p = presetOf(this.preset.value);
@@ -47,6 +58,7 @@ export class DataPanel {
     });
     this.preset.addEventListener("change", () => {
       if (presetOf(this.preset.value)) this.form.requestSubmit();
+      else if (this.preset.value === "kept") void actions.openKept();
     });
     byId("open-files", HTMLButtonElement).addEventListener("click", () => this.fileInput.click());
     this.fileInput.addEventListener("change", () => {
@@ -58,7 +70,7 @@ export class DataPanel {
     // No other graph while a model trains.
     store.subscribe("training", (on) => this.setBusy(on));
     byId("forget-files", HTMLButtonElement).addEventListener("click", () => {
-      void forget().then(() => {
+      void actions.forgetFiles().then(() => {
         this.keptText.textContent = "Forgotten: a reload will not reopen these files.";
         byId("forget-files", HTMLButtonElement).hidden = true;
       });
@@ -114,8 +126,24 @@ export class DataPanel {
     this.keptNote.hidden = false;
   }
 
+  /** Offers the graph this browser keeps (null: none) in the picker, unless it is the one loaded. */
+  setKept(k: KeptMeta | null): void {
+    this.keptGraph = k;
+    if (this.shown !== null) this.showGraph(this.shown.dataKey, this.shown.seed);
+    else this.showKeptOption();
+  }
+
+  private showKeptOption(): void {
+    const k = this.keptGraph;
+    const offered = k !== null && k.dataKey !== this.shown?.dataKey;
+    this.keptOption.hidden = !offered;
+    this.keptOption.disabled = !offered;
+    if (k !== null) this.keptOption.textContent = `Your files: ${k.dataKey.replace(/^file:/, "")} (kept in this browser)`;
+  }
+
   /** Reflects the loaded graph in the picker. */
   showGraph(dataKey: string, seed: number | null): void {
+    this.shown = { dataKey, seed };
     if (presetOf(dataKey)) {
       this.keptNote.hidden = true;
       this.preset.value = dataKey;
@@ -126,6 +154,7 @@ export class DataPanel {
       this.fileOption.hidden = false;
       this.preset.value = "file";
     }
+    this.showKeptOption();
   }
 
   /** Shows a loader's error next to the picker; `kept` names the graph still loaded. */

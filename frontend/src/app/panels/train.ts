@@ -15,8 +15,8 @@ import { AUTO, coreOptions, coresText, parseChoice, workersOf, workersOption } f
 import { EpochClock, describeEstimate } from "../estimate";
 import { bytes, createdTime, duration, percent } from "../format";
 import { SERIES } from "../palette";
-import { cancelledAt, describeMeta, describeModel, runState } from "../restore";
-import { CANCELLING, RunControl, progressLine, progressShare, withinEpoch } from "../run";
+import { cancelledAt, changedSettings, describeMeta, describeModel, runState } from "../restore";
+import { CANCELLING, RunControl, progressLine, progressShare, runBlocked, withinEpoch } from "../run";
 import type { AppStore } from "../store";
 import { epochLine, parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
 
@@ -140,8 +140,31 @@ export class TrainPanel {
     store.subscribe("engineInfo", (info) => {
       if (info) this.setModels(info.models);
       this.showCores();
+      this.showRunButtons();
     });
+    store.subscribe("graph", () => this.showRunButtons());
+    this.showRunButtons();
     store.subscribe("workers", () => this.showCores());
+  }
+
+  /**
+   * Enables Train and Tune when a run can start (runBlocked); otherwise
+   * they are disabled and their title says why. Tune also needs a model
+   * that learns.
+   */
+  showRunButtons(): void {
+    const store = this.store;
+    const why = runBlocked({
+      engineReady: store.get("engineInfo") !== null,
+      engineStopped: this.engine.error !== undefined,
+      graph: store.get("graph") !== null,
+      training: store.get("training"),
+    });
+    this.trainButton.disabled = why !== null;
+    this.trainButton.title = why ?? "Train the chosen model with these settings";
+    const tuneWhy = why ?? (this.learns(this.modelName) ? null : "This model has nothing to tune: it does not train.");
+    this.tuneButton.disabled = tuneWhy !== null;
+    this.tuneButton.title = tuneWhy ?? "Choose the hyperparameters within the budget, then train with them";
   }
 
   /** Offers the numbers of cores the engine allows, showing the store's choice. */
@@ -187,7 +210,7 @@ export class TrainPanel {
   async loadDefaults(): Promise<void> {
     const name = this.modelName;
     this.modelHelp.textContent = MODEL_HELP[name] ?? this.specs.get(name)?.about ?? "";
-    this.tuneButton.disabled = this.store.get("training") || !this.learns(name);
+    this.showRunButtons();
     try {
       const list = await this.engine.defaults(name);
       if (name !== this.modelName) return;
@@ -312,14 +335,13 @@ export class TrainPanel {
   }
 
   private setTraining(on: boolean, doing = "Training…"): void {
-    this.trainButton.disabled = on;
-    this.tuneButton.disabled = on || !this.learns(this.modelName);
     this.budget.disabled = on;
     this.cancelButton.disabled = !on;
     this.model.disabled = on;
     this.cores.disabled = on;
     // The graph picker follows (it subscribes to "training").
     this.store.set("training", on);
+    this.showRunButtons();
     const g = this.store.get("graph");
     if (this.engine.error !== undefined) this.actions.engineStopped();
     else this.actions.setStatus(on ? doing : g ? `Showing ${g.desc.name}` : "");
@@ -503,7 +525,7 @@ export class TrainPanel {
     const when = createdTime(info.created);
     if (when !== undefined) rows.push(["trained", when]);
     rows.push(["run", runState(info.cancelledAtEpoch)]);
-    const changed = this.changedSettings(info.config);
+    const changed = this.changedSettings(info);
     if (changed !== null) rows.push(["settings changed from the defaults", changed === "" ? "none" : changed]);
     replace(
       this.result,
@@ -515,15 +537,16 @@ export class TrainPanel {
     );
   }
 
-  /** The settings of an ILP-GNN model that differ from ILP-GNN's defaults, or null while those are not loaded. */
-  private changedSettings(config: Readonly<Record<string, string>>): string | null {
+  /**
+   * The settings of an ILP-GNN model that differ from the defaults it
+   * started from (restore.ts changedSettings), or null while ILP-GNN's
+   * defaults are not loaded. A model with Precision@1 kept its weights on
+   * precision: the page trains that way wherever there is groundtruth.
+   */
+  private changedSettings(info: ModelInfo): string | null {
     if (this.modelName !== "ilpgnn" || this.defaults.size === 0) return null;
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(config)) {
-      const d = this.defaults.get(name);
-      if (d !== undefined && d.value !== value) out[name] = value;
-    }
-    return settingsText(out);
+    const defaults = new Map([...this.defaults].map(([name, p]) => [name, p.value]));
+    return settingsText(changedSettings(info.config, defaults, info.p1 !== undefined));
   }
 
   /** Offers a stored checkpoint of the loaded graph (see chooseRestore), so a reload needs no retraining. */
@@ -531,7 +554,12 @@ export class TrainPanel {
     const restore = h("button", { type: "button", class: "primary", id: "restore-last" }, "Restore it");
     const dismiss = h("button", { type: "button" }, "Not now");
     restore.addEventListener("click", () => void this.actions.restoreCheckpoint(meta.key));
-    dismiss.addEventListener("click", () => (this.offer.hidden = true));
+    dismiss.addEventListener("click", () => {
+      this.offer.hidden = true;
+      this.showNoModel();
+    });
+    // The offer is the news: "No model yet" would contradict it.
+    if (this.store.get("model") === null) replace(this.result);
     const stopped = cancelledAt(meta) === undefined ? "" : " Its training was cancelled part way; no completed run of this graph is stored.";
     replace(
       this.offer,
@@ -562,7 +590,14 @@ export class TrainPanel {
     this.aucChart.setMarker(null);
     this.showCharts(false);
     replace(this.tuneResult);
-    replace(this.result, this.store.get("model") ? null : h("p", { class: "muted" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
+    replace(this.result);
+    this.showNoModel();
+  }
+
+  /** Says in the result area that the graph has no model yet (nothing when it has one, or while a run's result is shown). */
+  private showNoModel(): void {
+    if (this.store.get("model") !== null || this.store.get("training")) return;
+    replace(this.result, h("p", { class: "muted", id: "no-model" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
   }
 }
 
