@@ -114,6 +114,9 @@ export class App {
     // A node or pair selected while a run trained showed "Training is
     // running"; when the run ends (done, cancelled or failed) it shows
     // what the model now says, or that there is no model.
+    // A small screen shows Train right under the graph until something is
+    // selected, then the explanation (app.css).
+    store.subscribe("selection", (sel) => document.body.classList.toggle("has-selection", sel.kind !== "none"));
     store.subscribe("training", (on) => {
       if (!on && store.get("selection").kind !== "none") void this.select(store.get("selection"), true);
     });
