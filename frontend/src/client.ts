@@ -14,6 +14,7 @@ import {
   type FidelityResult,
   type FileMap,
   type GraphDescription,
+  type GraphExportResult,
   type GraphInfo,
   type Hyperparameter,
   type ImportResult,
@@ -169,7 +170,7 @@ function abortError(op: OpName): DOMException {
 }
 
 /** Ops whose result reply must carry `bytes` (the client merges them into the value). */
-const OPS_WITH_BYTES: ReadonlySet<OpName> = new Set<OpName>(["checkpoints.export", "card.export"]);
+const OPS_WITH_BYTES: ReadonlySet<OpName> = new Set<OpName>(["checkpoints.export", "card.export", "graph.export"]);
 
 interface Pending {
   op: OpName;
@@ -381,6 +382,15 @@ export class EngineClient {
   async exportCard(pairs: { i: number; j: number }[], files: FileMap): Promise<{ filename: string; bytes: Uint8Array }> {
     const { filename, bytes } = await this.request("card.export", { pairs }, { files, transfer: false });
     return { filename, bytes };
+  }
+
+  /**
+   * `graph.export`: a zip of the loaded graph in DGL's chunked graph format
+   * with a link-prediction split: that of `seed` and the shares where
+   * given, else the current model's, else `train`'s defaults.
+   */
+  exportGraph(split: { seed?: number; valFrac?: number; testFrac?: number } = {}): Promise<GraphExportResult & { bytes: Uint8Array }> {
+    return this.request("graph.export", { format: "dgl", ...compact(split) });
   }
 
   /** `checkpoints.import`: stores a checkpoint file (its buffer is transferred unless `transfer: false`). */

@@ -843,10 +843,49 @@ export interface ImportResult {
  * CardExportArgs are the args of card.export: the pairs the example page
  * shows (node indices; default: the best-connected node and its most
  * likely new link). The card's files travel beside them, by name
- * (site.CardFiles), as the page fetched them from its own origin.
+ * (site.CardFiles), as the page fetched them from its own origin, with
+ * their precompressed twins (site.TwinNames) where the page has them.
  */
 export interface CardExportArgs {
   pairs?: PairArgs[];
+}
+
+/**
+ * GraphExportArgs are the args of graph.export. By default the split is
+ * the current model's (its seed and shares), else the one a train request
+ * with the defaults makes.
+ */
+export interface GraphExportArgs {
+  /** Format is the export's format: dgl, DGL's chunked graph format. */
+  format: string;
+  /** Seed is the split's seed, as train's. */
+  seed?: number;
+  /**
+   * ValFrac and TestFrac are the shares of the edges held out for
+   * validation and testing, as train's val-frac and test-frac; a
+   * synthetic graph's split is its own, and refuses them.
+   */
+  valFrac?: number;
+  testFrac?: number;
+}
+
+/**
+ * GraphExportResult is the result of graph.export; the zip travels as
+ * the reply's bytes.
+ */
+export interface GraphExportResult {
+  filename: string;
+  /**
+   * Seed, ValFrac and TestFrac are the split's (the shares are absent
+   * for a synthetic graph's own split).
+   */
+  seed: number;
+  valFrac?: number;
+  testFrac?: number;
+  /** Nodes and Edges are the exported graph's; ZipBytes the zip's length. */
+  nodes: number;
+  edges: number;
+  zipBytes: number;
 }
 
 /**
@@ -877,4 +916,5 @@ export interface Ops {
   "checkpoints.export": { args: ExportArgs; result: ExportResult; bytes: true };
   "checkpoints.import": { args: NoArgs; result: ImportResult; files: true };
   "card.export": { args: CardExportArgs; result: ExportResult; files: true; bytes: true };
+  "graph.export": { args: GraphExportArgs; result: GraphExportResult; bytes: true };
 }

@@ -199,6 +199,7 @@ var operations = map[string]operation{
 	"checkpoints.load":   {serve: (*Engine).loadStored, idle: true},
 	"checkpoints.import": {serve: (*Engine).importFile, idle: true},
 	"card.export":        {serve: (*Engine).cardExport, idle: true},
+	"graph.export":       {serve: (*Engine).graphExport, idle: true},
 }
 
 // serve runs every operation but the background ones.

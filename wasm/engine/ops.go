@@ -50,6 +50,7 @@ func Ops() []Op {
 		{Name: "checkpoints.export", Args: reflect.TypeFor[ExportArgs](), Result: reflect.TypeFor[ExportResult](), Bytes: true},
 		{Name: "checkpoints.import", Result: reflect.TypeFor[ImportResult](), Files: true},
 		{Name: "card.export", Args: reflect.TypeFor[CardExportArgs](), Result: reflect.TypeFor[ExportResult](), Files: true, Bytes: true},
+		{Name: "graph.export", Args: reflect.TypeFor[GraphExportArgs](), Result: reflect.TypeFor[GraphExportResult](), Bytes: true},
 	}
 }
 

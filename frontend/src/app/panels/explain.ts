@@ -7,6 +7,7 @@
 import type { EngineClient } from "../../client";
 import type { BaselineExplanation, Comparison, Explanation, Neighbor, Side, Suggestion } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
+import { graphExportBlock } from "../graphexport";
 import { errorText } from "../errors";
 import { fixed, probability, signed } from "../format";
 import { rove } from "../roving";
@@ -16,7 +17,7 @@ import { rankGroups, tiedCount } from "../ties";
 import { featuresMeaning, readingWords, removalWords, type Words } from "../wording";
 
 /** The engine requests the explanation view makes. */
-export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare" | "exportCard">;
+export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare" | "exportCard" | "exportGraph">;
 
 /** The embeddable card's files, which the built site holds under card/ (wasm/card/README.md). */
 const CARD_FILES = ["ilpgnn-card.js", "ilpgnn-card.css", "ilpgnn-card.wasm", "wasm_exec.js"];
@@ -255,7 +256,7 @@ export class ExplainPanel {
         button.disabled = false;
       }
     });
-    return h("p", { class: "export-card" }, button, status);
+    return h("div", { class: "exports" }, h("p", { class: "export-card" }, button, status), graphExportBlock(this.engine));
   }
 
   private async updateCompare(): Promise<void> {
