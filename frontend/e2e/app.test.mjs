@@ -12,7 +12,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { inflateRawSync } from "node:zlib";
+import { gunzipSync, inflateRawSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
@@ -138,7 +138,10 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   assert.ok(folder, zipName);
   await zipped.saveAs(join(artifacts, zipName));
   const entries = unzip(readFileSync(join(artifacts, zipName)));
-  assert.deepEqual(Object.keys(entries).sort(), [`${folder}/card.bundle`, "ilpgnn-card.css", "ilpgnn-card.js", "ilpgnn-card.wasm", "index.html", "wasm_exec.js"].sort());
+  // Every file and its .gz twin, which a static host serves to browsers that take gzip.
+  const files = [`${folder}/card.bundle`, "ilpgnn-card.css", "ilpgnn-card.js", "ilpgnn-card.wasm", "index.html", "wasm_exec.js"];
+  assert.deepEqual(Object.keys(entries).sort(), files.flatMap((f) => [f, `${f}.gz`]).sort());
+  for (const f of files) assert.ok(gunzipSync(entries[`${f}.gz`]).equals(entries[f]), `${f}.gz holds ${f}`);
   assert.equal(entries[`${folder}/card.bundle`].subarray(0, 8).toString(), "ILPGNNCB");
   const [idA, idB] = await app(([a, b]) => [window.ilpgnnExplorer.graph.id(a), window.ilpgnnExplorer.graph.id(b)], [a, b]);
   assert.ok(entries["index.html"].toString().includes(`data-src="${folder}/" data-pair="${idA},${idB}"`));
