@@ -315,7 +315,7 @@ function featuresBar(v: number): HTMLElement {
   fill.style.left = `${Math.min(x, 0.5) * 100}%`;
   fill.style.width = `${Math.abs(x - 0.5) * 100}%`;
   const meaning = featuresMeaning(v);
-  return h("span", { class: `bar features ${meaning === "unlike" ? "against" : ""}`, role: "img", "aria-label": `features ${fixed(v, 2)}, ${meaning}`, title: `features ${fixed(v, 3)}: ${meaning}` }, h("span", { class: "mid" }), fill);
+  return h("span", { class: meaning === "unlike" ? "bar features against" : "bar features", role: "img", "aria-label": `features ${fixed(v, 2)}, ${meaning}`, title: `features ${fixed(v, 3)}: ${meaning}` }, h("span", { class: "mid" }), fill);
 }
 
 /** A sentence of words and node ids, each id isolated in a <bdi> so that its own text direction stays inside it. */
