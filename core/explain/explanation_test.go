@@ -31,13 +31,13 @@ func TestFinish(t *testing.T) {
 	if err := e.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	want := "b is suggested to a (p = 0.75) because a's neighbour c is similar to b (structure 0.80, features 0.60) and b's neighbour c is similar to a (structure 0.40, features 0.50)."
+	want := "b is suggested to a (p = 75.0%) because a's neighbour c is similar to b (structure 0.80, features 0.60) and b's neighbour c is similar to a (structure 0.40, features 0.50)."
 	if e.Reading != want {
 		t.Errorf("reading\n%q, want\n%q", e.Reading, want)
 	}
 	// Finish writes the counterfactual sentence too, for clients that
 	// cannot call Counterfactual.
-	if want := "Removing the selected neighbour of a and the 1 of b lowers p from 0.75 to 0.25."; e.Removal != want {
+	if want := "Removing the selected neighbour of a and the one of b lowers p from 75.0% to 25.0%."; e.Removal != want {
 		t.Errorf("removal\n%q, want\n%q", e.Removal, want)
 	}
 	e = valid()
@@ -46,7 +46,7 @@ func TestFinish(t *testing.T) {
 	if err := e.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	want = "b is not suggested to a (p = 0.25): a's neighbour c is only weakly similar to b (structure 0.80, features 0.60) and b has no neighbours to speak for it (their own link was set aside)."
+	want = "b is not suggested to a (p = 25.0%): a's neighbour c is only weakly similar to b (structure 0.80, features 0.60) and b has no neighbours to speak for it (their own link was set aside)."
 	if e.Reading != want {
 		t.Errorf("reading\n%q, want\n%q", e.Reading, want)
 	}

@@ -3,10 +3,12 @@ package explain
 import (
 	"cmp"
 	"fmt"
-	"ilpgnn/core/printable"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	"ilpgnn/core/printable"
 )
 
 // Spearman returns the Spearman rank correlation of x and y (equal
@@ -135,12 +137,12 @@ func candidates(s Side) int {
 // Counterfactual says, for a reader, what removing the selected neighbours
 // does to p and what removing as many random neighbours does, e.g.
 // "Removing the 3 selected neighbours of a and the 3 of b lowers p from
-// 0.92 to 0.85; removing as many random neighbours lowers it to 0.91
-// (mean of 10 draws)." Probabilities take two decimals, or up to four
-// when two would show different values as equal.
+// 92.0% to 85.0%; removing as many random neighbours lowers it to 91.0%
+// (mean of 10 draws)." Probabilities are written as everywhere else
+// (ProbDigits); where two read the same, p "leaves" rather than moves.
 func (e *Explanation) Counterfactual() string {
 	nI, nJ := len(e.I.Selected()), len(e.J.Selected())
-	d := decimals(e.Prob, e.ProbRemoved, e.ProbRandomRemoved)
+	d := ProbDigits
 	f := func(p float64) string { return FormatProb(p, d) }
 	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)
 	if nI+nJ == 0 {
@@ -149,7 +151,11 @@ func (e *Explanation) Counterfactual() string {
 	var what string
 	switch {
 	case nI > 0 && nJ > 0:
-		what = fmt.Sprintf("%s of %s and the %d of %s", selectedNoun(nI), i, nJ, j)
+		other := strconv.Itoa(nJ)
+		if nJ == 1 {
+			other = "one"
+		}
+		what = fmt.Sprintf("%s of %s and the %s of %s", selectedNoun(nI), i, other, j)
 	case nI > 0:
 		what = fmt.Sprintf("%s of %s", selectedNoun(nI), i)
 	default:
@@ -189,7 +195,7 @@ func selectedNoun(n int) string {
 
 // verb says how p moves from before to after, as shown with d decimals.
 func verb(before, after float64, d int) string {
-	switch b, a := fmt.Sprintf("%.*f", d, before), fmt.Sprintf("%.*f", d, after); {
+	switch b, a := FormatProb(before, d), FormatProb(after, d); {
 	case a == b:
 		return "leaves"
 	case after < before:
@@ -197,25 +203,4 @@ func verb(before, after float64, d int) string {
 	default:
 		return "raises"
 	}
-}
-
-// decimals returns the fewest decimals, from 2 to 4, that keep apart
-// every two of ps that differ in their first four decimals: p = 0.9991
-// and 0.9985 both read 1.00 with two.
-func decimals(ps ...float64) int {
-	for d := 2; d < 4; d++ {
-		clash := false
-		for a := range ps {
-			for b := range a {
-				same := fmt.Sprintf("%.*f", d, ps[a]) == fmt.Sprintf("%.*f", d, ps[b])
-				if same && fmt.Sprintf("%.4f", ps[a]) != fmt.Sprintf("%.4f", ps[b]) {
-					clash = true
-				}
-			}
-		}
-		if !clash {
-			return d
-		}
-	}
-	return 4
 }

@@ -102,20 +102,20 @@ func TestCounterfactual(t *testing.T) {
 		want                  string
 	}{
 		{"lowers both", sel("x", "y", "z"), sel("u", "v", "w"), 0.92, 0.85, 0.91, 10,
-			"Removing the 3 selected neighbours of a and the 3 of b lowers p from 0.92 to 0.85; removing as many random neighbours lowers it to 0.91 (mean of 10 draws)."},
+			"Removing the 3 selected neighbours of a and the 3 of b lowers p from 92.0% to 85.0%; removing as many random neighbours lowers it to 91.0% (mean of 10 draws)."},
 		{"raises", sel("x"), nil, 0.30, 0.45, 0.28, 10,
-			"Removing the selected neighbour of a raises p from 0.30 to 0.45; removing as many random neighbours lowers it to 0.28 (mean of 10 draws)."},
+			"Removing the selected neighbour of a raises p from 30.0% to 45.0%; removing as many random neighbours lowers it to 28.0% (mean of 10 draws)."},
 		{"only j", nil, sel("u", "v"), 0.6, 0.5, 0.7, 1,
-			"Removing the 2 selected neighbours of b lowers p from 0.60 to 0.50; removing as many random neighbours raises it to 0.70 (one draw)."},
+			"Removing the 2 selected neighbours of b lowers p from 60.0% to 50.0%; removing as many random neighbours raises it to 70.0% (one draw)."},
 		{"leaves", sel("x"), sel("u"), 0.5, 0.5, 0.5, 10,
-			"Removing the selected neighbour of a and the 1 of b leaves p at 0.50; removing as many random neighbours leaves it at 0.50 (mean of 10 draws)."},
-		// Two decimals would read 1.00 three times.
+			"Removing the selected neighbour of a and the one of b leaves p at 50.0%; removing as many random neighbours leaves it at 50.0% (mean of 10 draws)."},
+		// Near one, what reads the same leaves p where it is.
 		{"near one", sel("x"), sel("u"), 0.9991, 0.9952, 0.9987, 10,
-			"Removing the selected neighbour of a and the 1 of b lowers p from 0.9991 to 0.9952; removing as many random neighbours lowers it to 0.9987 (mean of 10 draws)."},
+			"Removing the selected neighbour of a and the one of b lowers p from 99.9% to 99.5%; removing as many random neighbours leaves it at 99.9% (mean of 10 draws)."},
 		{"nothing selected", nil, nil, 0.4, 0.4, 0.4, 10,
-			"Neither a nor b has a selected neighbour: p = 0.40 rests on the two nodes alone."},
+			"Neither a nor b has a selected neighbour: p = 40.0% rests on the two nodes alone."},
 		{"no random draws", sel("x"), nil, 0.8, 0.6, 0, 0,
-			"Removing the selected neighbour of a lowers p from 0.80 to 0.60."},
+			"Removing the selected neighbour of a lowers p from 80.0% to 60.0%."},
 	} {
 		e := &Explanation{I: Side{Node: 0, ID: "a", Neighbors: tc.i}, J: Side{Node: 1, ID: "b", Neighbors: tc.j},
 			Prob: tc.prob, ProbRemoved: tc.removed, ProbRandomRemoved: tc.random, RandomDraws: tc.draws}

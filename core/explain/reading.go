@@ -2,34 +2,41 @@ package explain
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"ilpgnn/core/printable"
 )
 
-// FormatProb writes the probability p with places decimals, except that
-// a p that would print as exactly 0 or 1 is written "< 0.01" or "> 0.99"
-// (for places 2): a probability from a finite logit is neither, and a
-// model is never that sure of a link.
-func FormatProb(p float64, places int) string {
-	s := strconv.FormatFloat(p, 'f', places, 64)
-	if places < 1 {
+// ProbDigits are the decimals every probability is written with, as a
+// percentage, in the command line's text, the card and the app alike.
+const ProbDigits = 1
+
+// FormatProb writes the probability p as a percentage with digits
+// decimals ("94.6%"), except that a p that would print as 0% or 100% is
+// written "< 0.1%" or "> 99.9%" (for digits 1): a probability from a
+// finite logit is neither, and a model is never that sure of a link.
+func FormatProb(p float64, digits int) string {
+	if math.IsNaN(p) {
+		return "NaN"
+	}
+	pct := func(v float64) string { return strconv.FormatFloat(v, 'f', digits, 64) + "%" }
+	step := math.Pow(10, -float64(digits)) // the last place shown, in percent
+	switch s := pct(100 * p); s {
+	case pct(0):
+		return "< " + pct(step)
+	case pct(100):
+		return "> " + pct(100-step)
+	default:
 		return s
 	}
-	switch s {
-	case strconv.FormatFloat(0, 'f', places, 64):
-		return "< 0." + strings.Repeat("0", places-1) + "1"
-	case strconv.FormatFloat(1, 'f', places, 64):
-		return "> 0." + strings.Repeat("9", places)
-	}
-	return s
 }
 
-// ProbIs is "= " and FormatProb(p, places), or FormatProb alone where it
-// is a bound ("< 0.01"): the way to write "p = ..." in a sentence.
-func ProbIs(p float64, places int) string {
-	s := FormatProb(p, places)
+// ProbIs is "= " and FormatProb(p, digits), or FormatProb alone where it
+// is a bound ("< 0.1%"): the way to write "p = ..." in a sentence.
+func ProbIs(p float64, digits int) string {
+	s := FormatProb(p, digits)
 	if s[0] == '<' || s[0] == '>' {
 		return s
 	}
@@ -41,9 +48,9 @@ func (e *Explanation) read() string {
 	var b strings.Builder
 	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)
 	if e.Prob >= 0.5 {
-		fmt.Fprintf(&b, "%s is suggested to %s (p %s) because ", j, i, ProbIs(e.Prob, 2))
+		fmt.Fprintf(&b, "%s is suggested to %s (p %s) because ", j, i, ProbIs(e.Prob, ProbDigits))
 	} else {
-		fmt.Fprintf(&b, "%s is not suggested to %s (p %s): ", j, i, ProbIs(e.Prob, 2))
+		fmt.Fprintf(&b, "%s is not suggested to %s (p %s): ", j, i, ProbIs(e.Prob, ProbDigits))
 	}
 	b.WriteString(e.Reasons())
 	b.WriteString(".")

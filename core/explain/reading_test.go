@@ -12,16 +12,16 @@ func TestFormatProb(t *testing.T) {
 		want   string
 		is     string
 	}{
-		{0.9458, 4, "0.9458", "= 0.9458"},
-		{0.99994, 4, "0.9999", "= 0.9999"},
-		{0.99995, 4, "> 0.9999", "> 0.9999"}, // would print 1.0000
-		{1, 4, "> 0.9999", "> 0.9999"},
-		{0.00004, 4, "< 0.0001", "< 0.0001"},
-		{0, 2, "< 0.01", "< 0.01"},
-		{0.005, 2, "0.01", "= 0.01"},
-		{0.996, 2, "> 0.99", "> 0.99"},
-		{0.5, 2, "0.50", "= 0.50"},
-		{math.NaN(), 2, "NaN", "= NaN"},
+		{0.9458, 1, "94.6%", "= 94.6%"},
+		{0.9458, 2, "94.58%", "= 94.58%"},
+		{0.9994, 1, "99.9%", "= 99.9%"},
+		{0.99951, 1, "> 99.9%", "> 99.9%"}, // would print 100.0%
+		{1, 1, "> 99.9%", "> 99.9%"},
+		{0.0004, 1, "< 0.1%", "< 0.1%"},
+		{0, 2, "< 0.01%", "< 0.01%"},
+		{0.0006, 1, "0.1%", "= 0.1%"},
+		{0.5, 1, "50.0%", "= 50.0%"},
+		{math.NaN(), 1, "NaN", "= NaN"},
 	} {
 		if got := FormatProb(tc.p, tc.places); got != tc.want {
 			t.Errorf("FormatProb(%v, %d) = %q, want %q", tc.p, tc.places, got, tc.want)
@@ -41,11 +41,11 @@ func TestReadingEscapesNames(t *testing.T) {
 		J:    Side{Node: 1, ID: "j", Neighbors: []Neighbor{{Node: 3, ID: "k", Rank: 1, Selected: true, Weight: 1}}},
 		Prob: 0.999999, ProbRemoved: 0.5, ProbRandomRemoved: 0.7, RandomDraws: 3,
 	}
-	want := `j is suggested to \x1b]0;PWNED\a\x1b[31mRED (p > 0.99) because \x1b]0;PWNED\a\x1b[31mRED's neighbour n\nforged line is similar to j (structure 0.00, features 0.00) and j's neighbour k is similar to \x1b]0;PWNED\a\x1b[31mRED (structure 0.00, features 0.00).`
+	want := `j is suggested to \x1b]0;PWNED\a\x1b[31mRED (p > 99.9%) because \x1b]0;PWNED\a\x1b[31mRED's neighbour n\nforged line is similar to j (structure 0.00, features 0.00) and j's neighbour k is similar to \x1b]0;PWNED\a\x1b[31mRED (structure 0.00, features 0.00).`
 	if got := e.read(); got != want {
 		t.Errorf("reading:\n got %q\nwant %q", got, want)
 	}
-	wantCF := `Removing the selected neighbour of \x1b]0;PWNED\a\x1b[31mRED and the 1 of j lowers p from > 0.99 to 0.50; removing as many random neighbours lowers it to 0.70 (mean of 3 draws).`
+	wantCF := `Removing the selected neighbour of \x1b]0;PWNED\a\x1b[31mRED and the one of j lowers p from > 99.9% to 50.0%; removing as many random neighbours lowers it to 70.0% (mean of 3 draws).`
 	if got := e.Counterfactual(); got != wantCF {
 		t.Errorf("counterfactual:\n got %q\nwant %q", got, wantCF)
 	}

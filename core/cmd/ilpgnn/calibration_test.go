@@ -80,8 +80,8 @@ func TestTrainReportsCalibration(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	for k, s := range sugg {
 		line := lines[1+k]
-		if strings.Count(line, "p = ") != 1 || !strings.Contains(line, fmt.Sprintf("%-12s p = %.4f", s.ID, s.Prob)) {
-			t.Errorf("suggestion %d: %q, want %s's p = %.4f once", k+1, line, s.ID, s.Prob)
+		if strings.Count(line, "p = ") != 1 || !strings.Contains(line, fmt.Sprintf("%-12s p = %.1f%%", s.ID, 100*s.Prob)) {
+			t.Errorf("suggestion %d: %q, want %s's p = %.1f%% once", k+1, line, s.ID, 100*s.Prob)
 		}
 	}
 	// The five lie within 1.6 points, the model's calibration error is 16:

@@ -174,9 +174,9 @@ func cmdSuggest(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "new links suggested for %s:\n", printable.Name(g.IDs[i]))
 	for k, s := range sugg {
-		// Reasons, not the Reading, whose own p = 0.xx repeated the
+		// Reasons, not the Reading, whose own p = xx.x% repeated the
 		// column rounded (1.00 beside 0.9987).
-		fmt.Fprintf(stdout, "%3d. %-12s p %-8s  %s\n", k+1, printable.Name(s.ID), explain.ProbIs(s.Prob, 4), s.Explanation.Reasons())
+		fmt.Fprintf(stdout, "%3d. %-12s p %-8s  %s\n", k+1, printable.Name(s.ID), explain.ProbIs(s.Prob, explain.ProbDigits), s.Explanation.Reasons())
 	}
 	if len(sugg) > 0 && sugg[0].TieNote != "" {
 		fmt.Fprintf(stdout, "note: %s.\n", sugg[0].TieNote)
@@ -196,7 +196,7 @@ const maxRows = 10
 // printExplanation writes e for people; calibrated says whether the
 // model's probabilities were calibrated, for the legend.
 func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool) {
-	fmt.Fprintf(w, "p(%s, %s) %s", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, 4))
+	fmt.Fprintf(w, "p(%s, %s) %s", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
 	if e.Linked {
 		fmt.Fprint(w, "  (linked in the graph")
 		if e.Masked {
@@ -222,7 +222,7 @@ func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool) {
 			attr, without := "", ""
 			if n.Selected {
 				mark = "selected"
-				attr, without = fmt.Sprintf("%+.4f", n.Attribution), explain.FormatProb(n.ProbWithout, 4)
+				attr, without = fmt.Sprintf("%+.4f", n.Attribution), explain.FormatProb(n.ProbWithout, explain.ProbDigits)
 			}
 			if n.Common {
 				mark = strings.TrimSpace(mark + " common")
@@ -235,7 +235,7 @@ func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "counterfactuals: random neighbours instead p %s; selected neighbours removed p %s; as many random neighbours removed p %s (mean of %d draws)\n\n",
-		explain.ProbIs(e.ProbRandom, 4), explain.ProbIs(e.ProbRemoved, 4), explain.ProbIs(e.ProbRandomRemoved, 4), e.RandomDraws)
+		explain.ProbIs(e.ProbRandom, explain.ProbDigits), explain.ProbIs(e.ProbRemoved, explain.ProbDigits), explain.ProbIs(e.ProbRandomRemoved, explain.ProbDigits), e.RandomDraws)
 	if calibrated {
 		fmt.Fprint(w, definitionCalibrated)
 	} else {

@@ -240,7 +240,7 @@ func TestTrainExplainSuggest(t *testing.T) {
 	for _, s := range []explain.Side{full.I, full.J} {
 		for _, n := range s.Selected() {
 			row := fmt.Sprintf(" %-12s %8.4f %9.4f %8.4f %7.4f %11s %9s  selected", n.ID, n.Score, n.Structure, n.Features, n.Weight,
-				fmt.Sprintf("%+.4f", n.Attribution), fmt.Sprintf("%.4f", n.ProbWithout))
+				fmt.Sprintf("%+.4f", n.Attribution), fmt.Sprintf("%.1f%%", 100*n.ProbWithout))
 			if !strings.Contains(text, row) {
 				t.Errorf("explain: no row %q in\n%s", row, text)
 			}
@@ -270,9 +270,9 @@ func TestTrainExplainSuggest(t *testing.T) {
 		t.Errorf("suggest: exit %d, out %q, err %q", code, out, stderr)
 	}
 	for _, l := range lines[1:] {
-		// p once, with four decimals (the reading's own p = 0.xx is not
-		// repeated).
-		if strings.Count(l, "p = ") != 1 || !regexp.MustCompile(`^ *\d\. \S+ +p = \d\.\d{4}  \S`).MatchString(l) {
+		// p once, a percentage with one decimal (the reading's own p is
+		// not repeated).
+		if strings.Count(l, "p = ") != 1 || !regexp.MustCompile(`^ *\d\. \S+ +p = \d{1,2}\.\d% +\S`).MatchString(l) {
 			t.Errorf("suggest line %q", l)
 		}
 	}

@@ -12,9 +12,9 @@ import (
 	"unicode"
 )
 
-// certainP matches a probability printed as exactly 0 or 1: "p = 1.0000",
-// "p(a, b) = 0.0000", "(p = 1.00)", "from 1.00 to", "at 0.00".
-var certainP = regexp.MustCompile(`(p|p\([^)]*\)|from|to|at) = ?[01]\.0+\b|(from|to|at) [01]\.0+\b`)
+// certainP matches a probability printed as exactly 0 or 1: "p = 100.0%",
+// "p(a, b) = 0.0%", "(p = 100.0%)", "from 100.0% to", "at 0.0%".
+var certainP = regexp.MustCompile(`(p|p\([^)]*\)|from|to|at) = ?(0|100)\.0+%|(from|to|at) (0|100)\.0+%`)
 
 // checkNoCertainP fails when text prints a probability as exactly 0 or 1,
 // in a sentence or in explain's "p without" column.
@@ -24,11 +24,12 @@ func checkNoCertainP(t *testing.T, what, text string) {
 		t.Errorf("%s prints %q:\n%s", what, m, text)
 	}
 	for _, line := range strings.Split(text, "\n") {
-		f := strings.Fields(line)
 		// A selected neighbour's row: rank id score structure features
-		// weight attribution "p without" selected [common].
-		if len(f) >= 9 && f[8] == "selected" && (strings.Trim(f[7], "0.") == "" || f[7] == "1.0000") {
-			t.Errorf("%s: p without printed as %s:\n%s", what, f[7], line)
+		// weight attribution "p without" selected [common], p without a
+		// percentage.
+		if strings.HasSuffix(strings.TrimSuffix(strings.TrimSpace(line), " common"), " selected") &&
+			(strings.Contains(line, " 0.0% ") || strings.Contains(line, " 100.0% ")) {
+			t.Errorf("%s: p without printed as 0%% or 100%%:\n%s", what, line)
 		}
 	}
 }
