@@ -1,9 +1,12 @@
 package train
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -98,6 +101,15 @@ func readTrajectories(t *testing.T, path string) map[uint64][]epochRecord {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
 	}
 	runs := map[uint64][]epochRecord{}
 	for k, line := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
