@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ilpgnn/core/atomicfile"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/synth"
 )
@@ -160,34 +161,11 @@ func jsonWriter(v any) writeFunc {
 	}
 }
 
-// writeFileAtomic writes path, creating its folder, through a temporary
-// file in the same folder renamed into place once complete, so that a
-// reader never sees half a file.
-func writeFileAtomic(path string, write func(w io.Writer) error) (err error) {
+// writeFileAtomic writes path, creating its folder, atomically
+// (atomicfile.Write).
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, write)
 }

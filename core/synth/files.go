@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"ilpgnn/core/atomicfile"
 	"ilpgnn/core/graph"
 )
 
@@ -212,34 +214,11 @@ func (d *Dataset) writeGroundtruth(w *bufio.Writer) {
 	}
 }
 
-// writeFileAtomic writes path through a temporary file in the same
-// directory, renamed into place once complete. The temporary name ends in
-// neither .csv, .tsv nor .txt, so a loader listing the directory ignores a
-// leftover one.
-func writeFileAtomic(path string, write func(*bufio.Writer)) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(f, 64<<10)
-	write(w)
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+// writeFileAtomic writes path atomically (atomicfile.Write), buffered.
+func writeFileAtomic(path string, write func(*bufio.Writer)) error {
+	return atomicfile.Write(path, func(f io.Writer) error {
+		w := bufio.NewWriterSize(f, 64<<10)
+		write(w)
+		return w.Flush()
+	})
 }
