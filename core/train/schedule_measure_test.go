@@ -21,8 +21,8 @@ import (
 )
 
 // TestMeasureSchedule records, for the data set at ILPGNN_SCHEDULE_DATA,
-// every epoch's learning rate, validation AUC and the test AUC of the same
-// weights, one CSV line each (seed,epoch,lr,val_auc,test_auc,seconds) to
+// every epoch's learning rate, validation AUC and, at each new best
+// validation AUC, the test AUC of the same weights, one CSV line each (seed,epoch,lr,val_auc,test_auc,seconds) to
 // the file ILPGNN_SCHEDULE_OUT: the trajectories that early stopping and
 // the learning-rate schedule were chosen from (DEFAULTS.md). Seeds come
 // from ILPGNN_SCHEDULE_SEEDS (default 0) and hyperparameters from
@@ -72,10 +72,16 @@ func TestMeasureSchedule(t *testing.T) {
 		}
 		val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 		test := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-		var testAUC float64
+		// The test AUC of weights no stopping rule keeps (no new best
+		// validation AUC) is never read, so it is not computed: NaN.
+		testAUC, bestVal := math.NaN(), math.Inf(-1)
 		crit := func(p *ilpgnn.Predictor) float64 {
-			testAUC = aucOf(p, test, len(sp.TestPos))
-			return aucOf(p, val, len(sp.ValPos))
+			v := aucOf(p, val, len(sp.ValPos))
+			testAUC = math.NaN()
+			if v > bestVal {
+				bestVal, testAUC = v, aucOf(p, test, len(sp.TestPos))
+			}
+			return v
 		}
 		res, err := RunSplitSelect(context.Background(), sp, cfg, crit, func(p Progress) {
 			fmt.Fprintf(f, "%d,%d,%g,%.6f,%.6f,%.3f\n", seed, p.Epoch, p.LR, p.ValAUC, testAUC, p.Elapsed.Seconds())
@@ -134,6 +140,7 @@ func readTrajectories(t *testing.T, path string) map[uint64][]epochRecord {
 // stays within 0.3 points of the final one. Decays change the trajectory,
 // so they are measured by runs. Run it with -v.
 func TestReplayStops(t *testing.T) {
+	const asRun = math.MaxInt32 // a patience no run reaches: the trajectory as recorded
 	paths := os.Getenv("ILPGNN_STOPS_CSV")
 	if paths == "" {
 		t.Skip("set ILPGNN_STOPS_CSV to replay")
@@ -145,21 +152,27 @@ func TestReplayStops(t *testing.T) {
 			patience int
 			minDelta float64
 			window   int
-		}{{100, 0, 1}, {50, 0, 1}, {30, 0, 1}, {20, 0, 1}, {20, 0.0005, 1}, {20, 0.001, 1}, {30, 0.001, 1},
+		}{{asRun, 0, 1}, {100, 0, 1}, {50, 0, 1}, {30, 0, 1}, {20, 0, 1}, {20, 0.0005, 1}, {20, 0.001, 1}, {30, 0.001, 1},
 			{20, 0, 5}, {20, 0, 10}, {30, 0, 10}, {20, 0.0005, 10}, {20, 0.001, 10}, {30, 0.0005, 10}, {30, 0.001, 10}, {20, 0, 20}, {30, 0, 20}} {
-			var stop, kept, within, val, test float64
+			var stop, kept, within, val, test, stopSec, withinSec float64
 			for _, traj := range runs {
 				s, k := replayStop(traj, rule.patience, rule.minDelta, rule.window)
 				w := withinOfFinal(traj, s, 0.003)
 				stop += float64(traj[s].epoch)
 				kept += float64(traj[k].epoch)
 				within += float64(traj[w].epoch)
+				stopSec += traj[s].seconds
+				withinSec += traj[w].seconds
 				val += traj[k].val
 				test += traj[k].test
 			}
 			n := float64(len(runs))
-			t.Logf("  patience %3d min-delta %.2f pt window %2d: stop %6.1f kept %6.1f val %.2f test %.2f within 0.3 pt from %6.1f",
-				rule.patience, 100*rule.minDelta, rule.window, stop/n, kept/n, 100*val/n, 100*test/n, within/n)
+			name := fmt.Sprintf("patience %3d min-delta %.2f pt window %2d", rule.patience, 100*rule.minDelta, rule.window)
+			if rule.patience == asRun {
+				name = "as the runs ended                      "
+			}
+			t.Logf("  %s: stop %6.1f (%6.0f s) kept %6.1f val %.2f test %.2f within 0.3 pt from %6.1f (%6.0f s)",
+				name, stop/n, stopSec/n, kept/n, 100*val/n, 100*test/n, within/n, withinSec/n)
 		}
 	}
 }
@@ -202,4 +215,64 @@ func withinOfFinal(traj []epochRecord, stop int, tol float64) int {
 		first = k
 	}
 	return first
+}
+
+// TestReplayDecline replays a stop on decline: the run ends when the mean
+// validation AUC of the last window epochs has fallen drop below its
+// highest (the model has begun to overfit), or after patience epochs without a
+// better one. Run it with -v and ILPGNN_STOPS_CSV.
+func TestReplayDecline(t *testing.T) {
+	paths := os.Getenv("ILPGNN_STOPS_CSV")
+	if paths == "" {
+		t.Skip("set ILPGNN_STOPS_CSV to replay")
+	}
+	for _, path := range strings.Split(paths, ",") {
+		runs := readTrajectories(t, path)
+		t.Logf("%s (%d seeds)", path, len(runs))
+		for _, rule := range []struct {
+			window   int
+			drop     float64
+			patience int
+		}{{10, 0.002, 100}, {10, 0.005, 100}, {20, 0.002, 100}, {10, 0.001, 50}, {10, 0.002, 50}, {20, 0.001, 50}, {20, 0.002, 50}, {1, 1, 50}, {1, 1, 40}, {1, 1, 30}} {
+			var stop, kept, within, val, test float64
+			var worst float64 = 1
+			for _, traj := range runs {
+				s, k := replayDecline(traj, rule.window, rule.drop, rule.patience)
+				w := withinOfFinal(traj, s, 0.003)
+				stop += float64(traj[s].epoch)
+				kept += float64(traj[k].epoch)
+				within += float64(traj[w].epoch)
+				val += traj[k].val
+				test += traj[k].test
+				worst = min(worst, traj[k].val)
+			}
+			n := float64(len(runs))
+			t.Logf("  window %2d drop %.1f pt patience %3d: stop %6.1f kept %6.1f val %.2f (worst %.2f) test %.2f within 0.3 pt from %6.1f",
+				rule.window, 100*rule.drop, rule.patience, stop/n, kept/n, 100*val/n, 100*worst, 100*test/n, within/n)
+		}
+	}
+}
+
+func replayDecline(traj []epochRecord, window int, drop float64, patience int) (stop, kept int) {
+	sum, peak := 0.0, 0.0
+	for k, r := range traj {
+		if r.val > traj[kept].val {
+			kept = k
+		}
+		sum += r.val
+		if k >= window {
+			sum -= traj[k-window].val
+		}
+		if k+1 >= window {
+			mean := sum / float64(window)
+			peak = max(peak, mean)
+			if peak-mean > drop {
+				return k, kept
+			}
+		}
+		if k-kept >= patience {
+			return k, kept
+		}
+	}
+	return len(traj) - 1, kept
 }
