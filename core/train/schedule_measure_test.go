@@ -233,9 +233,11 @@ func TestReplayDecline(t *testing.T) {
 			window   int
 			drop     float64
 			patience int
-		}{{10, 0.002, 100}, {10, 0.005, 100}, {20, 0.002, 100}, {10, 0.001, 50}, {10, 0.002, 50}, {20, 0.001, 50}, {20, 0.002, 50}, {1, 1, 50}, {1, 1, 40}, {1, 1, 30}} {
+		}{{10, 0.002, 100}, {10, 0.005, 100}, {20, 0.002, 100}, {10, 0.001, 50}, {10, 0.002, 50}, {20, 0.001, 50}, {20, 0.002, 50},
+			// A drop of 1 (100 points) never fires: patience alone.
+			{1, 1, 50}, {1, 1, 40}, {1, 1, 30}} {
 			var stop, kept, within, val, test float64
-			var worst float64 = 1
+			worst := 1.0 // the lowest validation AUC kept on any seed
 			for _, traj := range runs {
 				s, k := replayDecline(traj, rule.window, rule.drop, rule.patience)
 				w := withinOfFinal(traj, s, 0.003)
@@ -253,6 +255,9 @@ func TestReplayDecline(t *testing.T) {
 	}
 }
 
+// replayDecline returns the index of the epoch at which the stop on
+// decline (or patience) ends traj, its last when neither does, and that of
+// the weights the run keeps then: the first best validation AUC.
 func replayDecline(traj []epochRecord, window int, drop float64, patience int) (stop, kept int) {
 	sum, peak := 0.0, 0.0
 	for k, r := range traj {
