@@ -154,27 +154,48 @@ func TestReplayStops(t *testing.T) {
 			window   int
 		}{{asRun, 0, 1}, {100, 0, 1}, {50, 0, 1}, {30, 0, 1}, {20, 0, 1}, {20, 0.0005, 1}, {20, 0.001, 1}, {30, 0.001, 1},
 			{20, 0, 5}, {20, 0, 10}, {30, 0, 10}, {20, 0.0005, 10}, {20, 0.001, 10}, {30, 0.0005, 10}, {30, 0.001, 10}, {20, 0, 20}, {30, 0, 20}} {
-			var stop, kept, within, val, test, stopSec, withinSec float64
-			for _, traj := range runs {
-				s, k := replayStop(traj, rule.patience, rule.minDelta, rule.window)
-				w := withinOfFinal(traj, s, 0.003)
-				stop += float64(traj[s].epoch)
-				kept += float64(traj[k].epoch)
-				within += float64(traj[w].epoch)
-				stopSec += traj[s].seconds
-				withinSec += traj[w].seconds
-				val += traj[k].val
-				test += traj[k].test
-			}
-			n := float64(len(runs))
+			m := replayMeans(runs, func(traj []epochRecord) (int, int) {
+				return replayStop(traj, rule.patience, rule.minDelta, rule.window)
+			})
 			name := fmt.Sprintf("patience %3d min-delta %.2f pt window %2d", rule.patience, 100*rule.minDelta, rule.window)
 			if rule.patience == asRun {
 				name = "as the runs ended                      "
 			}
 			t.Logf("  %s: stop %6.1f (%6.0f s) kept %6.1f val %.2f test %.2f within 0.3 pt from %6.1f (%6.0f s)",
-				name, stop/n, stopSec/n, kept/n, 100*val/n, 100*test/n, within/n, withinSec/n)
+				name, m.stop, m.stopSec, m.kept, 100*m.val, 100*m.test, m.within, m.withinSec)
 		}
 	}
+}
+
+// replayed is what a stopping rule gives over a file's runs: means over
+// the seeds of the epoch and seconds it stops at, the kept weights' epoch,
+// validation and test AUC, and the epoch and seconds from which their test
+// AUC stays within 0.3 points of the final one; and the lowest validation
+// AUC kept on any seed.
+type replayed struct {
+	stop, stopSec, kept, val, test, within, withinSec float64
+	worstVal                                          float64
+}
+
+// replayMeans replays rule, which returns the indices of the epoch a run
+// stops at and of the weights it keeps, on every run.
+func replayMeans(runs map[uint64][]epochRecord, rule func([]epochRecord) (stop, kept int)) replayed {
+	m := replayed{worstVal: math.Inf(1)}
+	for _, traj := range runs {
+		s, k := rule(traj)
+		w := withinOfFinal(traj, s, 0.003)
+		m.stop += float64(traj[s].epoch)
+		m.stopSec += traj[s].seconds
+		m.kept += float64(traj[k].epoch)
+		m.val += traj[k].val
+		m.test += traj[k].test
+		m.within += float64(traj[w].epoch)
+		m.withinSec += traj[w].seconds
+		m.worstVal = min(m.worstVal, traj[k].val)
+	}
+	n := float64(len(runs))
+	m.stop, m.stopSec, m.kept, m.val, m.test, m.within, m.withinSec = m.stop/n, m.stopSec/n, m.kept/n, m.val/n, m.test/n, m.within/n, m.withinSec/n
+	return m
 }
 
 // replayStop returns the index of the epoch at which early stopping with
@@ -236,21 +257,11 @@ func TestReplayDecline(t *testing.T) {
 		}{{10, 0.002, 100}, {10, 0.005, 100}, {20, 0.002, 100}, {10, 0.001, 50}, {10, 0.002, 50}, {20, 0.001, 50}, {20, 0.002, 50},
 			// A drop of 1 (100 points) never fires: patience alone.
 			{1, 1, 50}, {1, 1, 40}, {1, 1, 30}} {
-			var stop, kept, within, val, test float64
-			worst := 1.0 // the lowest validation AUC kept on any seed
-			for _, traj := range runs {
-				s, k := replayDecline(traj, rule.window, rule.drop, rule.patience)
-				w := withinOfFinal(traj, s, 0.003)
-				stop += float64(traj[s].epoch)
-				kept += float64(traj[k].epoch)
-				within += float64(traj[w].epoch)
-				val += traj[k].val
-				test += traj[k].test
-				worst = min(worst, traj[k].val)
-			}
-			n := float64(len(runs))
+			m := replayMeans(runs, func(traj []epochRecord) (int, int) {
+				return replayDecline(traj, rule.window, rule.drop, rule.patience)
+			})
 			t.Logf("  window %2d drop %.1f pt patience %3d: stop %6.1f kept %6.1f val %.2f (worst %.2f) test %.2f within 0.3 pt from %6.1f",
-				rule.window, 100*rule.drop, rule.patience, stop/n, kept/n, 100*val/n, 100*worst, 100*test/n, within/n)
+				rule.window, 100*rule.drop, rule.patience, m.stop, m.kept, 100*m.val, 100*m.worstVal, 100*m.test, m.within)
 		}
 	}
 }
