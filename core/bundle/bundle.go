@@ -20,11 +20,12 @@ import (
 	"ilpgnn/core/ilpgnn"
 )
 
-// Magic opens every bundle; Version is the format this package writes and
-// the newest it reads.
+// Magic opens every bundle; Version is the newest format this package
+// writes (format 2 for a model with an anchor, 1 otherwise) and the newest
+// it reads.
 const (
 	Magic   = "ILPGNNCB"
-	Version = 1
+	Version = 2
 )
 
 // CardFile is the bundle's name in a folder `ilpgnn export` writes: a
@@ -81,12 +82,7 @@ func New(p *ilpgnn.Predictor, dataset string, fp [32]byte, nodes []int) (*Bundle
 			rows[c] = true
 		}
 	}
-	hr := make([]float32, len(p.Hr))
-	for i := range n {
-		if rows[i] {
-			copy(hr[i*d:(i+1)*d], p.Hr[i*d:(i+1)*d])
-		}
-	}
+	hr := keepRows(p.Hr, rows, d)
 	full := p.Inputs.Sim.Columns()
 	t := &f32.CSR{Rows: n, Cols: n, Indptr: make([]int32, n+1)}
 	for j := range n {
@@ -105,8 +101,23 @@ func New(p *ilpgnn.Predictor, dataset string, fp [32]byte, nodes []int) (*Bundle
 	q := *p
 	q.Inputs = &ilpgnn.Inputs{Graph: g, Sim: sim}
 	q.Hr = hr
+	if p.Anchor != nil {
+		q.Anchor = keepRows(p.Anchor, rows, d)
+	}
 	b.Predictor = &q
 	return b, nil
+}
+
+// keepRows returns a copy of the n x d matrix h with the rows not in keep
+// zeroed.
+func keepRows(h []float32, keep []bool, d int) []float32 {
+	out := make([]float32, len(h))
+	for i, k := range keep {
+		if k {
+			copy(out[i*d:(i+1)*d], h[i*d:(i+1)*d])
+		}
+	}
+	return out
 }
 
 // Graph is the bundle's graph (adjacency and ids only).

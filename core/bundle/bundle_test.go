@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -19,7 +20,11 @@ import (
 
 // predictor is an untrained model on synth:sparse with settings away from
 // the defaults, so that a field the format forgets shows in the answers.
-func predictor(t testing.TB) *ilpgnn.Predictor {
+func predictor(t testing.TB) *ilpgnn.Predictor { return anchoredPredictor(t, 0) }
+
+// anchoredPredictor is predictor with the anchor weight ρ, its weights
+// moved from the start so that H^r and the start's H^0 differ.
+func anchoredPredictor(t testing.TB, anchor float64) *ilpgnn.Predictor {
 	t.Helper()
 	sc, err := synth.Preset("sparse")
 	if err != nil {
@@ -34,9 +39,18 @@ func predictor(t testing.TB) *ilpgnn.Predictor {
 	cfg.Hidden, cfg.K, cfg.Alpha, cfg.Beta, cfg.Tau = 16, 2, 0.3, 0.75, 0.5
 	cfg.Candidates = 4
 	cfg.Order = ilpgnn.OrderScore
+	cfg.Anchor = anchor
 	m, err := ilpgnn.New(cfg, g.FeatureDim(), rand.New(rand.NewPCG(5, 6)))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if anchor != 0 {
+		rng := rand.New(rand.NewPCG(8, 8))
+		for _, w := range m.Params() {
+			for k := range w.Value {
+				w.Value[k] += float32(0.2 * (2*rng.Float64() - 1))
+			}
+		}
 	}
 	in, err := ilpgnn.Prepare(g, cfg)
 	if err != nil {
@@ -77,14 +91,31 @@ func roundTrip(t *testing.T, b *Bundle) *Bundle {
 
 // The bundle's explanations and suggestions are the predictor's, bit for
 // bit: the oracle is the predictor that prepared and encoded the graph.
+// With an anchor too, in format 2; without one the bundle stays format 1.
 func TestRoundTripExplains(t *testing.T) {
-	p := predictor(t)
+	for _, anchor := range []float64{0, 0.5} {
+		t.Run(fmt.Sprintf("anchor=%v", anchor), func(t *testing.T) { roundTripExplains(t, anchor) })
+	}
+}
+
+func roundTripExplains(t *testing.T, anchor float64) {
+	p := anchoredPredictor(t, anchor)
 	g := p.Inputs.Graph
 	b, err := New(p, "synth:sparse", fingerprint.Of(g), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	data, err := b.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, want := binary.LittleEndian.Uint32(data[8:]), map[bool]uint32{false: 1, true: 2}[anchor != 0]; v != want {
+		t.Fatalf("format %d, want %d", v, want)
+	}
 	got := roundTrip(t, b)
+	if anchor != 0 && !slices.Equal(got.Predictor.Anchor, p.Anchor) {
+		t.Fatal("the start's H^0 differs after the round trip")
+	}
 	if got.Dataset != "synth:sparse" || got.Fingerprint != fingerprint.Of(g) || got.Explainable != nil {
 		t.Fatalf("header: %q %x %v", got.Dataset, got.Fingerprint, got.Explainable)
 	}
@@ -132,7 +163,13 @@ func TestRoundTripExplains(t *testing.T) {
 // suggests among them only (the oracle: the full list filtered), and
 // refuses the others.
 func TestRestrictedBundle(t *testing.T) {
-	p := predictor(t)
+	for _, anchor := range []float64{0, 0.5} {
+		t.Run(fmt.Sprintf("anchor=%v", anchor), func(t *testing.T) { restrictedBundle(t, anchor) })
+	}
+}
+
+func restrictedBundle(t *testing.T, anchor float64) {
+	p := anchoredPredictor(t, anchor)
 	g := p.Inputs.Graph
 	var nodes []int
 	for i := 0; i < g.NumNodes() && len(nodes) < 40; i += 3 {
@@ -220,7 +257,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"header cut", good[:12], ErrDamaged, "header"},
 		{"contents cut", good[:len(good)-100], ErrDamaged, "cut short in transfer"},
 		{"a flipped bit", edit(func(d []byte) []byte { d[len(d)/2] ^= 4; return d }), ErrDamaged, "checksum"},
-		{"newer", edit(func(d []byte) []byte { binary.LittleEndian.PutUint32(d[8:], Version+1); return d }), ErrNewer, "format 2"},
+		{"newer", edit(func(d []byte) []byte { binary.LittleEndian.PutUint32(d[8:], Version+1); return d }), ErrNewer, fmt.Sprintf("format %d", Version+1)},
 		{"version 0", edit(func(d []byte) []byte { binary.LittleEndian.PutUint32(d[8:], 0); return d }), ErrDamaged, "format 0"},
 	} {
 		_, err := Unmarshal(c.data)
@@ -247,15 +284,28 @@ func FuzzUnmarshal(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(good[headerLen:], uint16(0), byte(0))
-	f.Add(good[headerLen:], uint16(40), byte(0xff))
-	f.Add([]byte{}, uint16(0), byte(0))
-	f.Fuzz(func(t *testing.T, payload []byte, at uint16, v byte) {
+	anchored, err := New(anchoredPredictor(f, 0.5), "synth:sparse", [32]byte{}, nodes)
+	if err != nil {
+		f.Fatal(err)
+	}
+	two, err := anchored.MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good[headerLen:], uint16(0), byte(0), false)
+	f.Add(good[headerLen:], uint16(40), byte(0xff), false)
+	f.Add([]byte{}, uint16(0), byte(0), false)
+	f.Add(two[headerLen:], uint16(0), byte(0), true)
+	f.Add(two[headerLen:], uint16(120), byte(0x7f), true)
+	f.Fuzz(func(t *testing.T, payload []byte, at uint16, v byte, format2 bool) {
 		payload = append([]byte(nil), payload...)
 		if int(at) < len(payload) {
 			payload[at] = v
 		}
 		data := wrap(payload)
+		if format2 {
+			data = wrapAs(2, payload)
+		}
 		got, err := Unmarshal(data)
 		if err != nil {
 			if !errors.Is(err, ErrDamaged) {
@@ -270,10 +320,14 @@ func FuzzUnmarshal(f *testing.F) {
 	})
 }
 
-// wrap puts a header with the right checksum and length before payload.
-func wrap(payload []byte) []byte {
+// wrap puts a format 1 header with the right checksum and length before
+// payload.
+func wrap(payload []byte) []byte { return wrapAs(1, payload) }
+
+// wrapAs is wrap for the given format.
+func wrapAs(version uint32, payload []byte) []byte {
 	out := []byte(Magic)
-	out = binary.LittleEndian.AppendUint32(out, Version)
+	out = binary.LittleEndian.AppendUint32(out, version)
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(payload))
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(payload)))
 	return append(out, payload...)

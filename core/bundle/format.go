@@ -19,7 +19,8 @@ import (
 // and its length.
 const headerLen = len(Magic) + 4 + 4 + 8
 
-// MarshalBinary encodes b in format Version (FORMAT.md).
+// MarshalBinary encodes b in format Version (FORMAT.md), or in format 1,
+// byte for byte as before format 2, when its model has no anchor.
 func (b *Bundle) MarshalBinary() ([]byte, error) {
 	p := b.Predictor
 	g := p.Inputs.Graph
@@ -27,6 +28,16 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 	n, d := g.NumNodes(), cfg.Hidden
 	if len(p.Hr) != n*d {
 		return nil, fmt.Errorf("bundle: H^r holds %d values, want %d nodes x %d", len(p.Hr), n, d)
+	}
+	version := uint32(1)
+	if cfg.Anchor != 0 {
+		version = 2
+		if len(p.Anchor) != n*d {
+			return nil, fmt.Errorf("bundle: H^0 holds %d values, want %d nodes x %d", len(p.Anchor), n, d)
+		}
+		if err := finite(p.Anchor, nil); err != nil {
+			return nil, fmt.Errorf("bundle: the start's %w", err)
+		}
 	}
 	sim := p.Inputs.Sim.Columns()
 	if sim.Rows != n {
@@ -55,6 +66,9 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 	e.bool(cfg.MaskTarget)
 	e.u8(uint8(cfg.Structure))
 	e.u8(uint8(cfg.Order))
+	if version >= 2 {
+		e.f64(cfg.Anchor)
+	}
 	e.u32(uint32(n))
 	for _, id := range g.IDs {
 		e.str(id)
@@ -70,6 +84,9 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 		e.i32s(b.Explainable)
 	}
 	e.f32s(p.Hr)
+	if cfg.Anchor != 0 {
+		e.f32s(p.Anchor)
+	}
 	e.u32(uint32(sim.NNZ()))
 	e.buf = appendI32s(e.buf, sim.Indptr)
 	e.buf = appendI32s(e.buf, sim.Indices)
@@ -79,7 +96,7 @@ func (b *Bundle) MarshalBinary() ([]byte, error) {
 
 	out := make([]byte, 0, headerLen+len(e.buf))
 	out = append(out, Magic...)
-	out = binary.LittleEndian.AppendUint32(out, Version)
+	out = binary.LittleEndian.AppendUint32(out, version)
 	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.buf))
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(e.buf)))
 	return append(out, e.buf...), nil
@@ -141,14 +158,14 @@ func Unmarshal(data []byte) (*Bundle, error) {
 	if crc32.ChecksumIEEE(payload) != sum {
 		return nil, fmt.Errorf("%w: the checksum does not match the contents", ErrDamaged)
 	}
-	b, err := decode(&decoder{buf: payload})
+	b, err := decode(&decoder{buf: payload}, version)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
 	return b, nil
 }
 
-func decode(r *decoder) (*Bundle, error) {
+func decode(r *decoder, version uint32) (*Bundle, error) {
 	b := &Bundle{Dataset: r.str()}
 	copy(b.Fingerprint[:], r.bytes(32))
 	p := &ilpgnn.Predictor{Seed: r.u64(), Attribution: ilpgnn.Attribution(r.u8())}
@@ -159,6 +176,9 @@ func decode(r *decoder) (*Bundle, error) {
 	cfg.MaskTarget = r.bool()
 	cfg.Structure = ilpgnn.StructureScale(r.u8())
 	cfg.Order = ilpgnn.SelectionOrder(r.u8())
+	if version >= 2 {
+		cfg.Anchor = r.f64()
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -214,6 +234,12 @@ func decode(r *decoder) (*Bundle, error) {
 		return nil, fmt.Errorf("H^r of %d x %d does not fit in %d bytes", n, cfg.Hidden, r.left())
 	}
 	p.Hr = r.f32s(n * cfg.Hidden)
+	if cfg.Anchor != 0 {
+		if uint64(n)*uint64(cfg.Hidden) > uint64(r.left()/4) {
+			return nil, fmt.Errorf("H^0 of %d x %d does not fit in %d bytes", n, cfg.Hidden, r.left())
+		}
+		p.Anchor = r.f32s(n * cfg.Hidden)
+	}
 	nnz := r.count(8)
 	t := &f32.CSR{Rows: n, Cols: n}
 	t.Indptr = r.i32n(n + 1)
@@ -227,6 +253,9 @@ func decode(r *decoder) (*Bundle, error) {
 	}
 	if err := finite(p.Hr, t.Values); err != nil {
 		return nil, err
+	}
+	if err := finite(p.Anchor, nil); err != nil {
+		return nil, fmt.Errorf("the start's %w", err)
 	}
 	sim, err := diffusion.FromColumns(t)
 	if err != nil {

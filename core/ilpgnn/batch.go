@@ -17,7 +17,7 @@ import (
 type entries struct {
 	node    []int32    // c
 	target  []int32    // the other end of the pair: s(i, c, j) compares c with j
-	st      []float32  // eq5.structure: α·s_ST(i, c, j), a constant of the tape
+	st      []float32  // eq5.fixed: α·s_ST(i, c, j) + (1-α)ρ·σ(h^0_j·h^0_c), a constant of the tape
 	offsets []int32    // len = segments+1
 	centre  []int32    // the node each segment belongs to
 	halves  [2][]int32 // 0..n-1 and n..2n-1 for n = segments/2: the two ends of each pair
@@ -289,8 +289,10 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 		b.workers = append(b.workers, new(selector))
 	}
 	var next atomic.Int32
+	h0 := m.AnchorEmbeddings(in)
+	checkAnchor(m, h0)
 	run := func(w *selector) {
-		w.sc = scorer{m: m, in: in, hr: hr, d: m.Config.Hidden, lazy: true,
+		w.sc = scorer{m: m, in: in, hr: hr, h0: h0, d: m.Config.Hidden, lazy: true,
 			cands: w.sc.cands, need: w.sc.need, needAt: w.sc.needAt, dots: w.sc.dots,
 			commonAt: w.sc.commonAt, top: w.sc.top}
 		w.tab.j = -1 // the table holds scores of the last Build's embeddings
@@ -336,11 +338,11 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 	// binary search.
 	masked := m.Config.MaskTarget && i != j && w.tab.adjacent(int32(i))
 	cands, k := w.sc.sideGrouped(i, j, masked, &w.tab)
-	eq := newEq5(m.Config.Alpha)
+	eq := newEq5(m.Config)
 	for _, c := range cands[:k] {
 		b.sel.node[at] = c.Node
 		b.sel.target[at] = int32(j)
-		b.sel.st[at] = eq.structure(c.ST)
+		b.sel.st[at] = eq.fixed(c.ST, c.Anchor)
 		at++
 	}
 	if q < 0 {
@@ -360,6 +362,6 @@ func (m *Model) selectTask(b *Batch, w *selector, in *Inputs, t int, seed uint64
 		a.ST, c.ST = c.ST, a.ST
 		b.rnd.node[at] = a.Node
 		b.rnd.target[at] = int32(j)
-		b.rnd.st[at] = eq.structure(a.ST)
+		b.rnd.st[at] = eq.fixed(a.ST, w.sc.anchorScore(a.Node, j))
 	}
 }

@@ -143,7 +143,7 @@ func TestCandidatesBound(t *testing.T) {
 				}
 				pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 				mask := g.HasEdge(i, j)
-				score := wantScores(cfg, p, i, j, mask)
+				score := wantScores(cfg, p, nil, i, j, mask)
 				var all []Candidate
 				for _, c := range g.Neighbors(i) {
 					if mask && int(c) == j {

@@ -199,6 +199,12 @@ type Config struct {
 	// tag keeps a checkpoint of a common-first model (the zero value)
 	// byte-identical to one written before the field existed.
 	Order SelectionOrder `json:"Order,omitempty"`
+	// Anchor is ρ, the share of the feature score s_NO that the encoder
+	// at its initial weights gives (MODEL.md): s_NO = (1-ρ)·σ(h^r_j·h^r_c)
+	// + ρ·σ(h^0_j·h^0_c), with H^0 the H^r of a frozen copy of the start.
+	// 0 is SPEC's eq 4 exactly; the tag keeps a checkpoint of such a
+	// model byte-identical to one written before the field existed.
+	Anchor float64 `json:"Anchor,omitempty"`
 }
 
 // DefaultConfig returns the defaults. core/train/DEFAULTS.md and README.md
@@ -244,6 +250,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("isometric branch scale must be non-negative (got %g)", c.IsometricBranch)
 	case c.Order != OrderCommonFirst && c.Order != OrderScore:
 		return fmt.Errorf("unknown selection order %d", int(c.Order))
+	case !(c.Anchor >= 0 && c.Anchor <= 1):
+		return fmt.Errorf("anchor must be between 0 and 1 (got %g)", c.Anchor)
 	case c.Candidates < 0:
 		return fmt.Errorf("candidates must be 0 (every neighbour) or at least k = %d (got %d)", c.K, c.Candidates)
 	case c.Candidates > 0 && c.Candidates < c.K:

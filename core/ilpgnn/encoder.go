@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"ilpgnn/core/autograd"
 )
@@ -20,6 +21,19 @@ type Model struct {
 	// The encoder of SPEC §3: H^m = ReLU(X W1 + b1) W2 + b2,
 	// H^r = ReLU(Ã (H^m Wh + X Wx)) + H^m.
 	W1, B1, W2, B2, Wh, Wx *autograd.Var
+
+	// anchor is the frozen start behind Config.Anchor, nil when it is 0
+	// or the model came without weights.
+	anchor *anchor
+}
+
+// anchor is a copy of the weights New drew, which training never moves,
+// and the embeddings H^0 it last computed.
+type anchor struct {
+	start *Model // Config.Anchor = 0
+	mu    sync.Mutex
+	in    *Inputs // whose H^0 h0 is
+	h0    []float32
 }
 
 // paramNames are the checkpoint names of the weights, in Params order.
@@ -66,7 +80,54 @@ func New(cfg Config, featureDim int, rng *rand.Rand) (*Model, error) {
 	}
 	autograd.Uniform(m.Wh.Value, branch, rng)
 	autograd.Uniform(m.Wx.Value, branch, rng)
+	if cfg.Anchor > 0 {
+		start := &Model{Config: cfg, FeatureDim: featureDim}
+		start.Config.Anchor = 0
+		ps := make([]*autograd.Var, 0, len(paramNames))
+		for _, p := range m.Params() {
+			c := autograd.NewParam(p.Rows, p.Cols)
+			copy(c.Value, p.Value)
+			ps = append(ps, c)
+		}
+		start.W1, start.B1, start.W2, start.B2, start.Wh, start.Wx = ps[0], ps[1], ps[2], ps[3], ps[4], ps[5]
+		m.anchor = &anchor{start: start}
+	}
 	return m, nil
+}
+
+// AnchorEmbeddings returns H^0 (N x d, row-major), the H^r that the
+// encoder at the weights New drew gives on in (with the shift of an
+// isometric start fitted to in's features, as training fits it), which
+// the feature score mixes in with weight Config.Anchor. It is nil when
+// that weight is 0 or the model holds no weights. The model keeps the last
+// result, so asking again for the same in costs nothing; the caller must
+// not change it. It is safe for concurrent use.
+func (m *Model) AnchorEmbeddings(in *Inputs) []float32 {
+	a := m.anchor
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.in != in {
+		if a.start == nil {
+			return nil // given embeddings (UseAnchorEmbeddings) of other inputs
+		}
+		// The fit depends on W1 and the features only, so it is the shift
+		// the trained model started from.
+		a.start.FitIsometricBias(in)
+		a.h0 = a.start.Encode(nil, in, 0, nil).Value
+		a.in = in
+	}
+	return a.h0
+}
+
+// UseAnchorEmbeddings gives a model without weights (a shard worker's,
+// which scores with embeddings computed elsewhere) the start's H^0 on in,
+// as the model that has the weights computed it (AnchorEmbeddings). The
+// model keeps h0; the caller must not change it.
+func (m *Model) UseAnchorEmbeddings(in *Inputs, h0 []float32) {
+	m.anchor = &anchor{in: in, h0: h0}
 }
 
 // isometric sets the MLP so that H^m = X W1 at the start, with W1 a

@@ -28,7 +28,7 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 		// The user's id: the dense index means nothing outside the engine.
 		return nil, fmt.Errorf("ilpgnn: cannot explain a pair of node %q with itself", g.IDs[i])
 	}
-	sc := p.Model.newScorer(p.Inputs, p.Hr)
+	sc := p.newScorer()
 	mask := p.Model.masked(p.Inputs, i, j)
 	ci, ki := sc.side(0, i, j, mask, nil, nil)
 	cj, kj := sc.side(1, j, i, mask, nil, nil)
@@ -239,9 +239,10 @@ func (p *Predictor) side(i int, cands []Candidate, bound, k int) explain.Side {
 	ids := p.Inputs.Graph.IDs
 	w := softmaxWeights(nil, cands[:k], p.Model.Config.Tau)
 	out := explain.Side{Node: i, ID: ids[i], Neighbors: make([]explain.Neighbor, len(cands))}
+	eq, rho := newEq5(p.Model.Config), p.Model.Config.Anchor
 	for n, c := range cands {
 		out.Neighbors[n] = explain.Neighbor{Node: int(c.Node), ID: ids[c.Node], Structure: float64(c.ST),
-			Features: float64(c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
+			Features: eq.features(rho, c.Anchor, c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
 		if n < k {
 			out.Neighbors[n].Weight = float64(w[n])
 		}

@@ -57,7 +57,7 @@ type Losses struct {
 func (m *Model) aggregate(t *autograd.Tape, hr *autograd.Var, e *entries) (logits, s *autograd.Var) {
 	cfg := m.Config
 	no := autograd.Sigmoid(t, autograd.GatherDot(t, hr, hr, e.node, e.target))
-	s = newEq5(cfg.Alpha).record(t, no, e.st)
+	s = newEq5(cfg).record(t, no, e.st)
 	if cfg.Beta != 0 {
 		b := autograd.SegmentSoftmax(t, autograd.Scale(t, s, float32(1/cfg.Tau)), e.offsets)
 		return autograd.GatherSegmentDot(t, hr, e.centre, b, e.node, e.offsets, float32(cfg.Beta)), s

@@ -110,7 +110,7 @@ func (lg *lossGrad) prepare(m *Model, hr, grad []float32, b *Batch, obj Objectiv
 	cfg := m.Config
 	*lg = lossGrad{
 		hr: hr, grad: grad, b: b, obj: obj, d: d,
-		eq: newEq5(cfg.Alpha), beta: float32(cfg.Beta), invTau: float32(1 / cfg.Tau),
+		eq: newEq5(cfg), beta: float32(cfg.Beta), invTau: float32(1 / cfg.Tau),
 		clsScale: float32(1 / float64(max(n.Pairs, 1))),
 		h:        grow(lg.h, lossGradChunk*6*d),
 		cls:      grow(lg.cls, lossGradChunk), neg: grow(lg.neg, lossGradChunk), pos: grow(lg.pos, lossGradChunk),
@@ -226,7 +226,7 @@ func (lg *lossGrad) backward(sd *side, dlogit, negCoef float32, partner, gCentre
 		if negCoef != 0 {
 			ds += negCoef * lg.eq.withFeatures(e.st[ke], no[k])
 		}
-		dx := lg.eq.no * ds * no[k] * (1 - no[k]) // through s = (1-α)σ(x) + α s_ST
+		dx := lg.eq.no * ds * no[k] * (1 - no[k]) // through s = (1-α)(1-ρ)σ(x) + fixed
 		sd.coefR[ke] = dx                         // dh^r_c += dx·h^r_target
 		f32.Axpy(dx, lg.row(e.node[ke]), gTarget) // dh^r_target += dx·h^r_c
 	}

@@ -15,22 +15,25 @@ import (
 // a temperature, the relaxed L^p_dis and L^n_dis as a mean, λ 0, and epoch
 // counts larger than the batch's. The graph has more pairs than
 // lossGradChunk, so the pass crosses chunks, and hubs whose gradient rows
-// take updates from many pairs.
+// take updates from many pairs; and with an anchor, whose share of the
+// scores is a constant to both.
 func TestLossGradMatchesTape(t *testing.T) {
 	g := testGraph(t, 900, 3, 5, 9)
 	for _, tc := range []struct {
 		beta, tau float64
 		obj       Objective
 		scale     int // the epoch's counts are scale times the batch's
+		anchor    float64
 	}{
-		{1, 1, Objective{Lambda: 0.7, Delta: 0.5}, 1},
-		{0.5, 0.3, Objective{Lambda: 0.3, Delta: 0.5, Relaxed: true, NegMean: true}, 3},
-		{0, 1, Objective{Lambda: 0.5, Delta: 0.5}, 2},
-		{1, 1, Objective{Lambda: 0, Delta: 0.5}, 1},
+		{1, 1, Objective{Lambda: 0.7, Delta: 0.5}, 1, 0},
+		{0.5, 0.3, Objective{Lambda: 0.3, Delta: 0.5, Relaxed: true, NegMean: true}, 3, 0},
+		{0, 1, Objective{Lambda: 0.5, Delta: 0.5}, 2, 0},
+		{1, 1, Objective{Lambda: 0, Delta: 0.5}, 1, 0},
+		{0.5, 1, Objective{Lambda: 0.7, Delta: 0.5}, 1, 0.5},
 	} {
-		t.Run(fmt.Sprintf("beta=%v,tau=%v,%+v", tc.beta, tc.tau, tc.obj), func(t *testing.T) {
+		t.Run(fmt.Sprintf("beta=%v,tau=%v,%+v,anchor=%v", tc.beta, tc.tau, tc.obj, tc.anchor), func(t *testing.T) {
 			cfg := smallConfig()
-			cfg.Beta, cfg.Tau = tc.beta, tc.tau
+			cfg.Beta, cfg.Tau, cfg.Anchor = tc.beta, tc.tau, tc.anchor
 			cfg.Diffusion.Method = DefaultConfig().Diffusion.Method // exact PPR is slow at 900 nodes
 			m, in := testModel(t, g, cfg)
 			enc := m.Encode(nil, in, 0, nil)

@@ -58,8 +58,10 @@ func testModel(t testing.TB, g *graph.Graph, cfg Config) (*Model, *Inputs) {
 
 // wantScores returns s(i, c, j) = α s_ST + (1-α) s_NO (eq 5) for every
 // candidate c of i (all of N(i) but j when masked), computed in float64
-// from S̃ entry by entry, with cfg's scaling, and from p's embeddings.
-func wantScores(cfg Config, p *Predictor, i, j int, masked bool) map[int32]float64 {
+// from S̃ entry by entry, with cfg's scaling, and from p's embeddings;
+// with an anchor, s_NO = (1-ρ)σ(h^r_j·h^r_c) + ρσ(h^0_j·h^0_c) from the
+// start's embeddings h0.
+func wantScores(cfg Config, p *Predictor, h0 []float32, i, j int, masked bool) map[int32]float64 {
 	st := map[int32]float64{}
 	hi := 0.0
 	for _, c := range p.Inputs.Graph.Neighbors(i) {
@@ -75,13 +77,42 @@ func wantScores(cfg Config, p *Predictor, i, j int, masked bool) map[int32]float
 		if cfg.Structure == ScaleMax && hi > 0 {
 			v /= hi
 		}
-		var dot float64
+		var dot, dot0 float64
 		for k := range d {
 			dot += float64(p.Hr[j*d+k]) * float64(p.Hr[int(c)*d+k])
+			if cfg.Anchor != 0 {
+				dot0 += float64(h0[j*d+k]) * float64(h0[int(c)*d+k])
+			}
 		}
-		score[c] = cfg.Alpha*v + (1-cfg.Alpha)/(1+math.Exp(-dot))
+		no := 1 / (1 + math.Exp(-dot))
+		if cfg.Anchor != 0 {
+			no = (1-cfg.Anchor)*no + cfg.Anchor/(1+math.Exp(-dot0))
+		}
+		score[c] = cfg.Alpha*v + (1-cfg.Alpha)*no
 	}
 	return score
+}
+
+// startEmbeddings returns H^r of the model testModel draws for cfg, with
+// no anchor and its isometric shift fitted to in: the oracle of the
+// anchor's H^0.
+func startEmbeddings(t testing.TB, g *graph.Graph, cfg Config, in *Inputs) []float32 {
+	t.Helper()
+	cfg.Anchor = 0
+	m, _ := testModel(t, g, cfg)
+	m.FitIsometricBias(in)
+	return m.Encode(nil, in, 0, nil).Value
+}
+
+// nudge adds uniform noise of the given size to every weight of m, as
+// training would move them.
+func nudge(m *Model, size float64, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	for _, p := range m.Params() {
+		for k := range p.Value {
+			p.Value[k] += float32(size * (2*rng.Float64() - 1))
+		}
+	}
 }
 
 func smallConfig() Config {
@@ -117,16 +148,26 @@ func TestGCNAdjacency(t *testing.T) {
 // scores computed independently in float64 (S̃ from Similarity.At, s_NO from
 // the embeddings), and checks the rule of SPEC §4: common neighbours first
 // by descending score, then the rest, K in all, ties by id, target masked.
+//
+// With an anchor the weights are moved first, as training would, and the
+// start's embeddings of the oracle come from a second model drawn from the
+// same seed without one.
 func TestSelection(t *testing.T) {
 	g := testGraph(t, 20, 3, 4, 2)
 	for _, c := range []struct {
-		mask  bool
-		scale StructureScale
-	}{{true, ScaleMax}, {false, ScaleMax}, {true, ScalePaper}} {
+		mask   bool
+		scale  StructureScale
+		anchor float64
+	}{{true, ScaleMax, 0}, {false, ScaleMax, 0}, {true, ScalePaper, 0}, {true, ScaleMax, 0.6}} {
 		mask := c.mask
 		cfg := smallConfig()
-		cfg.MaskTarget, cfg.Structure = mask, c.scale
+		cfg.MaskTarget, cfg.Structure, cfg.Anchor = mask, c.scale, c.anchor
 		m, in := testModel(t, g, cfg)
+		var h0 []float32
+		if c.anchor != 0 {
+			h0 = startEmbeddings(t, g, cfg, in)
+			nudge(m, 0.3, 5)
+		}
 		p := NewPredictor(m, in)
 		for i := 0; i < 20; i++ {
 			for j := 0; j < 20; j++ {
@@ -144,7 +185,7 @@ func TestSelection(t *testing.T) {
 				}
 				var cs []cand
 				linked := g.HasEdge(i, j)
-				score := wantScores(cfg, p, i, j, mask && linked)
+				score := wantScores(cfg, p, h0, i, j, mask && linked)
 				for _, c := range g.Neighbors(i) {
 					if mask && linked && int(c) == j {
 						continue
@@ -254,14 +295,16 @@ func trainingBatch(t testing.TB, m *Model, in *Inputs, hr []float32, obj Objecti
 }
 
 // TestBatchMatchesPredictor: the batched tape forward and the per-pair
-// inference path give the same logits.
+// inference path give the same logits, with and without an anchor.
 func TestBatchMatchesPredictor(t *testing.T) {
 	g := testGraph(t, 30, 3, 5, 4)
-	for _, beta := range []float64{0, 1, 0.5} {
+	for _, c := range []struct{ beta, anchor float64 }{{0, 0}, {1, 0}, {0.5, 0}, {0.5, 0.5}} {
+		beta := c.beta
 		cfg := smallConfig()
-		cfg.Beta = beta
+		cfg.Beta, cfg.Anchor = beta, c.anchor
 		cfg.Tau = 0.3
 		m, in := testModel(t, g, cfg)
+		nudge(m, 0.2, 3) // so that H^r is not the anchor's H^0
 		hr := m.Encode(nil, in, 0, nil)
 		obj := Objective{Lambda: 0.3, Delta: 0.5}
 		b := trainingBatch(t, m, in, hr.Value, obj)
@@ -290,6 +333,7 @@ func TestLossGradient(t *testing.T) {
 		cfg.Tau = 0.5
 		if relaxed {
 			cfg.Init = InitGlorot
+			cfg.Anchor = 0.4 // a constant of the loss: no gradient flows into it
 		} else {
 			cfg.IsometricBranch = 1
 		}
@@ -443,7 +487,7 @@ func TestRankedAndDeletion(t *testing.T) {
 		for j := i + 1; j < 30; j += 3 {
 			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 			ranked := p.Ranked(i, j)
-			want := wantScores(cfg, p, i, j, g.HasEdge(i, j))
+			want := wantScores(cfg, p, nil, i, j, g.HasEdge(i, j))
 			if len(ranked) != len(want) {
 				t.Fatalf("(%d,%d): %d ranked, want %d", i, j, len(ranked), len(want))
 			}

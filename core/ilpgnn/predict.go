@@ -23,6 +23,10 @@ type Predictor struct {
 	Inputs *Inputs
 	// Hr is H^r (N x d, row-major) of Model on Inputs.
 	Hr []float32
+	// Anchor is H^0 (N x d), the start's embeddings on Inputs
+	// (Model.AnchorEmbeddings), which the feature score mixes in with
+	// weight Model.Config.Anchor; nil when that weight is 0.
+	Anchor []float32
 	// Seed fixes the random neighbours of the counterfactuals in Explain
 	// and of LogitsWithoutRandom.
 	Seed uint64
@@ -42,14 +46,16 @@ type Predictor struct {
 
 // NewPredictor encodes the graph of in with m.
 func NewPredictor(m *Model, in *Inputs) *Predictor {
-	return &Predictor{Model: m, Inputs: in, Hr: m.Encode(nil, in, 0, nil).Value}
+	return &Predictor{Model: m, Inputs: in, Hr: m.Encode(nil, in, 0, nil).Value, Anchor: m.AnchorEmbeddings(in)}
 }
 
 // PredictorFrom wraps embeddings hr already computed by m on in (for
 // example during training) without encoding again.
 func PredictorFrom(m *Model, in *Inputs, hr []float32) *Predictor {
-	return &Predictor{Model: m, Inputs: in, Hr: hr}
+	return &Predictor{Model: m, Inputs: in, Hr: hr, Anchor: m.AnchorEmbeddings(in)}
 }
+
+func (p *Predictor) newScorer() *scorer { return p.Model.newScorer(p.Inputs, p.Hr, p.Anchor) }
 
 // Logits returns h_i · h_j (eq 8 before the sigmoid) for every pair, in
 // parallel; the result does not depend on the number of CPUs.
@@ -69,7 +75,7 @@ func (p *Predictor) eachPair(n, minChunk int, fn func(sc *scorer, k int)) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			sc := p.Model.newScorer(p.Inputs, p.Hr)
+			sc := p.newScorer()
 			for k := w * n / workers; k < (w+1)*n/workers; k++ {
 				fn(sc, k)
 			}
@@ -80,7 +86,7 @@ func (p *Predictor) eachPair(n, minChunk int, fn func(sc *scorer, k int)) {
 
 // Prob returns p_ij (eq 8), calibrated by p.Temperature.
 func (p *Predictor) Prob(i, j int) float64 {
-	return p.prob(p.Model.newScorer(p.Inputs, p.Hr).pairLogit(i, j))
+	return p.prob(p.newScorer().pairLogit(i, j))
 }
 
 // prob is sigmoid(logit/T + b). Uncalibrated it is eq 8's sigmoid bit for
@@ -113,7 +119,7 @@ func (p *Predictor) checkNode(i int) error {
 // looked at them, so they explain nothing, but fidelity may remove more
 // neighbours than there are candidates.
 func (p *Predictor) Ranked(i, j int) []Candidate {
-	sc := p.Model.newScorer(p.Inputs, p.Hr)
+	sc := p.newScorer()
 	cands, _ := sc.side(0, i, j, p.Model.masked(p.Inputs, i, j), nil, nil)
 	out := slices.Clone(cands)
 	rankCandidates(out, sc.bound[0])

@@ -49,7 +49,7 @@ func (sc *scorer) refSide(slot int, i, j int, masked bool, removeI, removeJ []in
 			}
 		}
 	}
-	eq := newEq5(sc.m.Config.Alpha)
+	eq := newEq5(sc.m.Config)
 	hj := sc.row(int32(j))
 	nj := g.Neighbors(j)
 	cands := sc.cands[slot][:0]
@@ -84,11 +84,12 @@ func (sc *scorer) refSide(slot int, i, j int, masked bool, removeI, removeJ []in
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
-			c.S = eq.structure(c.ST)
+			c.S = eq.fixed(c.ST, 0)
 			continue
 		}
 		c.NO = sigmoid(f32.Dot(hj, sc.row(c.Node)))
-		c.S = eq.combine(c.ST, c.NO)
+		c.Anchor = sc.anchorScore(c.Node, j)
+		c.S = eq.combine(c.ST, c.Anchor, c.NO)
 	}
 	sc.cands[slot] = cands
 	k := min(sc.m.Config.K, n)
@@ -162,9 +163,9 @@ func (m *Model) refBuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edg
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := m.newScorer(in, hr)
+			sc := m.newScorer(in, hr, m.AnchorEmbeddings(in))
 			sc.lazy = true
-			eq := newEq5(m.Config.Alpha)
+			eq := newEq5(m.Config)
 			var spare []Candidate
 			for p := lo; p < hi; p++ {
 				i, j := int(pairs[p].U), int(pairs[p].V)
@@ -176,7 +177,7 @@ func (m *Model) refBuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edg
 					for _, c := range cands[:k] {
 						b.sel.node[at] = c.Node
 						b.sel.target[at] = int32(side[1])
-						b.sel.st[at] = eq.structure(c.ST)
+						b.sel.st[at] = eq.fixed(c.ST, c.Anchor)
 						at++
 					}
 					q := rndSeg[p]
@@ -193,7 +194,7 @@ func (m *Model) refBuildAt(b *Batch, in *Inputs, hr []float32, pairs []graph.Edg
 						spare[n], spare[r] = spare[r], spare[n]
 						b.rnd.node[at] = spare[n].Node
 						b.rnd.target[at] = int32(side[1])
-						b.rnd.st[at] = eq.structure(spare[n].ST)
+						b.rnd.st[at] = eq.fixed(spare[n].ST, sc.anchorScore(spare[n].Node, side[1]))
 					}
 				}
 			}

@@ -14,41 +14,62 @@ import (
 )
 
 // Candidate is one neighbour c of a node i, scored against the other end j
-// of a pair (SPEC §4, eq 5): S = α·ST + (1-α)·NO.
+// of a pair (SPEC §4, eq 5, with the anchor of MODEL.md):
+// S = α·ST + (1-α)·((1-ρ)·NO + ρ·Anchor).
 type Candidate struct {
 	Node   int32
 	ST     float32 // s_ST(i, c, j) = S̃[c, j], scaled as configured
-	NO     float32 // s_NO(i, c, j) = sigmoid(h^r_j · h^r_c)
-	S      float32 // the combined score, eq5.combine(ST, NO)
+	NO     float32 // sigmoid(h^r_j · h^r_c), the learned feature score
+	Anchor float32 // sigmoid(h^0_j · h^0_c), the start's (0 when ρ = 0)
+	S      float32 // the combined score, eq5.combine(ST, Anchor, NO)
 	Common bool    // c is also a neighbour of j
 }
 
-// eq5 is equation 5 of SPEC §4, S = α·s_ST + (1-α)·s_NO, with its weights
-// α and 1-α in float32: the one definition that selection, the tape's
-// losses and LossGrad share. 1-α is rounded once from float64, as the
-// losses always took it; selection used to take 1-float32(α), the same
-// float32 for every α the defaults and the documents use (0, 0.01-0.03,
-// 0.05, 0.1, 0.2, 0.3, 1) but a bit apart for some others, such as 0.9.
-// Each product is rounded on its own (an explicit conversion), as the
-// tape's separate ops round it, so that no platform fuses it into a
-// multiply-add and the three paths agree bit for bit everywhere.
-type eq5 struct{ st, no float32 }
+// eq5 is equation 5 of SPEC §4 with the anchored feature score of
+// MODEL.md, S = α·s_ST + (1-α)·((1-ρ)·σ(h^r_j·h^r_c) + ρ·σ(h^0_j·h^0_c)),
+// with its weights α, (1-α)ρ and (1-α)(1-ρ) in float32: the one definition
+// that selection, the tape's losses and LossGrad share. The weights are
+// rounded once from float64; at ρ = 0 they are α and 1-α, as the losses
+// always took them. Each product is rounded on its own (an explicit
+// conversion), as the tape's separate ops round it, so that no platform
+// fuses it into a multiply-add and the three paths agree bit for bit
+// everywhere.
+type eq5 struct{ st, an, no float32 }
 
-func newEq5(alpha float64) eq5 { return eq5{st: float32(alpha), no: float32(1 - alpha)} }
+func newEq5(c Config) eq5 {
+	return eq5{st: float32(c.Alpha), an: float32((1 - c.Alpha) * c.Anchor), no: float32((1 - c.Alpha) * (1 - c.Anchor))}
+}
 
-// structure returns α·s_ST, the part of S that does not depend on the
-// embeddings (a constant on the tape).
-func (e eq5) structure(st float32) float32 { return float32(e.st * st) }
+// fixed returns α·s_ST + (1-α)ρ·an, the part of S that the weights being
+// trained do not move (a constant on the tape): the structure score and
+// the frozen start's feature score an. At ρ = 0 it is α·s_ST alone.
+func (e eq5) fixed(st, an float32) float32 {
+	a := float32(e.st * st)
+	if e.an != 0 {
+		a += float32(e.an * an)
+	}
+	return a
+}
 
-// withFeatures returns S from its structure part a = structure(s_ST) and
-// s_NO.
+// withFeatures returns S from its fixed part a and the learned feature
+// score no.
 func (e eq5) withFeatures(a, no float32) float32 { return a + float32(e.no*no) }
 
-// combine returns S = α·s_ST + (1-α)·s_NO.
-func (e eq5) combine(st, no float32) float32 { return e.withFeatures(e.structure(st), no) }
+// combine returns S from s_ST, the start's feature score an and the
+// learned one no.
+func (e eq5) combine(st, an, no float32) float32 { return e.withFeatures(e.fixed(st, an), no) }
 
-// record records withFeatures on t for the feature scores no (n x 1) and
-// the structure parts a (n of them).
+// features returns the mixed feature score (1-ρ)·no + ρ·an that S weighs
+// by 1-α, for display: no itself at ρ = 0.
+func (e eq5) features(rho float64, an, no float32) float64 {
+	if rho == 0 {
+		return float64(no)
+	}
+	return (1-rho)*float64(no) + rho*float64(an)
+}
+
+// record records withFeatures on t for the learned feature scores no
+// (n x 1) and the fixed parts a (n of them).
 func (e eq5) record(t *autograd.Tape, no *autograd.Var, a []float32) *autograd.Var {
 	return autograd.AddConst(t, autograd.Scale(t, no, e.no), a)
 }
@@ -59,6 +80,7 @@ type scorer struct {
 	m     *Model
 	in    *Inputs
 	hr    []float32 // N x d, row-major
+	h0    []float32 // the start's H^0 (Model.AnchorEmbeddings), nil when ρ = 0
 	d     int
 	nodes []int32
 	st    []float32
@@ -75,7 +97,7 @@ type scorer struct {
 	// need and needAt are the nodes, and their places in the candidates,
 	// whose dot products finish computes at once, into dots.
 	need, needAt []int32
-	dots         []float32
+	dots, adots  []float32
 	// commonAt holds the places of the common neighbours among the
 	// candidates (sideGrouped), top the first k of selectTop.
 	commonAt, top []int32
@@ -84,9 +106,21 @@ type scorer struct {
 	lazy bool
 }
 
-func (m *Model) newScorer(in *Inputs, hr []float32) *scorer {
+// newScorer returns a scorer of m on in with the embeddings hr and the
+// start's h0 (nil when m's Config.Anchor is 0).
+func (m *Model) newScorer(in *Inputs, hr, h0 []float32) *scorer {
 	d := m.Config.Hidden
-	return &scorer{m: m, in: in, hr: hr, d: d, hi: make([]float32, d), hj: make([]float32, d)}
+	checkAnchor(m, h0)
+	return &scorer{m: m, in: in, hr: hr, h0: h0, d: d, hi: make([]float32, d), hj: make([]float32, d)}
+}
+
+// checkAnchor panics when a model with an anchor is asked to score
+// without the start's embeddings, which would score every candidate as if
+// the start saw nothing.
+func checkAnchor(m *Model, h0 []float32) {
+	if m.Config.Anchor != 0 && h0 == nil {
+		panic("ilpgnn: a model with an anchor (ρ > 0) scores with the start's embeddings H^0, and none were given")
+	}
 }
 
 func (sc *scorer) row(i int32) []float32 { return sc.hr[int(i)*sc.d : (int(i)+1)*sc.d] }
@@ -139,7 +173,6 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 			}
 		}
 	}
-	hj := sc.row(int32(j))
 	nj := g.Neighbors(j)
 	cands := sc.cands[slot][:0]
 	p := 0 // merge pointer into N(j), both sorted
@@ -155,7 +188,7 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 		cands = append(cands, Candidate{Node: c, ST: st[k], Common: common})
 	}
 	sc.cands[slot] = cands
-	return cands, sc.finish(slot, cands, commons, nil, hj, nil)
+	return cands, sc.finish(slot, cands, commons, nil, j, nil)
 }
 
 // finish selects N^r(i|j) among cands (slot's scratch, with s_ST and the
@@ -164,7 +197,7 @@ func (sc *scorer) side(slot int, i, j int, masked bool, removeI, removeJ []int32
 // (Config.Candidates), pays the feature score of those that can still be
 // selected (every one unless the scorer is lazy), from tab's cache for
 // target j when tab is not nil, and orders the first k.
-func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []int32, hj []float32, tab *targetTable) int {
+func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []int32, j int, tab *targetTable) int {
 	// The bound picks its candidates before any feature score is paid for.
 	// Common neighbours go first, as in selection order: then the bound
 	// never trades a common neighbour for another, and N^r(i|j) holds
@@ -186,7 +219,7 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 	order := sc.m.Config.Order
 	skip := sc.lazy && order == OrderCommonFirst && commons >= sc.m.Config.K
 	k := min(sc.m.Config.K, n)
-	eq := newEq5(sc.m.Config.Alpha)
+	eq := newEq5(sc.m.Config)
 	if skip && commonAt != nil && k <= maxTop {
 		// The commons' places are known (sideGrouped): score and rank them
 		// alone. The others' scores stay unset too (S and NO as given);
@@ -198,13 +231,14 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 				sc.needAt = append(sc.needAt, m)
 			}
 		}
-		sc.scoreNeeded(cands, hj, tab)
+		sc.scoreNeeded(cands, j, tab)
 		for _, m := range commonAt {
 			c := &cands[m]
 			if tab != nil {
-				c.NO = tab.e[c.Node].no
+				e := &tab.e[c.Node]
+				c.NO, c.Anchor = e.no, e.an
 			}
-			c.S = eq.combine(c.ST, c.NO)
+			c.S = eq.combine(c.ST, c.Anchor, c.NO)
 		}
 		sc.top = selectTop(cands, k, commonAt, sc.top, order)
 		return k
@@ -218,17 +252,18 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 		sc.need = append(sc.need, c.Node)
 		sc.needAt = append(sc.needAt, int32(m))
 	}
-	sc.scoreNeeded(cands, hj, tab)
+	sc.scoreNeeded(cands, j, tab)
 	for m := range cands {
 		c := &cands[m]
 		if sc.lazy && (m >= n || skip && !c.Common) {
-			c.S = eq.structure(c.ST) // no feature score: S without it
+			c.S = eq.fixed(c.ST, 0) // no feature scores: S without them
 			continue
 		}
 		if tab != nil {
-			c.NO = tab.e[c.Node].no
+			e := &tab.e[c.Node]
+			c.NO, c.Anchor = e.no, e.an
 		}
-		c.S = eq.combine(c.ST, c.NO)
+		c.S = eq.combine(c.ST, c.Anchor, c.NO)
 	}
 	if k <= maxTop {
 		sc.top = selectTop(cands[:n], k, nil, sc.top, order)
@@ -238,35 +273,51 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 	return k
 }
 
-// scoreNeeded sets the feature score NO of the candidates at sc.needAt,
-// whose nodes are sc.need, and records it in tab when tab is not nil. The
-// dot products go through f32.DotRows together, which computes each as
-// f32.Dot does, bit for bit, but four at a time: Amazon Photo's selection
-// spent most of its time in them.
-func (sc *scorer) scoreNeeded(cands []Candidate, hj []float32, tab *targetTable) {
+// scoreNeeded sets the feature scores NO and Anchor of the candidates at
+// sc.needAt, whose nodes are sc.need, against target j, and records them
+// in tab when tab is not nil. The dot products go through f32.DotRows
+// together, which computes each as f32.Dot does, bit for bit, but four at
+// a time: Amazon Photo's selection spent most of its time in them.
+func (sc *scorer) scoreNeeded(cands []Candidate, j int, tab *targetTable) {
 	sc.dots = grow(sc.dots, len(sc.need))
-	f32.DotRows(sc.dots, hj, sc.hr, sc.need)
+	f32.DotRows(sc.dots, sc.row(int32(j)), sc.hr, sc.need)
+	if sc.h0 != nil {
+		sc.adots = grow(sc.adots, len(sc.need))
+		f32.DotRows(sc.adots, sc.h0[j*sc.d:(j+1)*sc.d], sc.h0, sc.need)
+	}
 	for k, m := range sc.needAt {
 		c := &cands[m]
 		c.NO = sigmoid(sc.dots[k])
+		if sc.h0 != nil {
+			c.Anchor = sigmoid(sc.adots[k])
+		}
 		if tab != nil {
-			tab.set(c.Node, c.NO)
+			tab.set(c.Node, c.NO, c.Anchor)
 		}
 	}
+}
+
+// anchorScore returns sigmoid(h^0_j · h^0_c), the start's feature score of
+// c against j, or 0 when the model has no anchor.
+func (sc *scorer) anchorScore(c int32, j int) float32 {
+	if sc.h0 == nil {
+		return 0
+	}
+	return sigmoid(f32.Dot(sc.h0[int(c)*sc.d:(int(c)+1)*sc.d], sc.h0[j*sc.d:(j+1)*sc.d]))
 }
 
 // Flags of a targetEntry: what it holds about node c for the target j.
 const (
 	inTarget uint32 = 1 << iota // c ∈ N(j)
 	hasST                       // st = S̃[c, j] (absent: 0)
-	hasNO                       // no = sigmoid(h^r_j · h^r_c)
+	hasNO                       // no = sigmoid(h^r_j · h^r_c), an = sigmoid(h^0_j · h^0_c)
 )
 
 // targetEntry is what a targetTable knows of one node c.
 type targetEntry struct {
-	gen    uint32 // the entry is valid only when gen is the table's
-	flags  uint32
-	st, no float32
+	gen        uint32 // the entry is valid only when gen is the table's
+	flags      uint32
+	st, no, an float32
 }
 
 // targetTable is a worker's dense scratch for the tasks that share a
@@ -335,14 +386,14 @@ func (t *targetTable) has(c int32) bool {
 	return e.gen == t.gen && e.flags&hasNO != 0
 }
 
-// set records no = sigmoid(h^r_j · h^r_c) as c's feature score for the
-// loaded target j.
-func (t *targetTable) set(c int32, no float32) {
+// set records no = sigmoid(h^r_j · h^r_c) and an = sigmoid(h^0_j · h^0_c)
+// as c's feature scores for the loaded target j.
+func (t *targetTable) set(c int32, no, an float32) {
 	e := &t.e[c]
 	if e.gen != t.gen {
 		e.gen, e.flags = t.gen, 0
 	}
-	e.no = no
+	e.no, e.an = no, an
 	e.flags |= hasNO
 }
 
@@ -387,7 +438,7 @@ func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidat
 			commonAt = append(commonAt, int32(n))
 		}
 		cd := &cands[n]
-		cd.Node, cd.ST, cd.NO, cd.S, cd.Common = c, st, 0, 0, common
+		cd.Node, cd.ST, cd.NO, cd.Anchor, cd.S, cd.Common = c, st, 0, 0, 0, common
 		n++
 	}
 	cands = cands[:n]
@@ -397,7 +448,7 @@ func (sc *scorer) sideGrouped(i, j int, masked bool, t *targetTable) ([]Candidat
 		}
 	}
 	sc.cands[0], sc.commonAt = cands, commonAt
-	return cands, sc.finish(0, cands, commons, commonAt, sc.row(int32(j)), t)
+	return cands, sc.finish(0, cands, commons, commonAt, j, t)
 }
 
 func sigmoid(x float32) float32 { return float32(1 / (1 + detmath.Exp(-float64(x)))) }

@@ -96,7 +96,7 @@ func TestSelectionOrderScoreBruteForce(t *testing.T) {
 		m, in := testModel(t, g, cfg)
 		hr := m.Encode(nil, in, 0, nil).Value
 		p := PredictorFrom(m, in, hr)
-		eager, lazy := m.newScorer(in, hr), m.newScorer(in, hr)
+		eager, lazy := m.newScorer(in, hr, m.AnchorEmbeddings(in)), m.newScorer(in, hr, m.AnchorEmbeddings(in))
 		lazy.lazy = true
 		var pairs []graph.Edge
 		differ := 0

@@ -10,7 +10,7 @@ import (
 type Selected struct {
 	Node      int32
 	Structure float64 // s_ST(i, c, j)
-	Features  float64 // s_NO(i, c, j)
+	Features  float64 // s_NO(i, c, j), with the start's share when anchored
 	Score     float64 // s(i, c, j)
 	Common    bool    // c is a neighbour of j too
 	Weight    float64 // b_ic (eq 6)
@@ -63,8 +63,9 @@ func (p *Predictor) selected(sc *scorer, sel []Candidate, j int, other []Candida
 	hOther := make([]float32, len(sc.hj))
 	sc.embed(hOther, j, other)
 	beta := float32(p.Model.Config.Beta)
+	eq, rho := newEq5(p.Model.Config), p.Model.Config.Anchor
 	for n, c := range sel {
-		out[n] = Selected{Node: c.Node, Structure: float64(c.ST), Features: float64(c.NO), Score: float64(c.S),
+		out[n] = Selected{Node: c.Node, Structure: float64(c.ST), Features: eq.features(rho, c.Anchor, c.NO), Score: float64(c.S),
 			Common: c.Common, Weight: float64(w[n]), Attribution: float64(beta * w[n] * f32.Dot(sc.row(c.Node), hOther))}
 	}
 	return out

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -88,7 +87,9 @@ func OpenILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Model, train.
 	if err != nil {
 		return nil, train.Config{}, err
 	}
-	m, err := ilpgnn.New(cfg.Model, featureDim, rand.New(rand.NewPCG(0, 0)))
+	// The weights drawn are the run's start, which a model with an anchor
+	// keeps frozen beside the trained ones it then takes from c.
+	m, err := train.NewModel(cfg, featureDim)
 	if err != nil {
 		return nil, train.Config{}, fmt.Errorf("checkpoint: building the model: %w", err)
 	}

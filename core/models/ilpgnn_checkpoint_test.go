@@ -484,3 +484,56 @@ func TestOpenPredictor(t *testing.T) {
 		t.Errorf("another graph: %v, want ErrForeignGraph", err)
 	}
 }
+
+// TestOpenPredictorAnchored: a model with an anchor stores only its
+// trained weights; opening it draws the frozen start again from the run's
+// seed, so the opened predictor's start embeddings, logits and
+// explanations are bit-identical to those of the trained model itself.
+func TestOpenPredictorAnchored(t *testing.T) {
+	g := plantedGraph(t, 120, 2)
+	c := quickConfig(6)
+	c.Epochs = 6
+	c.Model.Anchor = 0.5
+	_, res := trainedCheckpoint(t, g, c)
+	ck, err := models.ILPGNNCheckpoint(res, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ck.Tensors) != len(ilpgnn.ParamNames()) {
+		t.Fatalf("%d tensors saved, want the %d trained weights alone", len(ck.Tensors), len(ilpgnn.ParamNames()))
+	}
+	p, _, err := models.OpenPredictor(resum(t, ck), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ilpgnn.Prepare(g, res.Config.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ilpgnn.NewPredictor(res.Model, in)
+	want.Seed, want.Temperature, want.Bias, want.CalibrationError = p.Seed, p.Temperature, p.Bias, p.CalibrationError
+	if p.Anchor == nil || !slices.Equal(p.Anchor, want.Anchor) {
+		t.Fatal("the opened start embeddings differ from the trained model's")
+	}
+	if slices.Equal(p.Anchor, p.Hr) {
+		t.Fatal("H^0 equals H^r after training: the anchor is not the start")
+	}
+	pairs := []graph.Edge{{U: 0, V: 1}, {U: 3, V: 40}, {U: 7, V: 100}, {U: 59, V: 60}}
+	got, exp := p.Logits(pairs), want.Logits(pairs)
+	for k, e := range pairs {
+		if math.Float32bits(got[k]) != math.Float32bits(exp[k]) {
+			t.Errorf("%v: logit %v, the trained model's %v", e, got[k], exp[k])
+		}
+		a, err := p.Explain(int(e.U), int(e.V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := want.Explain(int(e.U), int(e.V))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%v: explanation %+v, the trained model's %+v", e, a, b)
+		}
+	}
+}

@@ -75,6 +75,10 @@ type Kit struct {
 	// Val are the validation pairs whose logits an Epoch with Validate
 	// set computes, cut into Count chunks (Range) shared as the shards are.
 	Val []graph.Edge
+	// Anchor is the start's H^0 on Inputs (N x d, ilpgnn's
+	// Model.AnchorEmbeddings) when Model.Anchor > 0, nil otherwise: fixed
+	// for the run, so it travels once, with the kit.
+	Anchor []float32
 }
 
 // Epoch is what changes from one epoch to the next.
@@ -103,7 +107,11 @@ type Worker struct {
 
 // NewWorker returns a worker for kit's run.
 func NewWorker(kit *Kit) *Worker {
-	return &Worker{kit: kit, model: &ilpgnn.Model{Config: kit.Model}}
+	m := &ilpgnn.Model{Config: kit.Model}
+	if kit.Anchor != nil {
+		m.UseAnchorEmbeddings(kit.Inputs, kit.Anchor)
+	}
+	return &Worker{kit: kit, model: m}
 }
 
 // Shard computes shard s's gradient into grad (N x d), which it zeroes

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"ilpgnn/core/dataset"
@@ -18,7 +19,11 @@ import (
 
 // testRun is a kit and an epoch of a fresh model on synth:sparse, with
 // λ = 1 so that every loss term weighs, in batches of 7 pairs.
-func testRun(t testing.TB) (*Kit, *Epoch) {
+func testRun(t testing.TB) (*Kit, *Epoch) { return anchoredRun(t, 0) }
+
+// anchoredRun is testRun with the anchor weight ρ, the kit carrying the
+// start's H^0.
+func anchoredRun(t testing.TB, anchor float64) (*Kit, *Epoch) {
 	t.Helper()
 	src, err := dataset.Parse("synth:sparse:seed=3")
 	if err != nil {
@@ -33,6 +38,7 @@ func testRun(t testing.TB) (*Kit, *Epoch) {
 		t.Fatal(err)
 	}
 	cfg := ilpgnn.DefaultConfig()
+	cfg.Anchor = anchor
 	in, err := ilpgnn.Prepare(sp.Train, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +49,7 @@ func testRun(t testing.TB) (*Kit, *Epoch) {
 	}
 	obj := ilpgnn.Objective{Lambda: 1, Delta: 0.5}
 	kit := &Kit{Model: cfg, Objective: obj, BatchSize: 7, Inputs: in, Pos: sp.TrainPos,
-		Val: append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)}
+		Val: append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...), Anchor: m.AnchorEmbeddings(in)}
 	P := len(sp.TrainPos)
 	pairs := append(append([]graph.Edge{}, sp.TrainPos...), make([]graph.Edge, P)...)
 	labels := make([]float32, 2*P)
@@ -51,6 +57,16 @@ func testRun(t testing.TB) (*Kit, *Epoch) {
 		labels[k] = 1
 	}
 	split.NewNegativeSampler(3).Sample(pairs[P:], sp.Train)
+	if anchor != 0 {
+		// Weights away from the start, as in training, so that H^r is
+		// not H^0.
+		rng := rand.New(rand.NewPCG(3, 2))
+		for _, w := range m.Params() {
+			for k := range w.Value {
+				w.Value[k] += float32(0.05 * (2*rng.Float64() - 1))
+			}
+		}
+	}
 	hr := m.Encode(nil, in, 0, nil).Value
 	e := &Epoch{Index: 1, Seed: 3 ^ 1<<20, Norms: m.EpochNorms(in, pairs, labels, obj), HR: hr, Neg: pairs[P:]}
 	return kit, e
@@ -196,7 +212,13 @@ func (p *pipe) Close() error {
 // fails after its first answer, whose other work the coordinator then
 // does.
 func TestCoordinatedIsLocal(t *testing.T) {
-	kit, e := testRun(t)
+	for _, anchor := range []float64{0, 0.5} {
+		t.Run(fmt.Sprintf("anchor=%v", anchor), func(t *testing.T) { coordinatedIsLocal(t, anchor) })
+	}
+}
+
+func coordinatedIsLocal(t *testing.T, anchor float64) {
+	kit, e := anchoredRun(t, anchor)
 	n := len(e.HR)
 	local, _ := Local(t.Context(), kit)
 	want := make([]float32, n)
@@ -204,7 +226,9 @@ func TestCoordinatedIsLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantLogits := ilpgnn.PredictorFrom(&ilpgnn.Model{Config: kit.Model}, kit.Inputs, e.HR).Logits(kit.Val)
+	m := &ilpgnn.Model{Config: kit.Model}
+	m.UseAnchorEmbeddings(kit.Inputs, kit.Anchor)
+	wantLogits := ilpgnn.PredictorFrom(m, kit.Inputs, e.HR).Logits(kit.Val)
 	for _, tc := range []struct{ workers, failAfter int }{{1, 0}, {2, 0}, {3, 0}, {5, 0}, {16, 0}, {3, 1}, {2, 1}, {2, 3}} {
 		t.Run(fmt.Sprintf("workers=%d,fail=%d", tc.workers, tc.failAfter), func(t *testing.T) {
 			var peers []Peer
@@ -284,7 +308,7 @@ func TestCancelBetweenShards(t *testing.T) {
 // TestWireRoundTrip: a kit, a task and a block come back as they went, and
 // every truncation of them is refused.
 func TestWireRoundTrip(t *testing.T) {
-	kit, e := testRun(t)
+	kit, e := anchoredRun(t, 0.5)
 	data, err := kit.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +321,8 @@ func TestWireRoundTrip(t *testing.T) {
 	if string(again) != string(data) {
 		t.Fatal("a kit does not survive a round trip")
 	}
-	if back.Model != kit.Model || back.Objective != kit.Objective || back.BatchSize != kit.BatchSize || len(back.Pos) != len(kit.Pos) {
+	if back.Model != kit.Model || back.Objective != kit.Objective || back.BatchSize != kit.BatchSize || len(back.Pos) != len(kit.Pos) ||
+		len(kit.Anchor) == 0 || !slices.Equal(back.Anchor, kit.Anchor) {
 		t.Fatalf("kit settings changed: %+v", back)
 	}
 	task := encodeTask(7, e, 2, 5)
@@ -341,6 +366,9 @@ func FuzzUnmarshalKit(f *testing.F) {
 	data, _ := kit.MarshalBinary()
 	f.Add(data)
 	f.Add(data[:len(data)/2])
+	anchored, _ := anchoredRun(f, 0.5)
+	data, _ = anchored.MarshalBinary()
+	f.Add(data)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		k, err := UnmarshalKit(b)
 		if err != nil {

@@ -37,25 +37,27 @@ type kitHeader struct {
 	Similar   int // entries of S̃
 	Pos       int
 	Val       int
+	Anchor    int `json:",omitempty"` // values of H^0
 }
 
 // header returns k's header.
 func (k *Kit) header() kitHeader {
 	g, sim := k.Inputs.Graph, k.Inputs.Sim.Columns()
 	return kitHeader{Model: k.Model, Objective: k.Objective, BatchSize: k.BatchSize,
-		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos), Val: len(k.Val)}
+		Nodes: g.NumNodes(), Adjacency: len(g.Indices), Similar: len(sim.Indices), Pos: len(k.Pos), Val: len(k.Val),
+		Anchor: len(k.Anchor)}
 }
 
 // arrayBytes is the size of the arrays after the header: two Indptr,
-// the adjacency, S̃'s indices and values, the positives and the
-// validation pairs.
+// the adjacency, S̃'s indices and values, the positives, the validation
+// pairs and H^0.
 func (h kitHeader) arrayBytes() int {
-	return 4 * (2*(h.Nodes+1) + h.Adjacency + 2*h.Similar + 2*h.Pos + 2*h.Val)
+	return 4 * (2*(h.Nodes+1) + h.Adjacency + 2*h.Similar + 2*h.Pos + 2*h.Val + h.Anchor)
 }
 
 // MarshalBinary encodes the kit for a helper: the settings, the graph's
-// adjacency, S̃, the positives and the validation pairs (no features:
-// helpers do not encode).
+// adjacency, S̃, the positives, the validation pairs and the start's H^0
+// (no features: helpers do not encode).
 func (k *Kit) MarshalBinary() ([]byte, error) {
 	g, sim := k.Inputs.Graph, k.Inputs.Sim.Columns()
 	h := k.header()
@@ -73,7 +75,8 @@ func (k *Kit) MarshalBinary() ([]byte, error) {
 	b = appendInt32s(b, sim.Indices)
 	b = appendFloat32s(b, sim.Values)
 	b = appendEdges(b, k.Pos)
-	return appendEdges(b, k.Val), nil
+	b = appendEdges(b, k.Val)
+	return appendFloat32s(b, k.Anchor), nil
 }
 
 // UnmarshalKit decodes a kit MarshalBinary wrote, checking it.
@@ -90,13 +93,16 @@ func UnmarshalKit(data []byte) (*Kit, error) {
 	if err := h.Model.Validate(); err != nil {
 		return nil, fmt.Errorf("shard: kit: %w", err)
 	}
-	for _, v := range []int{h.Nodes, h.Adjacency, h.Similar, h.Pos, h.Val} {
+	for _, v := range []int{h.Nodes, h.Adjacency, h.Similar, h.Pos, h.Val, h.Anchor} {
 		if v < 0 || v > len(data) {
 			return nil, errors.New("shard: kit: a size does not fit its length")
 		}
 	}
 	if h.BatchSize < 0 {
 		return nil, errors.New("shard: kit: negative batch size")
+	}
+	if want := h.Nodes * h.Model.Hidden; h.Model.Anchor != 0 && h.Anchor != want || h.Model.Anchor == 0 && h.Anchor != 0 {
+		return nil, fmt.Errorf("shard: kit: %d values of H^0 with anchor %g on %d nodes x %d", h.Anchor, h.Model.Anchor, h.Nodes, h.Model.Hidden)
 	}
 	if h.arrayBytes() != len(r.b)-r.at {
 		return nil, errors.New("shard: kit: sizes do not match its length")
@@ -119,11 +125,15 @@ func UnmarshalKit(data []byte) (*Kit, error) {
 	if err != nil {
 		return nil, err
 	}
+	var h0 []float32
+	if h.Anchor > 0 {
+		h0 = r.float32s(h.Anchor)
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
 	return &Kit{Model: h.Model, Objective: h.Objective, BatchSize: h.BatchSize,
-		Inputs: &ilpgnn.Inputs{Graph: g, Sim: sim}, Pos: pos, Val: val}, nil
+		Inputs: &ilpgnn.Inputs{Graph: g, Sim: sim}, Pos: pos, Val: val, Anchor: h0}, nil
 }
 
 func inRange(e graph.Edge, n int) bool {

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -94,10 +95,20 @@ func maxRelDiff(a, b []float32) float64 {
 // epoch-wide normalisers, the random neighbours' streams) weigh as much as
 // L_cls. The same check sees batch-dependent random neighbours
 // (batchLocalStreams).
+//
+// With an anchor too: the shards' workers then score with the start's H^0
+// that the kit carries, the whole epoch with the model's own.
 func TestBatchedGradientIsFullBatch(t *testing.T) {
+	for _, anchor := range []float64{0, 0.5} {
+		t.Run(fmt.Sprintf("anchor=%v", anchor), func(t *testing.T) { batchedGradientIsFullBatch(t, anchor) })
+	}
+}
+
+func batchedGradientIsFullBatch(t *testing.T, anchor float64) {
 	cfg := DefaultConfig()
 	cfg.Seed = 3
 	cfg.Objective.Lambda = 1
+	cfg.Model.Anchor = anchor
 	_, sp := sparseSplit(t, cfg)
 	in, err := ilpgnn.Prepare(sp.Train, cfg.Model)
 	if err != nil {

@@ -25,6 +25,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&m.K, "k", m.K, "neighbours selected per side, |N^r(i|j)|")
 	fs.IntVar(&m.Candidates, "candidates", m.Candidates, "neighbours scored per side at most, the best by structure (0: every neighbour; else at least --k)")
 	fs.Float64Var(&m.Alpha, "alpha", m.Alpha, "weight of structure similarity in the neighbour score (eq 5)")
+	fs.Float64Var(&m.Anchor, "anchor", m.Anchor, "share ρ of the neighbours' feature score given by the encoder at its initial weights, which training does not move (0: SPEC's eq 4)")
 	fs.Float64Var(&m.Beta, "beta", m.Beta, "weight of the aggregated neighbours (eq 7)")
 	fs.Float64Var(&m.Tau, "tau", m.Tau, "softmax temperature of the neighbour weights (eq 6)")
 	fs.BoolVar(&m.MaskTarget, "mask-target", m.MaskTarget, "hide a training pair's own edge from its neighbourhoods")

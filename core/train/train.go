@@ -234,6 +234,14 @@ const (
 	streamDropout
 )
 
+// NewModel returns the model a run with cfg starts from, for features of
+// dimension featureDim: the weights drawn from cfg.Seed. Opening a saved
+// model draws them again, because the frozen start of a model with an
+// anchor (cfg.Model.Anchor) is regenerated from the seed, not stored.
+func NewModel(cfg Config, featureDim int) (*ilpgnn.Model, error) {
+	return ilpgnn.New(cfg.Model, featureDim, rand.New(rand.NewPCG(cfg.Seed, streamInit)))
+}
+
 // Run splits g with cfg's seed and shares (split.New) and trains a model on
 // the split with cfg; see RunSplit.
 func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress)) (*Result, error) {
@@ -283,7 +291,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	model, err := ilpgnn.New(cfg.Model, g.FeatureDim(), rand.New(rand.NewPCG(cfg.Seed, streamInit)))
+	model, err := NewModel(cfg, g.FeatureDim())
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
@@ -485,7 +493,8 @@ func newEpochPass(ctx context.Context, model *ilpgnn.Model, in *ilpgnn.Inputs, c
 	}
 	ep := &epochPass{model: model, in: in, cfg: cfg, tape: tape, report: report}
 	if cfg.BatchSize > 0 && cfg.BatchSize < 2*len(pos) {
-		kit := &shard.Kit{Model: cfg.Model, Objective: cfg.Objective, BatchSize: cfg.BatchSize, Inputs: in, Pos: pos, Val: val}
+		kit := &shard.Kit{Model: cfg.Model, Objective: cfg.Objective, BatchSize: cfg.BatchSize, Inputs: in, Pos: pos, Val: val,
+			Anchor: model.AnchorEmbeddings(in)}
 		r, err := shard.StarterFrom(ctx)(ctx, kit)
 		if err != nil {
 			return nil, err
