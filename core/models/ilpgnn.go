@@ -63,7 +63,7 @@ func PrecisionCriterion(t *synth.Dataset) train.Criterion {
 }
 
 // Train fits ILP-GNN. On a graph with groundtruth, unless run.Select is
-// SelectAUC, it keeps the weights that explain the validation links best,
+// SelectAUC or SelectUnsupervised, it keeps the weights that explain the validation links best,
 // with patience PrecisionPatience unless the user set one: explanations
 // are best early and erode while AUC creeps up.
 func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progress)) (Trained, error) {
@@ -74,7 +74,7 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 	cfg.Seed = run.Seed
 	var crit train.Criterion
 	selectedOn := SelectAUC
-	if run.Data.Truth != nil && run.Select != SelectAUC {
+	if run.Data.Truth != nil && run.Select != SelectAUC && run.Select != SelectUnsupervised {
 		crit, selectedOn = PrecisionCriterion(run.Data.Truth), SelectPrecision
 		if !run.Given["patience"] {
 			cfg.Patience = PrecisionPatience

@@ -91,11 +91,16 @@ type Loop struct {
 type Selection string
 
 // The selection rules. SelectAuto is SelectPrecision on a graph with
-// groundtruth explanations and SelectAUC elsewhere.
+// groundtruth explanations and SelectUnsupervised elsewhere.
+// SelectUnsupervised is exactly what a graph without groundtruth gets,
+// run on any graph: nothing reads the groundtruth, so a synthetic graph
+// measures what a user's graph is given. Today it keeps the weights with
+// the best validation AUC, as SelectAUC does.
 const (
-	SelectAuto      Selection = "auto"
-	SelectAUC       Selection = "auc"
-	SelectPrecision Selection = "precision"
+	SelectAuto         Selection = "auto"
+	SelectAUC          Selection = "auc"
+	SelectPrecision    Selection = "precision"
+	SelectUnsupervised Selection = "unsupervised"
 )
 
 // AUCSelectionCaveat says what keeping the weights on validation AUC costs
@@ -113,10 +118,10 @@ func ParseSelection(s string) (Selection, error) {
 	switch Selection(s) {
 	case "":
 		return SelectAuto, nil
-	case SelectAuto, SelectAUC, SelectPrecision:
+	case SelectAuto, SelectAUC, SelectPrecision, SelectUnsupervised:
 		return Selection(s), nil
 	}
-	return "", fmt.Errorf("want auto, auc or precision (got %q)", s)
+	return "", fmt.Errorf("want auto, auc, precision or unsupervised (got %q)", s)
 }
 
 // Check reports ErrNoGroundtruth when s needs groundtruth d lacks.

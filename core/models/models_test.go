@@ -1,6 +1,7 @@
 package models_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -167,7 +168,8 @@ func TestModelsTrain(t *testing.T) {
 }
 
 func TestSelection(t *testing.T) {
-	for in, want := range map[string]models.Selection{"": models.SelectAuto, "auto": models.SelectAuto, "auc": models.SelectAUC, "precision": models.SelectPrecision} {
+	for in, want := range map[string]models.Selection{"": models.SelectAuto, "auto": models.SelectAuto, "auc": models.SelectAUC,
+		"precision": models.SelectPrecision, "unsupervised": models.SelectUnsupervised} {
 		if got, err := models.ParseSelection(in); err != nil || got != want {
 			t.Errorf("ParseSelection(%q) = %v, %v", in, got, err)
 		}
@@ -179,6 +181,40 @@ func TestSelection(t *testing.T) {
 	plain := &dataset.Dataset{Graph: d.Graph}
 	if models.SelectPrecision.Check(d) != nil || !errors.Is(models.SelectPrecision.Check(plain), models.ErrNoGroundtruth) || models.SelectAuto.Check(plain) != nil {
 		t.Error("precision needs groundtruth, and only precision")
+	}
+}
+
+// TestSelectUnsupervised: on a graph with groundtruth, SelectUnsupervised
+// keeps the weights that the same graph without its groundtruth gets under
+// SelectAuto, bit for bit, with the same epochs: what a user's graph gets.
+// SelectAuto with the groundtruth keeps others (it selects on precision).
+func TestSelectUnsupervised(t *testing.T) {
+	d, sp := sparse(t, 2)
+	plain := &dataset.Dataset{Graph: d.Graph}
+	c := configure(t, models.Default(), "ilpgnn", "-epochs", "20", "-anchor", "0.5")
+	run := func(d *dataset.Dataset, sel models.Selection) (*models.ILPGNN, []byte) {
+		tr, err := c.Train(context.Background(), models.Run{Data: d, Split: sp, Seed: 2, Select: sel}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ck, err := tr.Checkpoint(d.Graph)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ck.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.(*models.ILPGNN), b
+	}
+	un, unBytes := run(d, models.SelectUnsupervised)
+	user, userBytes := run(plain, models.SelectAuto)
+	if !bytes.Equal(unBytes, userBytes) || un.Run.BestEpoch != user.Run.BestEpoch || un.SelectedOn != models.SelectAUC {
+		t.Errorf("unsupervised kept epoch %d (%v), the graph without groundtruth epoch %d; checkpoints equal: %v",
+			un.Run.BestEpoch, un.SelectedOn, user.Run.BestEpoch, bytes.Equal(unBytes, userBytes))
+	}
+	if auto, _ := run(d, models.SelectAuto); auto.SelectedOn != models.SelectPrecision {
+		t.Errorf("auto on a graph with groundtruth selected on %v", auto.SelectedOn)
 	}
 }
 

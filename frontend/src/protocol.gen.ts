@@ -46,7 +46,8 @@ export type Preset =
 export type TrainSelect =
   | "auto"
   | "auc"
-  | "precision";
+  | "precision"
+  | "unsupervised";
 
 /** Args of operations that take none. */
 export type NoArgs = Record<string, never>;

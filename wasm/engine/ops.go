@@ -66,7 +66,7 @@ func ErrorCodes() []string {
 func Models() []string { return models.Default().Names() }
 
 // Selections returns train's model selections, as ilpgnn train --select.
-func Selections() []string { return []string{"auto", "auc", "precision"} }
+func Selections() []string { return []string{"auto", "auc", "precision", "unsupervised"} }
 
 // Presets returns generate's synthetic graph presets.
 func Presets() []string { return synth.Presets() }

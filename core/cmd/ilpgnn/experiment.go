@@ -58,7 +58,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 	outDir := fs.String("out", "", "also write the report (markdown, JSON, and CSV/SVG for figures) into this folder")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	modelsFlag := fs.String("models", strings.Join(reg.Names(), ","), "table1: comma-separated link predictors, as train --model names them")
-	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2, with patience 30 unless --patience is given); the precision experiment defaults to precision")
+	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2, with patience 30 unless --patience is given), or as on a graph without groundtruth (unsupervised: reads none); the precision experiment defaults to precision")
 	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention and GNNExplainer, which train a GAT and a GAE per seed (gnn defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
 	tuneBudget := fs.Duration("tune", 0, "table1: choose every learned model's settings first, with tune and this time budget each (a Go duration: 5m), on --tune-seeds, then measure them on --seeds; heuristics are measured as they are")
 	tuneSeeds := fs.String("tune-seeds", "10,11", "table1 --tune: the seeds that choose the settings, on validation AUC alone; none of them may be among --seeds")
@@ -88,8 +88,8 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		// told otherwise.
 		*selectOn = "precision"
 	}
-	if *selectOn != "auc" && *selectOn != "precision" {
-		return fmt.Errorf("--select: want auc or precision (got %q)", *selectOn)
+	if *selectOn != "auc" && *selectOn != "precision" && *selectOn != "unsupervised" {
+		return fmt.Errorf("--select: want auc, precision or unsupervised (got %q)", *selectOn)
 	}
 	opt := experiment.Options{Train: cfg, Seeds: seeds, Select: models.Selection(*selectOn), Given: set, NoBaselines: *noBaselines}
 	if set["epochs"] {

@@ -355,7 +355,7 @@ func TestSynthAndExperiment(t *testing.T) {
 		t.Errorf("train --select precision without groundtruth: exit %d, %q", code, stderr)
 	}
 	code, _, stderr = cli(t, "train", "--data", dir, "--select", "best")
-	if code == 0 || !strings.Contains(stderr, "auto, auc or precision") {
+	if code == 0 || !strings.Contains(stderr, "auto, auc, precision or unsupervised") {
 		t.Errorf("train --select best: exit %d, %q", code, stderr)
 	}
 	code, _, stderr = cli(t, "experiment", "precision", "--data", small, "--seeds", "0", "--epochs", "2", "--quiet")
