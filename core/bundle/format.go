@@ -176,6 +176,7 @@ func decode(r *decoder, version uint32) (*Bundle, error) {
 	cfg.MaskTarget = r.bool()
 	cfg.Structure = ilpgnn.StructureScale(r.u8())
 	cfg.Order = ilpgnn.SelectionOrder(r.u8())
+	cfg.Anchor = 0 // format 1 is of models without an anchor
 	if version >= 2 {
 		cfg.Anchor = r.f64()
 	}

@@ -133,6 +133,7 @@ func TestCandidatesBound(t *testing.T) {
 		cfg := smallConfig()
 		cfg.Candidates, cfg.Structure = C, scale
 		m, in := testModel(t, g, cfg)
+		h0 := startEmbeddings(t, g, cfg, in)
 		p := NewPredictor(m, in)
 		var pairs []graph.Edge
 		cut := 0
@@ -143,7 +144,7 @@ func TestCandidatesBound(t *testing.T) {
 				}
 				pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 				mask := g.HasEdge(i, j)
-				score := wantScores(cfg, p, nil, i, j, mask)
+				score := wantScores(cfg, p, h0, i, j, mask)
 				var all []Candidate
 				for _, c := range g.Neighbors(i) {
 					if mask && int(c) == j {

@@ -480,6 +480,7 @@ func TestRankedAndDeletion(t *testing.T) {
 	g := testGraph(t, 30, 3, 5, 4)
 	cfg := smallConfig()
 	m, in := testModel(t, g, cfg)
+	h0 := startEmbeddings(t, g, cfg, in)
 	p := NewPredictor(m, in)
 	d := cfg.Hidden
 	var pairs []graph.Edge
@@ -487,7 +488,7 @@ func TestRankedAndDeletion(t *testing.T) {
 		for j := i + 1; j < 30; j += 3 {
 			pairs = append(pairs, graph.Edge{U: int32(i), V: int32(j)})
 			ranked := p.Ranked(i, j)
-			want := wantScores(cfg, p, nil, i, j, g.HasEdge(i, j))
+			want := wantScores(cfg, p, h0, i, j, g.HasEdge(i, j))
 			if len(ranked) != len(want) {
 				t.Fatalf("(%d,%d): %d ranked, want %d", i, j, len(ranked), len(want))
 			}
