@@ -58,6 +58,12 @@ func EstimateMemory(g *graph.Graph, cfg Config) MemoryEstimate {
 		{"the features", memPerNonzero * int64(g.Features.NNZ()), "fewer nonzero feature values"},
 		{"the program", memBase, ""},
 	}
+	if cfg.Model.Anchor > 0 {
+		// Values only: the start's two input layers and H^0, which never
+		// train (core/ilpgnn/MODEL.md).
+		parts = append(parts, MemoryPart{"the anchor's frozen input weights and node representations (the start's)",
+			8*int64(g.FeatureDim())*d + 4*n*d, "--anchor 0, or a smaller --hidden"})
+	}
 	if threads := shardThreads(g, cfg); threads > 0 {
 		parts = append(parts, MemoryPart{"a shard's gradient per thread (nodes × hidden width × threads)",
 			4 * n * d * int64(threads), "a smaller --hidden, or fewer threads (GOMAXPROCS)"})

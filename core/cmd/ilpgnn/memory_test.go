@@ -78,16 +78,19 @@ func TestTrainRefusesMemory(t *testing.T) {
 	wideNPZ(t, wide, 2_000_000_000)
 	// The estimate by hand, at 128 hidden units and 128 entries of S̃ a
 	// column: two D × 128 input layers at 59 bytes a weight, then the
-	// nodes, edges and feature values (train.EstimateMemory's terms).
-	estimate := func(d int64) (total, weights int64) {
-		weights = 59 * d * 128
-		return 34_000_000 + weights + 67*40*128 + 14*40*128 + 280*40 + 27*40, weights
+	// nodes, edges and feature values, and the default anchor's frozen
+	// start at 8 bytes a weight and 4 a node and unit
+	// (train.EstimateMemory's terms).
+	estimate := func(d int64) (total, weights, start int64) {
+		weights, start = 59*d*128, 8*d*128+4*40*128
+		return 34_000_000 + weights + 67*40*128 + 14*40*128 + 280*40 + 27*40 + start, weights, start
 	}
-	total, weights := estimate(2_000_000_000)
+	total, weights, start := estimate(2_000_000_000)
 	code, out, stderr := cli(t, "train", "--data", wide, "--seeds", "0", "--epochs", "1", "--quiet")
 	want := "ilpgnn: error: training would need about " + train.Bytes(total) + " of memory at its peak, more than this machine's memory (" +
 		train.Bytes(limit) + "); the input layers' weights (feature columns × hidden width, two layers, with their gradients and Adam's state) take about " +
-		train.Bytes(weights) + ": fewer feature columns, or a smaller --hidden\n"
+		train.Bytes(weights) + ": fewer feature columns, or a smaller --hidden; the anchor's frozen input weights and node representations (the start's) take about " +
+		train.Bytes(start) + ": --anchor 0, or a smaller --hidden\n"
 	if code != 1 || stderr != want || strings.Contains(out, "seed") {
 		t.Errorf("exit %d\nstderr %q\n  want %q\nstdout %q", code, stderr, want, out)
 	}
@@ -105,7 +108,7 @@ func TestTrainRefusesMemory(t *testing.T) {
 
 	wideNPZ(t, wide, 1000)
 	code, out, stderr = cli(t, "train", "--data", wide, "--seeds", "0", "--epochs", "1", "--quiet")
-	total, _ = estimate(1000)
+	total, _, _ = estimate(1000)
 	if code != 0 || !strings.Contains(out, "\nestimate: about "+train.Bytes(total)+" of memory at its peak (of "+train.Bytes(limit)+" here), about ") {
 		t.Errorf("narrow: exit %d: %s\n%s", code, stderr, out)
 	}
