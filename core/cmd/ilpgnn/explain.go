@@ -136,7 +136,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, e)
 	}
-	printExplanation(stdout, e, p.Temperature != 1 || p.Bias != 0)
+	printExplanation(stdout, e, p.Temperature != 1 || p.Bias != 0, p.Model.Config.Anchor)
 	return nil
 }
 
@@ -195,7 +195,7 @@ const maxRows = 10
 
 // printExplanation writes e for people; calibrated says whether the
 // model's probabilities were calibrated, for the legend.
-func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool) {
+func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool, anchor float64) {
 	fmt.Fprintf(w, "p(%s, %s) %s", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
 	if e.Linked {
 		fmt.Fprint(w, "  (linked in the graph")
@@ -241,8 +241,17 @@ func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool) {
 	} else {
 		fmt.Fprint(w, definitionUncalibrated)
 	}
+	fmt.Fprint(w, definitionStructure)
+	if anchor != 0 {
+		fmt.Fprintf(w, definitionAnchored, anchor, 1-anchor)
+	} else {
+		fmt.Fprint(w, definitionFeatures)
+	}
 	fmt.Fprint(w, definitions)
 }
+
+// definitionStructure is the legend's line for structure.
+const definitionStructure = "structure    how close the neighbour is to the other end in the graph (diffusion similarity, scaled so the closest neighbour has 1)\n"
 
 // The legend's line for p, with and without calibration.
 const (
@@ -250,10 +259,15 @@ const (
 	definitionUncalibrated = "p            the model's own sigmoid(logit), not calibrated (too few validation pairs, or calibrating did not lower their ECE: train says which), logit = h_i · h_j, h a node's representation with its selected neighbours added (eq 7-8)\n"
 )
 
+// The legend's line for features, of a model with and without an anchor
+// (core/ilpgnn/MODEL.md).
+const (
+	definitionAnchored = "features     how alike the neighbour's and the other end's representations are, 0 to 1: %g of it from the encoder as it started, untrained, and %g from the learnt one, each sigmoid(h_c · h_j)\n"
+	definitionFeatures = "features     how alike the neighbour's and the other end's learnt representations are: sigmoid(h^r_c · h^r_j), 0 to 1\n"
+)
+
 // definitions says what explain's other numbers mean, one line each.
-const definitions = `structure    how close the neighbour is to the other end in the graph (diffusion similarity, scaled so the closest neighbour has 1)
-features     how alike the neighbour's and the other end's learnt representations are: sigmoid(h^r_c · h^r_j), 0 to 1
-score        structure and features combined (eq 5); the model selects the best-scored neighbours, common neighbours first
+const definitions = `score        structure and features combined (eq 5); the model selects the best-scored neighbours, common neighbours first
 weight       b, a selected neighbour's share of its node's aggregate (eq 6); the weights of one end sum to 1
 attribution  a selected neighbour's term in the logit h_i · h_j: β·b·(h^r_c · h of the other end); + pushes p up, - down
 p without    p with that neighbour alone removed and the model selecting again
