@@ -84,7 +84,7 @@ func testEpoch(t *testing.T) (*shard.Kit, *shard.Epoch) {
 	}
 	split.NewNegativeSampler(1).Sample(pairs[P:], sp.Train)
 	hr := m.Encode(nil, in, 0, nil).Value
-	kit := &shard.Kit{Model: cfg, Objective: obj, BatchSize: 50, Inputs: in, Pos: sp.TrainPos}
+	kit := &shard.Kit{Model: cfg, Objective: obj, BatchSize: 50, Inputs: in, Pos: sp.TrainPos, Anchor: m.AnchorEmbeddings(in)}
 	return kit, &shard.Epoch{Index: 1, Seed: 7, Norms: m.EpochNorms(in, pairs, labels, obj), HR: hr, Neg: pairs[P:]}
 }
 
