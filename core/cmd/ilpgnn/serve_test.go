@@ -386,7 +386,10 @@ func TestServeWriteTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeSite()
-	wl := serveWatched(t, site, serveLimits{readHeader: time.Hour, read: time.Hour, write: 200 * time.Millisecond, idle: time.Hour, conns: 4})
+	// Two seconds, not less: the deadline runs from the request, and on a
+	// loaded machine 200 ms passed before the first byte was written, so
+	// the client got nothing at all.
+	wl := serveWatched(t, site, serveLimits{readHeader: time.Hour, read: time.Hour, write: 2 * time.Second, idle: time.Hour, conns: 4})
 
 	c, err := net.Dial("tcp", wl.Addr().String())
 	if err != nil {
