@@ -239,10 +239,9 @@ func (p *Predictor) side(i int, cands []Candidate, bound, k int) explain.Side {
 	ids := p.Inputs.Graph.IDs
 	w := softmaxWeights(nil, cands[:k], p.Model.Config.Tau)
 	out := explain.Side{Node: i, ID: ids[i], Neighbors: make([]explain.Neighbor, len(cands))}
-	eq, rho := newEq5(p.Model.Config), p.Model.Config.Anchor
 	for n, c := range cands {
 		out.Neighbors[n] = explain.Neighbor{Node: int(c.Node), ID: ids[c.Node], Structure: float64(c.ST),
-			Features: eq.features(rho, c.Anchor, c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
+			Features: p.Model.Config.features(c.Anchor, c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
 		if n < k {
 			out.Neighbors[n].Weight = float64(w[n])
 		}

@@ -61,11 +61,11 @@ func (e eq5) combine(st, an, no float32) float32 { return e.withFeatures(e.fixed
 
 // features returns the mixed feature score (1-ρ)·no + ρ·an that S weighs
 // by 1-α, for display: no itself at ρ = 0.
-func (e eq5) features(rho float64, an, no float32) float64 {
-	if rho == 0 {
+func (c Config) features(an, no float32) float64 {
+	if c.Anchor == 0 {
 		return float64(no)
 	}
-	return (1-rho)*float64(no) + rho*float64(an)
+	return (1-c.Anchor)*float64(no) + c.Anchor*float64(an)
 }
 
 // record records withFeatures on t for the learned feature scores no

@@ -63,9 +63,8 @@ func (p *Predictor) selected(sc *scorer, sel []Candidate, j int, other []Candida
 	hOther := make([]float32, len(sc.hj))
 	sc.embed(hOther, j, other)
 	beta := float32(p.Model.Config.Beta)
-	eq, rho := newEq5(p.Model.Config), p.Model.Config.Anchor
 	for n, c := range sel {
-		out[n] = Selected{Node: c.Node, Structure: float64(c.ST), Features: eq.features(rho, c.Anchor, c.NO), Score: float64(c.S),
+		out[n] = Selected{Node: c.Node, Structure: float64(c.ST), Features: p.Model.Config.features(c.Anchor, c.NO), Score: float64(c.S),
 			Common: c.Common, Weight: float64(w[n]), Attribution: float64(beta * w[n] * f32.Dot(sc.row(c.Node), hOther))}
 	}
 	return out

@@ -3,7 +3,6 @@ package train
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"ilpgnn/core/autograd"
@@ -42,7 +41,7 @@ type epochGradient struct {
 
 func firstEpochGradient(t *testing.T, sp *split.Split, in *ilpgnn.Inputs, cfg Config, lean bool) epochGradient {
 	t.Helper()
-	model, err := ilpgnn.New(cfg.Model, sp.Train.FeatureDim(), rand.New(rand.NewPCG(cfg.Seed, streamInit)))
+	model, err := NewModel(cfg, sp.Train.FeatureDim())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +166,7 @@ func batchedGradientIsFullBatch(t *testing.T, anchor float64) {
 func batchLocalStreams(t *testing.T, sp *split.Split, in *ilpgnn.Inputs, cfg Config) []float32 {
 	t.Helper()
 
-	model, err := ilpgnn.New(cfg.Model, sp.Train.FeatureDim(), rand.New(rand.NewPCG(cfg.Seed, streamInit)))
+	model, err := NewModel(cfg, sp.Train.FeatureDim())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package train
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 
 	"ilpgnn/core/autograd"
@@ -47,7 +46,7 @@ func newEpochRunner(tb testing.TB, g *graph.Graph, cfg Config) *epochRunner {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := ilpgnn.New(cfg.Model, g.FeatureDim(), rand.New(rand.NewPCG(cfg.Seed, streamInit)))
+	m, err := NewModel(cfg, g.FeatureDim())
 	if err != nil {
 		tb.Fatal(err)
 	}
