@@ -1,6 +1,7 @@
 package ilpgnn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -763,5 +764,23 @@ func TestExplainNaNIsAnError(t *testing.T) {
 	_, err := NewPredictor(m, in).Explain(0, 1)
 	if err == nil || err.Error() != `ilpgnn: the model's score for "0" and "1" is not a number: its weights are not numbers (NaN)` {
 		t.Fatalf("Explain(0, 1) with NaN weights: %v", err)
+	}
+}
+
+// TestAnchorValidate: an anchor weight outside [0, 1], or not a number, is
+// refused with its value; 0, 0.5 and 1 are accepted.
+func TestAnchorValidate(t *testing.T) {
+	c := DefaultConfig()
+	for _, bad := range []float64{-0.1, 1.5, math.NaN()} {
+		c.Anchor = bad
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("anchor must be between 0 and 1 (got %g)", bad)) {
+			t.Errorf("anchor %v: error %v", bad, err)
+		}
+	}
+	for _, ok := range []float64{0, 0.5, 1} {
+		c.Anchor = ok
+		if err := c.Validate(); err != nil {
+			t.Errorf("anchor %v: %v", ok, err)
+		}
 	}
 }
