@@ -15,11 +15,21 @@ type Neighbor struct {
 	ID        string  `json:"id"`
 	Structure float64 `json:"structure"` // s_ST(i, c, j)
 	Features  float64 `json:"features"`  // s_NO(i, c, j)
-	Score     float64 `json:"score"`     // s(i, c, j) = α s_ST + (1-α) s_NO
-	Common    bool    `json:"common"`    // c is a neighbour of j too
-	Selected  bool    `json:"selected"`  // c ∈ N^r(i|j)
-	Weight    float64 `json:"weight"`    // b_ic (eq 6); 0 when not selected
-	Rank      int     `json:"rank"`      // 1-based rank by descending score
+	// Learnt is sigmoid(h^r_c · h^r_j), the trained encoder's part of
+	// Features; Untrained is sigmoid(h^0_c · h^0_j), the untrained
+	// start's (0 when the model has no anchor, Terms.Anchor = 0).
+	// Features = (1-ρ) Learnt + ρ Untrained.
+	Learnt    float64 `json:"learnt"`
+	Untrained float64 `json:"untrained"`
+	Score     float64 `json:"score"`    // s(i, c, j) = α s_ST + (1-α) s_NO
+	Common    bool    `json:"common"`   // c is a neighbour of j too
+	Selected  bool    `json:"selected"` // c ∈ N^r(i|j)
+	Weight    float64 `json:"weight"`   // b_ic (eq 6); 0 when not selected
+	// Shift is how far the neighbour moves its node's representation
+	// (eq 7): the length of β b_ic h^r_c, to set beside Side.Norm; 0 when
+	// not selected.
+	Shift float64 `json:"shift"`
+	Rank  int     `json:"rank"` // 1-based rank by descending score
 	// Attribution is the number shown for a selected neighbour (0 for the
 	// others): its term in the pair's logit h_i · h_j (which calibration maps to p), β b_c h^r_c · h
 	// with h the other end's representation (eq 7-8), in logit units and
@@ -43,9 +53,32 @@ type Neighbor struct {
 // scored against the other end, best score first (those outside the bound
 // on candidates last).
 type Side struct {
-	Node      int        `json:"node"`
-	ID        string     `json:"id"`
+	Node int    `json:"node"`
+	ID   string `json:"id"`
+	// Norm is the length of the node's own representation h^r_i.
+	Norm float64 `json:"norm"`
+	// Own is the node's own term in the logit, h^r_i · h with h the other
+	// end's aggregated representation: Own and the selected neighbours'
+	// attributions (as terms, the default) add up to the logit.
+	Own       float64    `json:"own"`
 	Neighbors []Neighbor `json:"neighbors"`
+}
+
+// Terms are the settings of the model that explained a pair, as its
+// walk-through names them.
+type Terms struct {
+	Alpha  float64 `json:"alpha"`  // α: structure's share of the score (eq 5)
+	Anchor float64 `json:"anchor"` // ρ: the untrained encoder's share of features
+	K      int     `json:"k"`      // neighbours selected per side, at most
+	// StructureScaled says each side's structure scores are divided by
+	// their largest, so that the closest neighbour has 1.
+	StructureScaled bool    `json:"structure_scaled"`
+	Tau             float64 `json:"tau"`  // τ of the softmax weights (eq 6)
+	Beta            float64 `json:"beta"` // β: how much the neighbours add (eq 7)
+	// Temperature and Bias map the logit to p = sigmoid(logit/T + c);
+	// 1 and 0 when the model is not calibrated.
+	Temperature float64 `json:"temperature"`
+	Bias        float64 `json:"bias"`
 }
 
 // Selected returns the neighbours in N^r, by descending weight (ties in
@@ -67,6 +100,10 @@ func (s Side) Selected() []Neighbor {
 type Explanation struct {
 	I Side `json:"i"` // neighbours of i scored against j
 	J Side `json:"j"` // neighbours of j scored against i
+	// Model holds the settings the walk-through names.
+	Model Terms `json:"model"`
+	// Logit is h_i · h_j (eq 8), which calibration maps to Prob.
+	Logit float64 `json:"logit"`
 	// Prob is p_ij (eq 8).
 	Prob float64 `json:"prob"`
 	// Linked says (i, j) is an edge of the graph; Masked that target-edge
@@ -90,6 +127,8 @@ type Explanation struct {
 	// Removal is Counterfactual's sentence: what removing the selected
 	// neighbours does to p, beside removing as many random ones.
 	Removal string `json:"removal"`
+	// Steps walk through how the model reached Prob (Walkthrough).
+	Steps []Step `json:"steps"`
 }
 
 // Suggestion is a candidate new link for a node, with its explanation.
@@ -116,6 +155,7 @@ func (e *Explanation) Finish() error {
 	}
 	e.Reading = e.read()
 	e.Removal = e.Counterfactual()
+	e.Steps = e.Walkthrough()
 	return nil
 }
 

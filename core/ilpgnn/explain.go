@@ -34,10 +34,15 @@ func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	cj, kj := sc.side(1, j, i, mask, nil, nil)
 	selI, selJ := slices.Clone(ci[:ki]), slices.Clone(cj[:kj])
 	spareI, spareJ := slices.Clone(ci[ki:]), slices.Clone(cj[kj:])
+	logit := sc.logit(i, j, selI, selJ)
+	// h_i and h_j (eq 7), for each end's own term in the logit.
+	hi, hj := slices.Clone(sc.hi), slices.Clone(sc.hj)
 	e := &explain.Explanation{
-		I:      p.side(i, ci, sc.bound[0], ki),
-		J:      p.side(j, cj, sc.bound[1], kj),
-		Prob:   p.prob(sc.logit(i, j, selI, selJ)),
+		I:      p.side(sc, i, ci, sc.bound[0], ki, hj),
+		J:      p.side(sc, j, cj, sc.bound[1], kj, hi),
+		Model:  p.terms(),
+		Logit:  float64(logit),
+		Prob:   p.prob(logit),
 		Linked: g.HasEdge(i, j),
 		Masked: mask,
 	}
@@ -224,6 +229,15 @@ func (p *Predictor) replacementTerm(sc *scorer, before, after []Candidate, h []f
 	return t
 }
 
+// length is the Euclidean length of v, in float64.
+func length(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
 func nodesOf(cs []Candidate) []int32 {
 	out := make([]int32, len(cs))
 	for k, c := range cs {
@@ -232,18 +246,33 @@ func nodesOf(cs []Candidate) []int32 {
 	return out
 }
 
+// terms are the model's settings as an explanation names them.
+func (p *Predictor) terms() explain.Terms {
+	c := p.Model.Config
+	t := explain.Terms{Alpha: c.Alpha, Anchor: c.Anchor, K: c.K, StructureScaled: c.Structure == ScaleMax,
+		Tau: c.Tau, Beta: c.Beta, Temperature: p.Temperature, Bias: p.Bias}
+	if t.Temperature == 0 {
+		t.Temperature = 1 // prob's reading of an unset temperature
+	}
+	return t
+}
+
 // side converts candidates as scorer.side leaves them (the first k
 // selected, the first bound within the bound on candidates) to an
-// explanation side in Ranked's order.
-func (p *Predictor) side(i int, cands []Candidate, bound, k int) explain.Side {
+// explanation side in Ranked's order; hOther is the other end's h (eq 7).
+func (p *Predictor) side(sc *scorer, i int, cands []Candidate, bound, k int, hOther []float32) explain.Side {
 	ids := p.Inputs.Graph.IDs
-	w := softmaxWeights(nil, cands[:k], p.Model.Config.Tau)
-	out := explain.Side{Node: i, ID: ids[i], Neighbors: make([]explain.Neighbor, len(cands))}
+	cfg := p.Model.Config
+	w := softmaxWeights(nil, cands[:k], cfg.Tau)
+	own := sc.row(int32(i))
+	out := explain.Side{Node: i, ID: ids[i], Norm: length(own), Own: float64(f32.Dot(own, hOther)), Neighbors: make([]explain.Neighbor, len(cands))}
 	for n, c := range cands {
 		out.Neighbors[n] = explain.Neighbor{Node: int(c.Node), ID: ids[c.Node], Structure: float64(c.ST),
-			Features: p.Model.Config.features(c.Anchor, c.NO), Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
+			Features: cfg.features(c.Anchor, c.NO), Learnt: float64(c.NO), Untrained: float64(c.Anchor),
+			Score: float64(c.S), Common: c.Common, Selected: n < k, Outside: n >= bound}
 		if n < k {
 			out.Neighbors[n].Weight = float64(w[n])
+			out.Neighbors[n].Shift = math.Abs(cfg.Beta*float64(w[n])) * length(sc.row(c.Node))
 		}
 	}
 	// rankCandidates' order on the float64 copies (the conversion keeps

@@ -102,11 +102,12 @@ func lengthsNear(a, b string) bool {
 }
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("explain", "--checkpoint FILE --data PATH --pair A,B [--json]", stderr)
+	fs := newFlags("explain", "--checkpoint FILE --data PATH --pair A,B [--steps] [--json]", stderr)
 	ckPath := fs.String("checkpoint", "", "checkpoint written by train --save (required)")
 	data := fs.String("data", "", "the dataset the checkpoint was trained on (required)")
 	pair := fs.String("pair", "", "two node ids, comma-separated (required)")
-	asJSON := fs.Bool("json", false, "print the explanation as JSON")
+	asJSON := fs.Bool("json", false, "print the explanation as JSON (its steps included)")
+	steps := fs.Bool("steps", false, "walk through how the model decided, step by step (docs/walkthrough.md)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -133,11 +134,23 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	switch {
+	case *asJSON:
 		return writeJSON(stdout, e)
+	case *steps:
+		printSteps(stdout, e)
+	default:
+		printExplanation(stdout, e, p.Temperature != 1 || p.Bias != 0, p.Model.Config.Anchor)
 	}
-	printExplanation(stdout, e, p.Temperature != 1 || p.Bias != 0, p.Model.Config.Anchor)
 	return nil
+}
+
+// printSteps writes e's walk-through, one numbered paragraph a step.
+func printSteps(w io.Writer, e *explain.Explanation) {
+	fmt.Fprintf(w, "How the model decided p(%s, %s) %s\n", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
+	for k, s := range e.Steps {
+		fmt.Fprintf(w, "\n%d. %s\n%s\n", k+1, s.Title, s.Text)
+	}
 }
 
 func cmdSuggest(args []string, stdout, stderr io.Writer) error {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +15,7 @@ import (
 
 	"ilpgnn/core/bundle"
 	"ilpgnn/core/bundle/site"
+	"ilpgnn/core/explain"
 )
 
 // TestExport: the exported bundle explains and suggests as `explain --json`
@@ -71,6 +74,22 @@ func TestExport(t *testing.T) {
 		if got.String() != want {
 			t.Errorf("%v: the bundle's explanation differs from explain --json:\n%s\nwant\n%s", pr, got.String(), want)
 		}
+	}
+	// --steps prints the steps the JSON holds, numbered.
+	_, js, _ := cli(t, "explain", "--checkpoint", ck, "--data", small, "--pair", "n0,n1", "--json")
+	var e struct {
+		Prob  float64
+		Steps []struct{ Title, Text string }
+	}
+	if err := json.Unmarshal([]byte(js), &e); err != nil || len(e.Steps) != 7 {
+		t.Fatalf("explain --json: %d steps, %v", len(e.Steps), err)
+	}
+	text := fmt.Sprintf("How the model decided p(n0, n1) %s\n", explain.ProbIs(e.Prob, explain.ProbDigits))
+	for k, s := range e.Steps {
+		text += fmt.Sprintf("\n%d. %s\n%s\n", k+1, s.Title, s.Text)
+	}
+	if code, got, stderr := cli(t, "explain", "--checkpoint", ck, "--data", small, "--pair", "n0,n1", "--steps"); code != 0 || got != text {
+		t.Errorf("explain --steps: exit %d %s\n%s\nwant\n%s", code, stderr, got, text)
 	}
 	_, want, _ := cli(t, "suggest", "--checkpoint", ck, "--data", small, "--node", "n4", "--top", "3", "--json")
 	i, _ := b.Node("n4")
