@@ -504,6 +504,14 @@ export interface Neighbor {
   structure: number;
   /** s_NO(i, c, j) */
   features: number;
+  /**
+   * Learnt is sigmoid(h^r_c · h^r_j), the trained encoder's part of
+   * Features; Untrained is sigmoid(h^0_c · h^0_j), the untrained
+   * start's (0 when the model has no anchor, Terms.Anchor = 0).
+   * Features = (1-ρ) Learnt + ρ Untrained.
+   */
+  learnt: number;
+  untrained: number;
   /** s(i, c, j) = α s_ST + (1-α) s_NO */
   score: number;
   /** c is a neighbour of j too */
@@ -512,6 +520,12 @@ export interface Neighbor {
   selected: boolean;
   /** b_ic (eq 6); 0 when not selected */
   weight: number;
+  /**
+   * Shift is how far the neighbour moves its node's representation
+   * (eq 7): the length of β b_ic h^r_c, to set beside Side.Norm; 0 when
+   * not selected.
+   */
+  shift: number;
   /** 1-based rank by descending score */
   rank: number;
   /**
@@ -547,7 +561,54 @@ export interface Neighbor {
 export interface Side {
   node: number;
   id: string;
+  /** Norm is the length of the node's own representation h^r_i. */
+  norm: number;
+  /**
+   * Own is the node's own term in the logit, h^r_i · h with h the other
+   * end's aggregated representation: Own and the selected neighbours'
+   * attributions (as terms, the default) add up to the logit.
+   */
+  own: number;
   neighbors: Neighbor[];
+}
+
+/**
+ * Terms are the settings of the model that explained a pair, as its
+ * walk-through names them.
+ */
+export interface Terms {
+  /** α: structure's share of the score (eq 5) */
+  alpha: number;
+  /** ρ: the untrained encoder's share of features */
+  anchor: number;
+  /** neighbours selected per side, at most */
+  k: number;
+  /**
+   * StructureScaled says each side's structure scores are divided by
+   * their largest, so that the closest neighbour has 1.
+   */
+  structure_scaled: boolean;
+  /** τ of the softmax weights (eq 6) */
+  tau: number;
+  /** β: how much the neighbours add (eq 7) */
+  beta: number;
+  /**
+   * Temperature and Bias map the logit to p = sigmoid(logit/T + c);
+   * 1 and 0 when the model is not calibrated.
+   */
+  temperature: number;
+  bias: number;
+}
+
+/**
+ * Step is one step of how the model reached a pair's probability: what the
+ * model computes there, in one to three sentences with this pair's numbers.
+ */
+export interface Step {
+  /** one of StepKeys */
+  key: string;
+  title: string;
+  text: string;
 }
 
 /**
@@ -560,6 +621,10 @@ export interface ModelExplanation {
   i: Side;
   /** neighbours of j scored against i */
   j: Side;
+  /** Model holds the settings the walk-through names. */
+  model: Terms;
+  /** Logit is h_i · h_j (eq 8), which calibration maps to Prob. */
+  logit: number;
   /** Prob is p_ij (eq 8). */
   prob: number;
   /**
@@ -591,6 +656,8 @@ export interface ModelExplanation {
    * neighbours does to p, beside removing as many random ones.
    */
   removal: string;
+  /** Steps walk through how the model reached Prob (Walkthrough). */
+  steps: Step[];
 }
 
 /**

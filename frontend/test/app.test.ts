@@ -10,16 +10,16 @@ import { graphSummary, hasAttributions, inputNotesText, pairHighlight, shownNumb
 import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
 
 test("deep links parse what they format, and ignore what they cannot read", () => {
-  const link = { data: "synth:medium", seed: 0, pair: ["12", "45"] as [string, string], node: null, train: false, workers: null };
+  const link = { data: "synth:medium", seed: 0, pair: ["12", "45"] as [string, string], node: null, step: null, train: false, workers: null };
   assert.equal(formatHash(link), "#data=synth:medium&seed=0&pair=12,45");
   assert.deepEqual(parseHash("#data=synth:medium&seed=0&pair=12,45"), link);
-  assert.deepEqual(parseHash("data=synth:dense&seed=7&node=3&train=1"), { data: "synth:dense", seed: 7, pair: null, node: "3", train: true, workers: null });
+  assert.deepEqual(parseHash("data=synth:dense&seed=7&node=3&train=1"), { data: "synth:dense", seed: 7, pair: null, node: "3", step: null, train: true, workers: null });
   // Ids with separators survive the round trip.
-  const odd = { data: "file:my graph", seed: null, pair: null, node: "a&b=c", train: false, workers: null };
+  const odd = { data: "file:my graph", seed: null, pair: null, node: "a&b=c", step: null, train: false, workers: null };
   assert.deepEqual(parseHash(formatHash(odd)), odd);
   // Malformed parts are dropped, not guessed.
-  assert.deepEqual(parseHash("#seed=-1&pair=1,&pair2=3"), { data: null, seed: null, pair: null, node: null, train: false, workers: null });
-  assert.deepEqual(parseHash("#seed=1e3&pair=1,2,3"), { data: null, seed: null, pair: null, node: null, train: false, workers: null });
+  assert.deepEqual(parseHash("#seed=-1&pair=1,&pair2=3"), { data: null, seed: null, pair: null, node: null, step: null, train: false, workers: null });
+  assert.deepEqual(parseHash("#seed=1e3&pair=1,2,3"), { data: null, seed: null, pair: null, node: null, step: null, train: false, workers: null });
   // A pair wins over a node.
   assert.equal(parseHash("#pair=1,2&node=3").node, null);
   assert.equal(formatHash({}), "");
@@ -99,13 +99,15 @@ test("nodes resolve by id first, then by index", () => {
 });
 
 function nb(node: number, selected: boolean, common: boolean, weight: number, attribution = 0): Neighbor {
-  return { node, id: String(node), structure: 0.5, features: 0.5, score: 0.5, common, selected, weight, rank: selected ? 1 : 0, attribution, prob_without: 0 };
+  return { node, id: String(node), structure: 0.5, features: 0.5, learnt: 0.5, untrained: 0, score: 0.5, common, selected, weight, shift: 0, rank: selected ? 1 : 0, attribution, prob_without: 0 };
 }
 
 function explanation(i: Neighbor[], j: Neighbor[]): Explanation {
   return {
-    i: { node: 1, id: "1", neighbors: i },
-    j: { node: 2, id: "2", neighbors: j },
+    i: { node: 1, id: "1", norm: 1, own: 0, neighbors: i },
+    j: { node: 2, id: "2", norm: 1, own: 0, neighbors: j },
+    model: { alpha: 0.3, anchor: 0, k: 3, structure_scaled: true, tau: 1, beta: 1, temperature: 1, bias: 0 },
+    logit: 1.386, steps: [],
     prob: 0.8, linked: false, masked: false, prob_random: 0.5, prob_removed: 0.3, prob_random_removed: 0.6, random_draws: 10, reading: "r", removal: "Removing the 2 selected neighbours of 1 and the 2 of 2 lowers p from 0.80 to 0.30; removing as many random neighbours lowers it to 0.60 (mean of 10 draws).",
     groundtruth: { i: [5], j: [7], role: "test" },
   };

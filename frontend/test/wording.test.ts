@@ -59,7 +59,7 @@ test("a feature score of 0.50 is no signal, not half alike", () => {
 });
 
 function nb(node: number, o: Partial<Neighbor>): Neighbor {
-  return { node, id: `n${node}`, structure: 0, features: 0.5, score: 0, common: false, selected: false, weight: 0, rank: 1, attribution: 0, prob_without: 0, ...o };
+  return { node, id: `n${node}`, structure: 0, features: 0.5, learnt: 0.5, untrained: 0, score: 0, common: false, selected: false, weight: 0, shift: 0, rank: 1, attribution: 0, prob_without: 0, ...o };
 }
 
 /** Pair (a, b): a's selected neighbours n3 (b 0.25) and n4 (b 0.75), b's n5 alone. */
@@ -68,13 +68,17 @@ function pair(prob: number, o: Partial<Explanation> = {}): Explanation {
     i: {
       node: 1,
       id: "a",
+      norm: 1,
+      own: 0,
       neighbors: [
         nb(3, { selected: true, weight: 0.25, structure: 0.6, features: 0.9 }),
         nb(4, { selected: true, weight: 0.75, structure: 0.2, features: 0.7 }),
         nb(6, { structure: 0.9, features: 0.9 }),
       ],
     },
-    j: { node: 2, id: "b", neighbors: [nb(5, { selected: true, weight: 1, structure: 0.33, features: 0.5 })] },
+    j: { node: 2, id: "b", norm: 1, own: 0, neighbors: [nb(5, { selected: true, weight: 1, structure: 0.33, features: 0.5 })] },
+    model: { alpha: 0.3, anchor: 0, k: 3, structure_scaled: true, tau: 1, beta: 1, temperature: 1, bias: 0 },
+    logit: 0, steps: [],
     prob, linked: false, masked: false, prob_random: 0.4, prob_removed: 0.31, prob_random_removed: 0.87, random_draws: 10, reading: "", removal: "",
     ...o,
   };

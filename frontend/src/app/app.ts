@@ -17,7 +17,7 @@ import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
 import { renderLegend } from "./legend";
 import { filesTooLarge } from "./limits";
-import { graphSummary, inputNotesText, pairHighlight } from "./summary";
+import { graphSummary, inputNotesText } from "./summary";
 import { CheckpointsPanel } from "./panels/checkpoints";
 import { DataPanel } from "./panels/data";
 import { ExplainPanel } from "./panels/explain";
@@ -103,7 +103,11 @@ export class App {
       restoreCheckpoint: (key) => this.checkpoints.restore(key),
       writeHash: () => this.writeHash(),
     });
-    this.explain = new ExplainPanel(store, engine, { select: (sel) => this.select(sel) });
+    this.explain = new ExplainPanel(store, engine, {
+      select: (sel) => this.select(sel),
+      highlight: (hl) => this.view.setHighlight(hl),
+      stepChanged: () => this.writeHash(),
+    });
     this.insight = new InsightPanel(store, engine);
     this.checkpoints = new CheckpointsPanel(store, engine, {
       setModel,
@@ -303,6 +307,7 @@ export class App {
         this.data.showNote(`The link's pair ${link.pair.join(",")} names no node of this graph.`);
         return;
       }
+      this.explain.requestStep(a, b, link.step);
       await this.select({ kind: "pair", i: a, j: b });
     } else if (link.node) {
       const v = g.resolve(link.node);
@@ -520,7 +525,7 @@ export class App {
     if (!redraw) this.view.focus([sel.i, sel.j]);
     const ex = await this.explain.showPair(sel.i, sel.j);
     if (store.get("selection") !== sel || ex === null) return;
-    this.view.setHighlight(pairHighlight(ex));
+    this.view.setHighlight(this.explain.highlightFor(ex));
   }
 
   /** Records the graph and selection in the URL hash (replacing the entry: selections are not history). */
@@ -529,7 +534,10 @@ export class App {
     const s = this.store.get("selection");
     const workers = this.store.get("workers");
     const link: Partial<DeepLink> = { data: this.store.get("dataKey"), seed: this.store.get("dataSeed"), workers: workers === null ? null : String(workers) };
-    if (g && s.kind === "pair") link.pair = [g.id(s.i), g.id(s.j)];
+    if (g && s.kind === "pair") {
+      link.pair = [g.id(s.i), g.id(s.j)];
+      link.step = this.explain.walkStep();
+    }
     if (g && s.kind === "node") link.node = g.id(s.node);
     const hash = formatHash(link);
     if (hash !== location.hash) history.replaceState(null, "", hash === "" ? location.pathname + location.search : hash);

@@ -11,6 +11,8 @@ export interface DeepLink {
   seed: number | null;
   /** A pair of node ids to explain. */
   pair: [string, string] | null;
+  /** `step=N`: the pair's walk-through open at step N (1-based; with a pair only). */
+  step: number | null;
   /** One selected node id (when no pair). */
   node: string | null;
   /** `train=1`: train at once if no stored checkpoint fits (for demos). */
@@ -30,7 +32,7 @@ export const DEFAULT_DATA = "synth:medium";
 
 /** Parses `location.hash` (with or without the leading '#'); unknown keys and malformed values are ignored (`workers` is kept as written: the app says why it ignores a bad one). */
 export function parseHash(hash: string): DeepLink {
-  const link: DeepLink = { data: null, seed: null, pair: null, node: null, train: false, workers: null };
+  const link: DeepLink = { data: null, seed: null, pair: null, node: null, step: null, train: false, workers: null };
   const params = new URLSearchParams(hash.replace(/^#/, ""));
   const data = params.get("data");
   if (data !== null && data !== "") link.data = data;
@@ -41,6 +43,8 @@ export function parseHash(hash: string): DeepLink {
     const parts = pair.split(",");
     if (parts.length === 2 && parts[0] !== "" && parts[1] !== "") link.pair = [parts[0]!, parts[1]!];
   }
+  const step = params.get("step");
+  if (link.pair !== null && step !== null && /^\d{1,2}$/.test(step) && Number(step) >= 1) link.step = Number(step);
   const node = params.get("node");
   if (node !== null && node !== "" && link.pair === null) link.node = node;
   link.train = params.get("train") === "1";
@@ -54,8 +58,10 @@ export function formatHash(link: Partial<DeepLink>): string {
   const enc = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
   if (link.data) parts.push(`data=${enc(link.data)}`);
   if (link.seed !== null && link.seed !== undefined) parts.push(`seed=${link.seed}`);
-  if (link.pair) parts.push(`pair=${enc(link.pair[0])},${enc(link.pair[1])}`);
-  else if (link.node !== null && link.node !== undefined) parts.push(`node=${enc(link.node)}`);
+  if (link.pair) {
+    parts.push(`pair=${enc(link.pair[0])},${enc(link.pair[1])}`);
+    if (link.step !== null && link.step !== undefined) parts.push(`step=${link.step}`);
+  } else if (link.node !== null && link.node !== undefined) parts.push(`node=${enc(link.node)}`);
   if (link.workers !== null && link.workers !== undefined && link.workers !== "") parts.push(`workers=${enc(link.workers)}`);
   if (link.train) parts.push("train=1");
   return parts.length === 0 ? "" : `#${parts.join("&")}`;

@@ -15,6 +15,10 @@ import type { AppStore, Selection } from "../store";
 import { hasAttributions } from "../summary";
 import { rankGroups, tiedCount } from "../ties";
 import { featuresMeaning, readingWords, removalWords, type Words } from "../wording";
+import type { Highlight } from "../graph/types";
+import { pairHighlight } from "../summary";
+import { clampStep } from "../walk";
+import { Walkthrough } from "./walkthrough";
 
 /** The engine requests the explanation view makes. */
 export type ExplainEngine = Pick<EngineClient, "suggest" | "explain" | "compare" | "exportCard" | "exportGraph">;
@@ -26,6 +30,10 @@ const CARD_FILES = ["ilpgnn-card.js", "ilpgnn-card.css", "ilpgnn-card.wasm", "wa
 export interface ExplainActions {
   /** Changes the selection (canvas, this view and the URL follow). */
   select(sel: Selection): Promise<void>;
+  /** Lights the canvas (the walk-through's steps). */
+  highlight(h: Highlight): void;
+  /** The walk-through's step changed or it closed: the URL follows. */
+  stepChanged(): void;
 }
 
 /** How node buttons name a node and select it. */
@@ -45,6 +53,10 @@ export class ExplainPanel {
   private readonly compareToggle = byId("compare-toggle", HTMLInputElement);
   private current: Explanation | null = null;
   private compareBox: HTMLElement | null = null;
+  /** The open walk-through of the current explanation, if any. */
+  private walk: Walkthrough | null = null;
+  /** A step a deep link asked for, shown once its pair is explained. */
+  private pendingStep: { i: number; j: number; step: number } | null = null;
   /**
    * Counts the views the panel has been asked for: an answer that arrives
    * after a newer view was asked for (a slow suggestion list overtaken by a
@@ -113,6 +125,7 @@ export class ExplainPanel {
   reset(newGraph = false): void {
     this.views++;
     this.current = null;
+    this.walk = null;
     if (newGraph) {
       this.pairI.value = "";
       this.pairJ.value = "";
@@ -133,6 +146,7 @@ export class ExplainPanel {
   showMatches(query: string, nodes: number[]): void {
     this.views++;
     this.current = null;
+    this.walk = null;
     if (nodes.length === 0) {
       replace(this.body, h("p", { class: "note", id: "search-result" }, `No node matches “${query}” (ids and class names are searched).`));
       return;
@@ -152,6 +166,7 @@ export class ExplainPanel {
     const g = this.store.get("graph")!;
     const view = ++this.views;
     this.current = null;
+    this.walk = null;
     this.pairI.value = g.id(node);
     this.pairJ.value = "";
     const nbrs = g.neighbors(node);
@@ -205,7 +220,11 @@ export class ExplainPanel {
     this.pairI.value = g.id(i);
     this.pairJ.value = g.id(j);
     const view = ++this.views;
+    // A redraw of the same pair (a model came) keeps the walk-through's step.
+    const was = this.current;
+    const keepStep = this.walk !== null && was !== null && was.i.node === i && was.j.node === j ? this.walk.step : 0;
     this.current = null;
+    this.walk = null;
     if (this.store.get("model") === null || this.store.get("training")) {
       const linked = g.linked(i, j);
       replace(this.body, h("h3", {}, `${g.id(i)} and ${g.id(j)}`), h("p", {}, linked ? "They are linked." : "They are not linked."), this.noModelNote());
@@ -222,9 +241,76 @@ export class ExplainPanel {
     if (view !== this.views) return null;
     this.current = ex;
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
-    replace(this.body, ...renderExplanation(this.links, ex), this.exportBlock(ex), renderDefinitions(ex, this.store.get("model")?.info.calibrated ?? true), this.compareBox);
+    const parts = renderExplanation(this.links, ex);
+    parts.splice(parts.length - 1, 0, this.walkBlock(ex));
+    replace(this.body, ...parts, this.exportBlock(ex), renderDefinitions(ex, this.store.get("model")?.info.calibrated ?? true), this.compareBox);
+    const pending = this.pendingStep;
+    if (pending !== null && pending.i === i && pending.j === j) {
+      this.pendingStep = null;
+      this.openWalk(pending.step);
+    } else if (keepStep > 0) {
+      this.openWalk(keepStep);
+    }
     void this.updateCompare();
     return ex;
+  }
+
+  /** The walk-through's place: its button, then the steps once opened. */
+  private walkBlock(ex: Explanation): HTMLElement {
+    const open = h("button", { type: "button", id: "walk-open", "aria-expanded": "false" }, "How the model decided");
+    open.title = "The prediction step by step: structure, features, scores, selection, aggregation, p, and what if";
+    open.addEventListener("click", () => {
+      if (this.walk !== null) this.walk.leave();
+      else this.openWalk(1);
+    });
+    return h("div", { class: "walk-block", id: "walk-block", "data-pair": `${ex.i.node},${ex.j.node}` }, open);
+  }
+
+  /** Opens the walk-through of the current explanation at 1-based step n. */
+  openWalk(n: number): void {
+    const ex = this.current;
+    const block = this.body.querySelector<HTMLElement>("#walk-block");
+    const open = this.body.querySelector<HTMLButtonElement>("#walk-open");
+    if (ex === null || block === null || open === null) return;
+    if (this.walk === null) {
+      const walk = new Walkthrough(ex, {
+        highlight: (hl) => this.actions.highlight(hl ?? pairHighlight(ex)),
+        stepChanged: () => this.actions.stepChanged(),
+        selectNode: (v) => this.choose({ kind: "node", node: v }),
+      });
+      walk.whenClosed(() => {
+        if (this.walk === walk) this.walk = null;
+        open.setAttribute("aria-expanded", "false");
+        open.focus();
+      });
+      this.walk = walk;
+      block.append(walk.element);
+      open.setAttribute("aria-expanded", "true");
+    }
+    this.walk.go(n);
+    this.walk.element.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The walk-through's step (1-based), or null when it is closed. */
+  walkStep(): number | null {
+    const sel = this.store.get("selection");
+    const ex = this.current;
+    if (this.walk === null || this.walk.step === 0 || ex === null || sel.kind !== "pair" || sel.i !== ex.i.node || sel.j !== ex.j.node) return null;
+    return this.walk.step;
+  }
+
+  /** Asks for step n of the pair (i, j)'s walk-through, now if it is explained, else when it is. */
+  requestStep(i: number, j: number, n: number | null): void {
+    const step = clampStep(n);
+    if (step === null) return;
+    const ex = this.current;
+    if (ex !== null && ex.i.node === i && ex.j.node === j) this.openWalk(step);
+    else this.pendingStep = { i, j, step };
+  }
+
+  /** What the canvas shows for ex: the walk-through's step when it is open, else the explanation. */
+  highlightFor(ex: Explanation): Highlight {
+    return this.walk !== null && this.current === ex ? this.walk.highlight() : pairHighlight(ex);
   }
 
   /**
