@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -90,7 +89,7 @@ func (s Side) Selected() []Neighbor {
 			out = append(out, n)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Neighbor) int { return cmp.Compare(b.Weight, a.Weight) })
+	slices.SortFunc(out, byRank(func(n Neighbor) float64 { return n.Weight }))
 	return out
 }
 

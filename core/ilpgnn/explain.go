@@ -339,14 +339,8 @@ func (p *Predictor) SuggestAmong(i, n int, among func(j int) bool) ([]explain.Su
 	for k := range cands {
 		cands[k].logit = logits[k]
 	}
-	slices.SortFunc(cands, func(a, b graphPair) int {
-		if c := cmp.Compare(b.logit, a.logit); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.j, b.j)
-	})
 	out := make([]explain.Suggestion, 0, min(n, len(cands)))
-	for _, c := range cands[:min(n, len(cands))] {
+	for _, c := range mostProbable(cands, n) {
 		e, err := p.Explain(i, c.j)
 		if err != nil {
 			return nil, err
@@ -366,6 +360,32 @@ func (p *Predictor) SuggestAmong(i, n int, among func(j int) bool) ([]explain.Su
 type graphPair struct {
 	j     int
 	logit float32
+}
+
+// mostProbable returns the n candidates of the highest logits, highest
+// first, ties by node id (NaN last, as cmp.Compare orders it). It keeps a
+// list of n in order as it scans: n is small, and the embeddable card
+// then carries no sort routine for this type.
+func mostProbable(cands []graphPair, n int) []graphPair {
+	before := func(a, b graphPair) bool {
+		c := cmp.Compare(a.logit, b.logit)
+		return c > 0 || c == 0 && a.j < b.j
+	}
+	top := make([]graphPair, 0, min(n, len(cands))+1)
+	for _, c := range cands {
+		k := len(top)
+		for k > 0 && before(c, top[k-1]) {
+			k--
+		}
+		if k >= n {
+			continue
+		}
+		top = append(top, graphPair{})
+		copy(top[k+1:], top[k:])
+		top[k] = c
+		top = top[:min(len(top), n)]
+	}
+	return top
 }
 
 // Attribution names the quantity Explain shows as a selected neighbour's

@@ -95,7 +95,9 @@ function numbers(k) {
     const card = document.querySelectorAll("div.ilpgnn-card")[k];
     const out = {};
     for (const el of card.querySelectorAll("[data-key]")) out[el.dataset.key] = el.dataset.value;
-    return { values: out, reading: card.querySelector(".ilpgnn-card-reading")?.textContent, removal: card.querySelector(".ilpgnn-card-removal")?.textContent };
+    const walk = card.querySelector("details.ilpgnn-card-walk");
+    const steps = [...(walk?.querySelectorAll("li") ?? [])].map((li) => ({ key: li.dataset.step, title: li.querySelector(".ilpgnn-card-step-title")?.textContent, text: li.querySelector(".ilpgnn-card-step-text")?.textContent.trim() }));
+    return { values: out, reading: card.querySelector(".ilpgnn-card-reading")?.textContent, removal: card.querySelector(".ilpgnn-card-removal")?.textContent, steps, walkOpen: walk?.open };
   }, k);
 }
 
@@ -122,6 +124,9 @@ function assertSame(card, e, what) {
   }
   assert.equal(card.reading, e.reading, `${what}: reading`);
   assert.equal(card.removal, e.removal, `${what}: removal`);
+  // The walk-through: the steps of explain --json, word for word.
+  assert.equal(e.steps.length, 7);
+  assert.deepEqual(card.steps, e.steps, `${what}: the walk-through's steps`);
 }
 
 const waitCards = (n) => page.waitForFunction((n) =>
@@ -133,6 +138,11 @@ test("two cards on a page of its own equal `ilpgnn explain --json`", async () =>
   for (const [k, [a, b]] of PAIRS.entries()) {
     assertSame(await numbers(k), explainJSON(a, b), `card ${k} (${a}, ${b})`);
   }
+  // The walk-through is offered collapsed; opened, it stays open for the card's next pair.
+  assert.equal((await numbers(0)).walkOpen, false, "the walk-through starts collapsed");
+  await page.locator("div.ilpgnn-card").nth(1).locator("details.ilpgnn-card-walk summary").click();
+  assert.equal((await numbers(1)).walkOpen, true);
+  await page.locator("div.ilpgnn-card").nth(1).locator("details.ilpgnn-card-walk").screenshot({ path: join(artifacts, "card-walkthrough.png") });
   // The page's own content is untouched, and in its order around the cards.
   assert.equal(await page.textContent("#own-heading"), "A tutorial on citation links");
   const order = await page.evaluate(() => [...document.body.children].map((e) => e.id || e.className || e.tagName));
@@ -161,6 +171,7 @@ test("another pair and a node's suggestions, from the keyboard", async () => {
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => document.querySelectorAll("div.ilpgnn-card")[1].getAttribute("data-pair") === "35,103482");
   assertSame(await numbers(1), explainJSON("35", "103482"), "typed pair");
+  assert.equal((await numbers(1)).walkOpen, true, "the opened walk-through stays open for the next pair");
 
   // A mistyped id is said in the card; the explanation shown stays.
   await inputs.nth(1).fill("no-such-node");
@@ -229,6 +240,12 @@ test("missing, damaged, foreign, newer and cut bundles say so inside their card"
   // The only console errors are the browser's own line for the 404.
   assert.deepEqual(consoleErrors.slice(before).filter((t) => !/404/.test(t)), []);
   await page.screenshot({ path: join(artifacts, "card-bad.png"), fullPage: true });
+});
+
+test("the card's WebAssembly stays within its budget: 700 KB with brotli", () => {
+  const sizes = JSON.parse(readFileSync(join(root, "build", "card-sizes.json"), "utf8"));
+  const wasm = sizes.find((r) => r.file === "ilpgnn-card.wasm");
+  assert.ok(wasm.brotli <= 700_000, `ilpgnn-card.wasm is ${wasm.brotli} bytes with brotli, over 700,000 (wasm/card/README.md says what cut it before)`);
 });
 
 test("no request left the origin, no error, no policy violation", async () => {

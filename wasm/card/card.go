@@ -12,6 +12,7 @@ import (
 	"honnef.co/go/js/dom/v2"
 
 	"ilpgnn/core/bundle"
+	"ilpgnn/core/explain"
 	"ilpgnn/wasm/card/view"
 )
 
@@ -89,6 +90,9 @@ type card struct {
 
 	body, errBox, suggestBox *element
 	inA, inB                 *dom.HTMLInputElement
+	// walkOpen keeps the walk-through open for the next pair once the
+	// reader has opened it.
+	walkOpen bool
 	// listeners stay registered for the page's life.
 	listeners []js.Func
 }
@@ -349,6 +353,28 @@ func (c *card) render(v *view.View) {
 	}
 	body.AppendChild(cf)
 	body.AppendChild(c.el("p", "ilpgnn-card-removal", v.Removal))
+	body.AppendChild(c.walkthrough(v.Steps))
+}
+
+// walkthrough is "How the model decided", collapsed until the reader
+// opens it: the steps in order, each with its title and words.
+func (c *card) walkthrough(steps []explain.Step) *element {
+	d := c.el("details", "ilpgnn-card-walk", "")
+	if c.walkOpen {
+		d.SetAttribute("open", "")
+	}
+	d.AppendChild(c.el("summary", "", "How the model decided"))
+	ol := c.el("ol", "", "")
+	for _, s := range steps {
+		li := c.el("li", "", "")
+		li.SetAttribute("data-step", s.Key)
+		li.AppendChild(c.el("strong", "ilpgnn-card-step-title", s.Title))
+		li.AppendChild(c.el("span", "ilpgnn-card-step-text", " "+s.Text))
+		ol.AppendChild(li)
+	}
+	d.AppendChild(ol)
+	c.on(d, "toggle", func(dom.Event) { c.walkOpen = d.Underlying().Get("open").Bool() })
+	return d
 }
 
 func (c *card) sideTable(key string, s view.Side) *element {

@@ -98,11 +98,14 @@ type View struct {
 	Sides           [2]Side
 	Counterfactuals []Counterfactual
 	Drawing         Drawing
+	// Steps are the walk-through of how the model decided, as the app and
+	// `ilpgnn explain --steps` tell it.
+	Steps []explain.Step
 }
 
 // New builds the view of e.
 func New(e *explain.Explanation) *View {
-	v := &View{I: e.I.ID, J: e.J.ID, Prob: prob(e.Prob), Reading: e.Reading, Removal: e.Removal}
+	v := &View{I: e.I.ID, J: e.J.ID, Prob: prob(e.Prob), Reading: e.Reading, Removal: e.Removal, Steps: e.Steps}
 	if e.Linked {
 		v.Status = "linked in the graph"
 		if e.Masked {

@@ -30,7 +30,9 @@ func explanation() *explain.Explanation {
 }
 
 func TestNew(t *testing.T) {
-	v := New(explanation())
+	e := explanation()
+	e.Steps = e.Walkthrough()
+	v := New(e)
 	if v.Prob.Text != "91.2%" || v.Prob.Exact != "0.912345678" {
 		t.Errorf("prob %+v", v.Prob)
 	}
@@ -50,6 +52,9 @@ func TestNew(t *testing.T) {
 	}
 	if r := a.Rows[1]; r.Attribution.Text != "−0.010" || r.ProbWithout.Text != "61.0%" {
 		t.Errorf("row %+v", r)
+	}
+	if len(v.Steps) != len(explain.StepKeys) || v.Steps[5].Key != explain.StepPrediction || v.Steps[5].Text == "" {
+		t.Errorf("steps %+v", v.Steps)
 	}
 	if c := v.Counterfactuals; len(c) != 3 || c[1].Key != "prob_removed" || c[1].Value.Exact != "0.2" || c[2].Label != "p with as many random neighbours removed (mean of 10 draws)" {
 		t.Errorf("counterfactuals %+v", c)

@@ -131,6 +131,11 @@ export class GraphView {
     });
   }
 
+  /** What the overlay shows (null: nothing highlighted). */
+  currentHighlight(): Highlight | null {
+    return this.highlight;
+  }
+
   setHighlight(h: Highlight | null): void {
     this.highlight = h;
     this.emphasised = h && this.data ? neighborEdges(h, this.data.edges) : [];
