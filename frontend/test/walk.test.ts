@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { formatHash, parseHash } from "../src/app/hash";
+import { shade } from "../src/app/palette";
 import { clampStep, STEP_KEYS, stepHighlight, stepTables } from "../src/app/walk";
 import type { Explanation, Neighbor } from "../src/protocol";
 
@@ -83,6 +84,22 @@ test("the canvas lights each step's value, scaled by the largest", () => {
   // What if: the drop |p - p without| over the largest (0.25).
   assert.deepEqual(strengths("whatif"), [[[3, Math.abs(0.5 - 0.6) / 0.25, true], [4, 1, true], [6, 0, false]], [[3, 0, true]]]);
   assert.deepEqual(stepHighlight(ex, "prediction").selected, [1, 2]);
+  // The scores' steps colour the neighbours: structure as it is; a
+  // neighbour of both ends takes its larger value; the score over the best.
+  const shades = (k: (typeof STEP_KEYS)[number]) => Object.fromEntries((stepHighlight(ex, k).shades ?? []).map((s) => [s.node, s.value]));
+  assert.deepEqual(shades("structure"), { 3: 1, 4: 0.5, 6: 0.25 });
+  assert.deepEqual(shades("scores"), { 3: 1, 4: 0.55 / 0.85, 6: 0.325 / 0.85 });
+  assert.equal(stepHighlight(ex, "selection").shades, undefined);
+});
+
+test("the scale runs from viridis' light end at 0 to its dark end at 1, clamped", () => {
+  assert.equal(shade(0), "#fde725");
+  assert.equal(shade(1), "#440154");
+  assert.equal(shade(0.5), "#21918c");
+  assert.equal(shade(2), "#440154");
+  assert.equal(shade(Number.NaN), "#fde725");
+  // Halfway between the first two stops, channel by channel.
+  assert.equal(shade(0.125), "#aed844");
 });
 
 test("a link's step=N opens that step of its pair's walk-through, and round-trips", () => {

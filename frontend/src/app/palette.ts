@@ -28,6 +28,24 @@ export const GROUNDTRUTH = "#AA3377";
 /** Every colour an explanation draws with; no class colour comes near any of them. */
 export const HIGHLIGHTS = [SIDE_I, SIDE_J, COMMON, GROUNDTRUTH] as const;
 
+/**
+ * The walk-through's sequential scale, light (0) to dark (1): viridis'
+ * five stops, reversed, so that "more" reads darker on the light canvas.
+ * It stays readable under the common colour-vision deficiencies.
+ */
+export const SCALE = ["#fde725", "#5ec962", "#21918c", "#3b528b", "#440154"] as const;
+
+/** The colour of v (clamped to 0..1; NaN reads 0) on SCALE, interpolated in sRGB. */
+export function shade(v: number): string {
+  const x = Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0;
+  const at = x * (SCALE.length - 1);
+  const k = Math.min(SCALE.length - 2, Math.floor(at));
+  const f = at - k;
+  const rgb = (hex: string) => [1, 3, 5].map((o) => parseInt(hex.slice(o, o + 2), 16));
+  const a = rgb(SCALE[k]!), b = rgb(SCALE[k + 1]!);
+  return `#${a.map((c, n) => Math.round(c + (b[n]! - c) * f).toString(16).padStart(2, "0")).join("")}`;
+}
+
 /** Nodes and edges without a class, and dimmed context while something is highlighted. */
 export const NEUTRAL = "#7a8591";
 export const EDGE = "rgba(90, 100, 112, 0.35)";

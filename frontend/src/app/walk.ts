@@ -170,5 +170,27 @@ export function stepHighlight(ex: Explanation, key: StepKey): Highlight {
     color: k === 0 ? SIDE_I : SIDE_J,
     neighbors: s.neighbors.map((n) => ({ node: n.node, strength: strength(n), selected: lit(n) })),
   }));
+  // The scores' steps colour every neighbour by its value: structure and
+  // features as they are (0 to 1), the score scaled by the largest.
+  const shaded = shadeOf(key, top);
+  if (shaded !== null) {
+    const shades = new Map<number, number>();
+    for (const n of all) shades.set(n.node, Math.max(shades.get(n.node) ?? 0, shaded(n)));
+    base.shades = [...shades].map(([node, value]) => ({ node, value }));
+  }
   return base;
+}
+
+/** What a step colours its neighbours by (0..1), or null for a step that colours none; top is the step's largest value. */
+export function shadeOf(key: StepKey, top: number): ((n: Neighbor) => number) | null {
+  switch (key) {
+    case "structure":
+      return (n) => n.structure;
+    case "features":
+      return (n) => n.features;
+    case "scores":
+      return (n) => (top > 0 ? n.score / top : 0);
+    default:
+      return null;
+  }
 }

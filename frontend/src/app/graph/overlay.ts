@@ -1,7 +1,7 @@
 // The highlight overlay, drawn by the page on top of the (dimmed) static
 // layer: emphasised edges, lit nodes, markers, rings and id labels.
 import { probabilityIs } from "../format";
-import { COMMON, GROUNDTRUTH, NEUTRAL, SIDE_J } from "../palette";
+import { COMMON, GROUNDTRUTH, NEUTRAL, SIDE_J, shade } from "../palette";
 import type { Highlight } from "./types";
 import { screenRadius, type Transform } from "./transform";
 
@@ -263,6 +263,9 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
       fill.set(nb.node, had !== undefined && had !== side.color ? COMMON : side.color);
     }
   }
+  // A walk-through step colours the neighbours by its value; the ends keep
+  // their side's colour.
+  for (const s of h.shades ?? []) if (!h.selected.includes(s.node)) fill.set(s.node, shade(s.value));
   ctx.lineWidth = 1;
   ctx.strokeStyle = HALO;
   for (const i of litNodes(h)) {

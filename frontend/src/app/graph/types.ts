@@ -26,6 +26,7 @@ export interface Highlight {
   groundtruth?: number[]; // groundtruth explanation nodes: GROUNDTRUTH square
   candidates?: Array<{ node: number; prob: number }>; // suggested links from selected[0]: dashed, opacity by prob
   pairLink?: { i: number; j: number; prob: number; linked: boolean }; // dashed if not linked, solid if linked
+  shades?: Array<{ node: number; value: number }>; // a walk-through step's value per neighbour, 0..1: filled on the scale of palette.ts shade()
 }
 
 export interface FrameStats {

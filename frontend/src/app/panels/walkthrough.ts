@@ -8,7 +8,7 @@ import type { Explanation } from "../../protocol";
 import { h, replace } from "../dom";
 import { fixed, probability, signed } from "../format";
 import type { Highlight } from "../graph/types";
-import { STEP_KEYS, stepAt, stepHighlight, stepTables, type StepKey, type StepNumber, type StepTable } from "../walk";
+import { shadeOf, STEP_KEYS, stepAt, stepHighlight, stepTables, type StepKey, type StepNumber, type StepTable } from "../walk";
 
 /** What the walk-through asks of the app. */
 export interface WalkActions {
@@ -83,6 +83,7 @@ export class Walkthrough {
       this.body,
       h("h4", { id: "walk-title", "data-step": step, "data-key": key }, `Step ${step} of ${STEP_KEYS.length}: ${s.title}`),
       h("p", { class: "walk-text", id: "walk-text" }, s.text),
+      shadeOf(key, 1) === null ? null : h("p", { class: "walk-scale-key small" }, `In the graph, the neighbours' colour: ${key === "scores" ? "score, scaled by the best" : key} from 0 `, h("span", { class: "walk-scale", role: "img", "aria-label": "light yellow through green to dark purple" }), " 1"),
       ...stepTables(this.ex, key).map((t) => this.table(t)),
     );
     for (const b of this.element.querySelectorAll<HTMLButtonElement>(".walk-steps button")) {
