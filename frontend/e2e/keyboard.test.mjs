@@ -127,8 +127,11 @@ test("keyboard: find a node, choose a suggestion, stay in the explanation, step 
   const terms = await app(() => [...document.querySelectorAll("#explain-defs dt")].map((dt) => dt.textContent));
   assert.deepEqual(terms, ["p", "structure", "features", "b", "attribution"]);
 
-  // The selected neighbours of i: one Tab stop, the arrows step through them.
+  // Tab from the heading: first the walk-through's button, then the
+  // selected neighbours of i, one Tab stop whose arrows step through them.
   const selectedI = await app(() => [...document.querySelectorAll(".side-block.i tbody tr.selected button")].map((x) => Number(x.getAttribute("data-node"))));
+  await page.keyboard.press("Tab");
+  assert.equal((await focused()).id, "walk-open", "Tab from the heading reaches “How the model decided”");
   await page.keyboard.press("Tab");
   const n0 = await focused();
   assert.equal(n0.inSideI, true, `Tab from the heading reaches i's first selected neighbour, not ${n0.text}`);
