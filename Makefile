@@ -93,7 +93,7 @@ wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" ./core/f32 ./core/shard
 	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestCheckpointPortable ./core/models
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/models
-	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestPortable ./core/gnn ./core/gnnexplainer ./core/calibrate
+	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestPortable ./core/baselines/gnn ./core/baselines/gnnexplainer ./core/calibrate
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestSampledDeterministic ./core/synth
 	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
 
@@ -176,10 +176,10 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/...
 
 # One GAE epoch on Cora, one thread: Go's BenchmarkGAEEpoch against the
-# PyTorch script core/gnn/torchref/gae_epoch.py (apt-get install
+# PyTorch script core/baselines/gnn/torchref/gae_epoch.py (apt-get install
 # python3-torch; never part of make test), 3 alternating rounds, medians.
 bench-torch:
-	core/gnn/torchref/bench.sh
+	core/baselines/gnn/torchref/bench.sh
 
 # One Cora training epoch through the engine: native (1 and 2 threads),
 # WebAssembly under node, and in headless Chromium; medians and ratios.

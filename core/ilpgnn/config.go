@@ -117,7 +117,7 @@ const (
 	// OrderScore takes the K best by s, common or not, ties by node id.
 	// Under common-first a selected common neighbour can score below a
 	// passed-over one, which the prediction then rests on instead:
-	// core/experiment/RESULTS.md, "Selection order", measures both.
+	// core/paper/experiment/RESULTS.md, "Selection order", measures both.
 	OrderScore
 )
 

@@ -5,10 +5,10 @@ import (
 	"flag"
 	"sort"
 
+	"ilpgnn/core/baselines/gnn"
+	"ilpgnn/core/baselines/gnnexplainer"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/explain"
-	"ilpgnn/core/gnn"
-	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/graph"
 )
 

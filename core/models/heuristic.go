@@ -5,10 +5,10 @@ import (
 	"flag"
 	"time"
 
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
-	"ilpgnn/core/heuristic"
 	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )

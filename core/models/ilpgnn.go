@@ -48,7 +48,7 @@ func (c *ILPGNNConfig) Loop() Loop {
 
 // PrecisionPatience is the early-stopping patience of a run that selects
 // on precision, unless the user chose one: explanations peak early
-// (core/experiment/RESULTS.md), so a shorter wait than AUC's loses nothing.
+// (core/paper/experiment/RESULTS.md), so a shorter wait than AUC's loses nothing.
 const PrecisionPatience = 30
 
 // PrecisionCriterion scores weights by Precision@1 + Precision@2 of their

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"ilpgnn/core/baselines/gnn"
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/gnn"
-	"ilpgnn/core/heuristic"
 	"ilpgnn/core/models"
 	"ilpgnn/core/models/modeltest"
 	"ilpgnn/core/split"

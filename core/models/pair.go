@@ -4,15 +4,15 @@ import (
 	"context"
 	"flag"
 
+	"ilpgnn/core/baselines/conpi"
+	"ilpgnn/core/baselines/pairfit"
+	"ilpgnn/core/baselines/seal"
+	"ilpgnn/core/baselines/walkpool"
 	"ilpgnn/core/checkpoint"
-	"ilpgnn/core/conpi"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/loop"
-	"ilpgnn/core/pairfit"
-	"ilpgnn/core/seal"
 	"ilpgnn/core/split"
-	"ilpgnn/core/walkpool"
 )
 
 // The pair models score each pair from a computation of its own and train

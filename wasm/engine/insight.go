@@ -46,7 +46,7 @@ func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
 		return nil, errorf(CodeInternal, "preparing the training graph: %v", err)
 	}
 	pred := ilpgnn.NewPredictor(mo.m, in)
-	pred.Seed = mo.cfg.Seed // the run's draws, as core/experiment's fidelity takes them
+	pred.Seed = mo.cfg.Seed // the run's draws, as core/paper/experiment's fidelity takes them
 	pred.Temperature, pred.Bias, pred.CalibrationError = mo.pred.Temperature, mo.pred.Bias, mo.pred.CalibrationError
 	h = &heldOut{l: l, split: sp, pred: pred}
 	e.mu.Lock()
@@ -204,7 +204,7 @@ type StepProgress struct {
 const maxFidelityM = 10
 
 // fidelity measures ΔAUC for M = 1..maxM exactly as
-// core/experiment.Fidelity measures ILP-GNN, on the current model's split,
+// core/paper/experiment.Fidelity measures ILP-GNN, on the current model's split,
 // posting a progress event after each M.
 func (e *Engine) fidelity(_ context.Context, req Request) (any, []byte, error) {
 	start := time.Now()

@@ -3,8 +3,8 @@ package engine
 import (
 	"testing"
 
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/heuristic"
 	"ilpgnn/core/models"
 	"ilpgnn/core/models/modeltest"
 	"ilpgnn/core/split"

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/experiment"
 	"ilpgnn/core/models"
+	"ilpgnn/core/paper/experiment"
 	"ilpgnn/core/split"
 	"ilpgnn/core/train"
 	"ilpgnn/core/tune"

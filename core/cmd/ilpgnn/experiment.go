@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"ilpgnn/core/baselines/gnn"
+	"ilpgnn/core/baselines/gnnexplainer"
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/experiment"
-	"ilpgnn/core/gnn"
-	"ilpgnn/core/gnnexplainer"
 	"ilpgnn/core/models"
+	"ilpgnn/core/paper/experiment"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/dglexport"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
-	"ilpgnn/core/heuristic"
 	"ilpgnn/core/split"
 )
 

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"ilpgnn/core/conpi"
-	"ilpgnn/core/gnn"
+	"ilpgnn/core/baselines/conpi"
+	"ilpgnn/core/baselines/gnn"
+	"ilpgnn/core/baselines/seal"
+	"ilpgnn/core/baselines/walkpool"
 	"ilpgnn/core/models"
-	"ilpgnn/core/seal"
 	"ilpgnn/core/train"
-	"ilpgnn/core/walkpool"
 )
 
 // FuzzPair checks parsePair against the rule written out independently

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/baselines/gnn"
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/eval"
-	"ilpgnn/core/gnn"
 	"ilpgnn/core/graph"
-	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
-	"ilpgnn/core/heuristic"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ilpgnn/core/heuristic"
+	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/models"
 	"ilpgnn/core/models/modeltest"
 	"ilpgnn/core/split"

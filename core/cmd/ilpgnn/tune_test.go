@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/experiment"
 	"ilpgnn/core/models"
+	"ilpgnn/core/paper/experiment"
 	"ilpgnn/core/tune"
 )
 
