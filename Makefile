@@ -19,7 +19,7 @@ GOTEST_TIMEOUT ?= 30m
 GOROOT   := $(shell $(GO) env GOROOT)
 # The browser's engine is built by Go 1.27 with its experimental SIMD
 # package (GOEXPERIMENT=simd): its float32 loops run 1.5-2.4x faster in
-# Chromium with the same bits (core/f32/SIMD.md). The module proxy serves
+# Chromium with the same bits (docs/simd.md). The module proxy serves
 # the toolchain; everything else builds with the module's Go.
 SIMD_GO     := GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd $(GO)
 SIMD_GOROOT := $(shell GOTOOLCHAIN=go1.27.3 $(GO) env GOROOT)
@@ -33,7 +33,7 @@ PAGE_SOURCES := $(shell find frontend/src public -type f) frontend/build.mjs
 # What `ilpgnn --version` names: the commit built, "+dirty" with changes.
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo +dirty)
 
-.PHONY: all build embed run serve train test readme fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test readme docs fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -60,13 +60,17 @@ run serve: build
 train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-test: fmt-check vet unit wasm-unit ts-unit browser readme
+test: fmt-check vet docs unit wasm-unit ts-unit browser readme
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
 # shows must be what they print (scripts/readme-commands.mjs).
 readme: build
 	node scripts/readme-commands.mjs
+
+# Every relative link of the Markdown files names a file that exists.
+docs:
+	node scripts/check-links.mjs
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go')); \

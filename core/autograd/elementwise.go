@@ -132,7 +132,7 @@ func ReLU(t *Tape, a *Var) *Var {
 // Clearing every bit when the sign bit is set maps negatives and -0 to +0
 // and keeps the rest, as max does; the NaN test (never taken in practice)
 // keeps a NaN a NaN. It runs at least twice as fast as either under wasm
-// and about as fast as max natively (measured: NOTES.md).
+// and about as fast as max natively (measured: docs/autograd.md).
 func relu(dst, x []float32) {
 	dst = dst[:len(x)]
 	for i, v := range x {

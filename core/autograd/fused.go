@@ -246,7 +246,7 @@ func gatherSegmentDotBackward(out *Var) {
 // is a function of its own, not a loop in GatherSegmentSum's closure, for
 // WebAssembly, where a loop in a large function runs slowly (see f32's
 // madd2); out of line it takes less than half the time there (measured:
-// NOTES.md).
+// docs/autograd.md).
 //
 //go:noinline
 func addScaled(o, c []float32, beta float32) {

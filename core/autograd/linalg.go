@@ -71,7 +71,7 @@ const (
 // spmmBackward adds Aᵀ·dC to dB. It walks A by rows (f32.SpMMTAdd) when
 // Aᵀ·dC stays cached and dC does not, where the walk over Aᵀ would read dC
 // from memory once per row of Aᵀ; with dC in cache the walk over Aᵀ is the
-// faster (measured: NOTES.md). Both give the same bits.
+// faster (measured: docs/autograd.md). Both give the same bits.
 func spmmBackward(c *Var) {
 	if s := c.sparse; s.A.Cols*c.Cols <= rowWalkMost && len(c.Grad) > rowWalkLeast {
 		f32.SpMMTAdd(c.a.Grad, s.A, c.Grad, c.Cols)

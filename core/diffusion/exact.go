@@ -18,7 +18,7 @@ import (
 // entry is ≥ 0. An isolated node's column is its unit vector.
 //
 // It costs O(N³) time and O(N²) memory (minutes and over a gigabyte at
-// Amazon Photo's 7650 nodes: OPTIONS.md), so it is meant for small graphs
+// Amazon Photo's 7650 nodes: docs/diffusion.md), so it is meant for small graphs
 // and as the oracle of the push path. A graph with no nodes gives an empty
 // (zero-value) matrix. ExactPPR panics if gamma is not in (0, 1).
 func ExactPPR(g *graph.Graph, gamma float64) *mat.Dense {

@@ -24,7 +24,7 @@ var (
 )
 
 // TestMeasureDefaults prints the measurement table behind DefaultOptions
-// (recorded in OPTIONS.md):
+// (recorded in docs/diffusion.md):
 //
 //	go test ./core/diffusion/ -run TestMeasureDefaults -measure -v
 func TestMeasureDefaults(t *testing.T) {

@@ -37,7 +37,7 @@ const (
 	// (RowSums; exact to 1e-12), so that a stored entry of S̃ is what the
 	// paper's dense S̃ holds, up to the push error. The default: with the
 	// sparsified row sums, top-k changes the surviving entries by up to
-	// 0.8 on Cora (OPTIONS.md).
+	// 0.8 on Cora (docs/diffusion.md).
 	FullRowSums Normalization = iota
 	// SparsifiedRowSums takes D_S = the row sums of the sparsified S, as
 	// SPEC §2 writes it (GDC-style renormalisation of the sparsified
@@ -82,7 +82,7 @@ type Options struct {
 // 1/(2γε), half the bound 1/(γε) + deg + 1 that an uncapped column stays
 // below (200,000 at γ = 0.05, ε = 5e-5). No column of the shared datasets
 // or the synthetic presets reaches it under DefaultOptions, so their S̃ is
-// what it was without a cap (measured: OPTIONS.md).
+// what it was without a cap (measured: docs/diffusion.md).
 func DefaultMaxWork(gamma, eps float64) int64 {
 	c := math.Ceil(1 / (2 * gamma * eps))
 	if !(c < 1<<62) { // a tolerance so small no column can reach it
@@ -107,7 +107,7 @@ func (o Options) workCap() int64 {
 // S̃, ε below 5e-5 and k above 128 barely change which neighbour ranks
 // first by s_ST. On graphs where PPR is spread thin, such as Amazon Photo,
 // push resolves that ranking only coarsely; where it matters there, use
-// Method Exact or a smaller ε. Chosen by measurement: OPTIONS.md.
+// Method Exact or a smaller ε. Chosen by measurement: docs/diffusion.md.
 func DefaultOptions() Options {
 	return Options{Gamma: 0.05, Epsilon: 5e-5, TopK: 128, Method: Push, Normalization: FullRowSums}
 }

@@ -169,7 +169,7 @@ func TestMeasurePushLayout(t *testing.T) {
 
 // TestMeasureMaxWork prints the largest push work of a column under
 // DefaultOptions on each shared dataset, the numbers behind
-// DefaultMaxWork's claim that they never reach it (recorded in OPTIONS.md):
+// DefaultMaxWork's claim that they never reach it (recorded in docs/diffusion.md):
 //
 //	go test ./core/diffusion/ -run TestMeasureMaxWork -measure.scale -v
 func TestMeasureMaxWork(t *testing.T) {

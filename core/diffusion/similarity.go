@@ -12,7 +12,7 @@
 // top-k moves the surviving entries by up to 0.8 (entries are at most
 // 0.53), while the full row sums keep every stored entry within the push
 // error of the paper's dense S̃. SparsifiedRowSums restores the SPEC
-// reading. The measurements are in OPTIONS.md.
+// reading. The measurements are in docs/diffusion.md.
 //
 // New builds S̃ by forward push (PushColumn), one column per source, in
 // parallel; ExactPPR is the dense solve used for small graphs and as the

@@ -34,7 +34,7 @@ type Neighbor struct {
 	// with h the other end's representation (eq 7-8), in logit units and
 	// signed: positive pushes p up, negative down. A side's terms plus
 	// h^r_i · h add up to the logit. Chosen by measurement
-	// (ATTRIBUTION.md): it orders like the drop in p when the neighbour
+	// (docs/attribution.md): it orders like the drop in p when the neighbour
 	// alone is removed (Spearman 0.75 on Cora, 0.72 on synth:medium).
 	Attribution float64 `json:"attribution"`
 	// ProbWithout is p_ij after this selected neighbour alone is removed

@@ -2,7 +2,7 @@
 // (CSR) times dense, dense times dense, and the small vector helpers around
 // them. The loops are plain Go, unrolled, because under WebAssembly they run
 // ~2x slower than native while gonum's matrix product runs 7-14x slower
-// (see the measurements in KERNELS.md). On amd64 with AVX the three inner
+// (see the measurements in docs/kernels.md). On amd64 with AVX the three inner
 // loops everything runs through (madd2, spmmRow, axpy) are assembly
 // instead (kernels_amd64.s), eight columns per instruction with exactly
 // the Go loops' operations per element, so native and WebAssembly results

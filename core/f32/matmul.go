@@ -8,7 +8,7 @@ import "strconv"
 //
 // All three share one out-of-line kernel, madd2 (2 dst rows x 4 rows of b,
 // j unrolled by 4), the fastest shape measured natively and under
-// WebAssembly; the measurements are in KERNELS.md.
+// WebAssembly; the measurements are in docs/kernels.md.
 //
 // On amd64 madd2 is AVX assembly (kernels_amd64.s); madd2Go is the
 // portable loop, which WebAssembly runs. gonum's blas32.Gemm is not used:
@@ -73,7 +73,7 @@ func matMulRows(dst, a, b []float32, k, n, lo, hi int) {
 // Go compiles every jump between basic blocks of a function into a branch
 // back to one br_table dispatch loop, so a loop iteration costs more the
 // larger its function, and an unrolled loop pays that cost less often
-// (measured: KERNELS.md).
+// (measured: docs/kernels.md).
 //
 //go:noinline
 func madd2Go(d0, d1, x0, x1, b []float32) {

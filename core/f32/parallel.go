@@ -10,7 +10,7 @@ import (
 // much, tens of microseconds of work, so that starting and joining a
 // goroutine (a few microseconds) costs at most ~10% where the split starts.
 // The threshold rests on that overhead, not on a measured crossover (the
-// measurements: KERNELS.md).
+// measurements: docs/kernels.md).
 const minParallelWork = 1 << 18
 
 // workers returns how many goroutines a kernel with the given number of

@@ -9,7 +9,7 @@ import "simd/archsimd"
 // float32 operations of its Go loop in vec.go or spmm.go in the same
 // order — a multiply, then an add, never a fused multiply-add — so the
 // results are the Go loops' bits (simd_wasm_test.go). Measurements:
-// SIMD.md.
+// docs/simd.md.
 
 type vec4 = archsimd.Float32x4
 

@@ -24,7 +24,7 @@ import (
 // not alias b. SpMM panics if n < 0 or a length does not match its shape.
 //
 // spmmRow takes four entries per pass over a dst row (AVX assembly on
-// amd64), the fastest shape measured; see KERNELS.md.
+// amd64), the fastest shape measured; see docs/kernels.md.
 func SpMM(dst []float32, a *CSR, b []float32, n int) {
 	spmm("SpMM", dst, a, b, n, true)
 }

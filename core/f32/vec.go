@@ -9,7 +9,7 @@ package f32
 // gathers and scatters of autograd and neighbour scoring), index instead:
 // with the loop condition i < len(x)-7 the compiler proves every index in
 // range, so no bounds check is left and no slice headers are updated per
-// block. The gain is small (measured: KERNELS.md).
+// block. The gain is small (measured: docs/kernels.md).
 
 func mustSameLen(op string, a, b int) {
 	if a != b {

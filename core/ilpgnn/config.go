@@ -117,7 +117,7 @@ const (
 	// OrderScore takes the K best by s, common or not, ties by node id.
 	// Under common-first a selected common neighbour can score below a
 	// passed-over one, which the prediction then rests on instead:
-	// core/paper/experiment/RESULTS.md, "Selection order", measures both.
+	// docs/results.md, "Selection order", measures both.
 	OrderScore
 )
 
@@ -200,14 +200,14 @@ type Config struct {
 	// byte-identical to one written before the field existed.
 	Order SelectionOrder `json:"Order,omitempty"`
 	// Anchor is ρ, the share of the feature score s_NO that the encoder
-	// at its initial weights gives (MODEL.md): s_NO = (1-ρ)·σ(h^r_j·h^r_c)
+	// at its initial weights gives (docs/anchor.md): s_NO = (1-ρ)·σ(h^r_j·h^r_c)
 	// + ρ·σ(h^0_j·h^0_c), with H^0 the H^r of a frozen copy of the start.
 	// 0 is SPEC's eq 4 exactly; the tag keeps a checkpoint of such a
 	// model byte-identical to one written before the field existed.
 	Anchor float64 `json:"Anchor,omitempty"`
 }
 
-// DefaultConfig returns the defaults. core/train/DEFAULTS.md and README.md
+// DefaultConfig returns the defaults. docs/defaults.md and README.md
 // hold the measurements behind them.
 func DefaultConfig() Config {
 	return Config{
@@ -216,9 +216,9 @@ func DefaultConfig() Config {
 		// α 0.02 with s_ST rescaled per candidate set (ScaleMax) and an
 		// isometric start, instead of SPEC's α 0.3 on S̃ with Glorot
 		// weights: chosen on validation Precision@k and AUC
-		// (core/train/DEFAULTS.md).
+		// (docs/defaults.md).
 		Alpha:             0.02,
-		Beta:              0.5, // chosen on validation: core/train/DEFAULTS.md
+		Beta:              0.5, // chosen on validation: docs/defaults.md
 		Tau:               1,
 		MaskTarget:        true,
 		NormalizeFeatures: true,
@@ -228,7 +228,7 @@ func DefaultConfig() Config {
 		IsometricBranch:   0.3,
 		// Half of s_NO from the start's encoder: chosen on the synthetic
 		// graphs' Precision@k (seeds 7000-7002), which AUC cannot see
-		// (core/models/SELECTION.md).
+		// (docs/selection.md).
 		Anchor: 0.5,
 	}
 }

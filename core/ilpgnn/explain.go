@@ -390,7 +390,7 @@ func mostProbable(cands []graphPair, n int) []graphPair {
 
 // Attribution names the quantity Explain shows as a selected neighbour's
 // Attribution. The zero value is the one chosen by measurement
-// (core/explain/ATTRIBUTION.md); the others stay so that the comparison
+// (docs/attribution.md); the others stay so that the comparison
 // can be run again.
 type Attribution int
 

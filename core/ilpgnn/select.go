@@ -14,7 +14,7 @@ import (
 )
 
 // Candidate is one neighbour c of a node i, scored against the other end j
-// of a pair (SPEC §4, eq 5, with the anchor of MODEL.md):
+// of a pair (SPEC §4, eq 5, with the anchor of docs/anchor.md):
 // S = α·ST + (1-α)·((1-ρ)·NO + ρ·Anchor).
 type Candidate struct {
 	Node   int32
@@ -26,7 +26,7 @@ type Candidate struct {
 }
 
 // eq5 is equation 5 of SPEC §4 with the anchored feature score of
-// MODEL.md, S = α·s_ST + (1-α)·((1-ρ)·σ(h^r_j·h^r_c) + ρ·σ(h^0_j·h^0_c)),
+// docs/anchor.md, S = α·s_ST + (1-α)·((1-ρ)·σ(h^r_j·h^r_c) + ρ·σ(h^0_j·h^0_c)),
 // with its weights α, (1-α)ρ and (1-α)(1-ρ) in float32: the one definition
 // that selection, the tape's losses and LossGrad share. The weights are
 // rounded once from float64; at ρ = 0 they are α and 1-α, as the losses

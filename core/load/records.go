@@ -32,8 +32,8 @@ import (
 //
 // TestQuotingMatchesEncodingCSV holds the comma and tab cases to
 // encoding/csv's reading of what encoding/csv writes; the reader is our
-// own because encoding/csv reads these files 2.4 to 4x slower (core/load's
-// NOTES.md).
+// own because encoding/csv read these files 2.4 to 4x slower when it
+// was written.
 type records struct {
 	file string
 	sc   *bufio.Scanner

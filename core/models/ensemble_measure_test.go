@@ -20,7 +20,7 @@ import (
 )
 
 // TestMeasureEnsemble measures what M models trained on the same split
-// from different starts buy over one (core/models/SELECTION.md): each
+// from different starts buy over one (docs/selection.md): each
 // keeps its weights on validation AUC, as a graph without groundtruth
 // gets them; the ensemble ranks a neighbour by its score s averaged over
 // the models and predicts by the mean logit. Model 0 is the run of

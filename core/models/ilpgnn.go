@@ -19,9 +19,9 @@ var ilpgnnSpec = Spec{
 	// Searched on validation AUC: what shapes accuracy. α (which
 	// neighbours explain) and λ (the explanation losses' weight) are
 	// explanation settings, chosen on Precision@k (SPEC §5,
-	// core/train/DEFAULTS.md): searched on AUC, α 0.3 won on Cora and
+	// docs/defaults.md): searched on AUC, α 0.3 won on Cora and
 	// Citeseer and cost 14 points of Precision@1 on synth:medium
-	// (core/tune/RESULTS.md).
+	// (docs/tuning.md).
 	Space: []Dim{
 		{"lr", []string{"0.001", "0.005", "0.01"}},
 		{"weight-decay", []string{"0", "0.0005"}},
@@ -48,7 +48,7 @@ func (c *ILPGNNConfig) Loop() Loop {
 
 // PrecisionPatience is the early-stopping patience of a run that selects
 // on precision, unless the user chose one: explanations peak early
-// (core/paper/experiment/RESULTS.md), so a shorter wait than AUC's loses nothing.
+// (docs/results.md), so a shorter wait than AUC's loses nothing.
 const PrecisionPatience = 30
 
 // PrecisionCriterion scores weights by Precision@1 + Precision@2 of their

@@ -105,7 +105,7 @@ const (
 
 // AUCSelectionCaveat says how well the weights a graph without groundtruth
 // gets explain, as measured on the synthetic graphs that have it
-// (core/models/SELECTION.md: --select unsupervised against --select
+// (docs/selection.md: --select unsupervised against --select
 // precision, seeds 9000-9002).
 const AUCSelectionCaveat = "this graph has no groundtruth explanations to choose by; on the synthetic graphs that have them, " +
 	"weights kept this way explain within 1.7 points (Precision@1 and @2, averaged over three graphs of each kind; 3.4 on the worst graph) of weights kept on explanation precision"

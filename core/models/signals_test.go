@@ -23,7 +23,7 @@ import (
 // TestSelectionSignals trains ILP-GNN selecting on validation AUC and
 // writes, for every epoch, signals a selection criterion without
 // groundtruth could use, beside validation and test Precision@1/@2 where
-// the graph has groundtruth (core/models/SELECTION.md reads them). It runs
+// the graph has groundtruth (docs/selection.md reads them). It runs
 // only when SELECT_DATA names a --data value, e.g.
 //
 //	SELECT_DATA=synth:medium SELECT_SEED=0 SELECT_EPOCHS=45 SELECT_OUT=/tmp/m0.txt \

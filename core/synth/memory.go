@@ -4,7 +4,7 @@ package synth
 // resident memory of `ilpgnn synth` (the sampled method, which writes its
 // files too) on graphs of 200,000 to 10 million nodes, 1 to 10 million
 // edges and 1 to 64 feature columns; each estimate is within 15% of its
-// measurement, and above it (core/train/SCALE.md, "Memory before
+// measurement, and above it (docs/scale.md, "Memory before
 // training").
 const (
 	synthMemBase    = 10e6

@@ -31,7 +31,7 @@ type MemoryEstimate struct {
 // to 169,343 nodes, 200 to 1.17M edges and 16 to 1,000,000 feature
 // columns, hidden widths 32 to 256 and S̃ kept to 32 or 128 entries per
 // column; every estimate is within 11% of its measurement
-// (core/train/SCALE.md, "Memory before training").
+// (docs/scale.md, "Memory before training").
 const (
 	memBase          = 34e6 // the program, its runtime and its buffers
 	memPerNodeHidden = 67   // per node and hidden unit: about 17 N×d float matrices on the tape
@@ -60,7 +60,7 @@ func EstimateMemory(g *graph.Graph, cfg Config) MemoryEstimate {
 	}
 	if cfg.Model.Anchor > 0 {
 		// Values only: the start's two input layers and H^0, which never
-		// train (core/ilpgnn/MODEL.md).
+		// train (docs/anchor.md).
 		parts = append(parts, MemoryPart{"the anchor's frozen input weights and node representations (the start's)",
 			8*int64(g.FeatureDim())*d + 4*n*d, "--anchor 0, or a smaller --hidden"})
 	}

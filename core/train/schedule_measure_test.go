@@ -24,7 +24,7 @@ import (
 // every epoch's learning rate, validation AUC and, at each new best
 // validation AUC, the test AUC of the same weights, one CSV line each (seed,epoch,lr,val_auc,test_auc,seconds) to
 // the file ILPGNN_SCHEDULE_OUT: the trajectories that early stopping and
-// the learning-rate schedule were chosen from (DEFAULTS.md). Seeds come
+// the learning-rate schedule were chosen from (docs/defaults.md). Seeds come
 // from ILPGNN_SCHEDULE_SEEDS (default 0) and hyperparameters from
 // ILPGNN_SCHEDULE_ARGS, flags as ilpgnn train takes them. Test AUC is
 // recorded to report the choice, never to make it. It only measures: make

@@ -57,7 +57,7 @@ type Config struct {
 }
 
 // DefaultConfig returns the defaults of SPEC §5 except β = 0.5 and
-// λ = 0.1, chosen on validation (DEFAULTS.md), with a 20-epoch warmup of
+// λ = 0.1, chosen on validation (docs/defaults.md), with a 20-epoch warmup of
 // the learning rate, a patience of 50 epochs and batches of 65,536 pairs.
 func DefaultConfig() Config {
 	return Config{
@@ -65,12 +65,12 @@ func DefaultConfig() Config {
 		Objective: ilpgnn.Objective{Lambda: 0.1, Delta: 0.5},
 		LR:        0.001,
 		// A warmup keeps Adam's first full-size steps from knocking the
-		// isometric start over (DEFAULTS.md).
+		// isometric start over (docs/defaults.md).
 		Warmup: 20,
 		Epochs: 1000,
 		// On Cora a wait of 50 keeps the same epochs as 100 and ends
 		// 50 epochs sooner; Photo's longest wait for a better epoch
-		// (33) still fits (DEFAULTS.md).
+		// (33) still fits (docs/defaults.md).
 		Patience: 50,
 		// Batches of 65,536 pairs bound the memory of an epoch's
 		// pair-specific tape to one batch; the gradient is the whole
@@ -450,7 +450,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 // Calibrate chooses the temperature and bias of p's probabilities on the
 // validation pairs of sp (calibrate.Choose, which fits calibrate.FitPlatt:
 // temperature alone leaves ILP-GNN's ECE where it was, see
-// core/calibrate/RESULTS.md). Where there are too few validation pairs, or
+// docs/calibration.md). Where there are too few validation pairs, or
 // the fit would not lower their ECE, they are 1 and 0, the model's own
 // sigmoid, and the choice says why.
 func Calibrate(p *ilpgnn.Predictor, sp *split.Split) calibrate.Choice {

@@ -38,7 +38,7 @@ type cost struct {
 }
 
 // costOf returns model's cost constants, fitted on this project's 2-core
-// machine to the measurements in core/tune/RESULTS.md ("The cost
+// machine to the measurements in docs/tuning.md ("The cost
 // model"), where their error against each measurement is written down.
 // ok is false for a model without them (the heuristics).
 func costOf(model string) (c cost, ok bool) {
@@ -83,7 +83,7 @@ func (c cost) setup(s Size) float64 {
 // machine, and are never timed at run time, so that a budget gives the
 // same plan on every machine; they are within 1.31x of those
 // measurements, about the wall time of a shared machine and up to 2.5x
-// above a quiet one's (core/tune/RESULTS.md, "The cost model").
+// above a quiet one's (docs/tuning.md, "The cost model").
 func EpochSeconds(model string, s Size) float64 {
 	c, _ := costOf(model)
 	return c.epoch(s)
@@ -227,7 +227,7 @@ const planEta = 3
 // before it draws more candidates, for a model training on the whole
 // graph every epoch: rounds of 20 and 60 epochs chose fast learners that
 // ended lower on Cora, rounds of 100 and 300 beat the defaults
-// (core/tune/RESULTS.md). The pair models' round is their own maximum,
+// (docs/tuning.md). The pair models' round is their own maximum,
 // few epochs each of which sees every training link.
 const longRound = 100
 

@@ -186,7 +186,7 @@ func TestPlanTooSmall(t *testing.T) {
 }
 
 // The cost model against the measurements it was fitted to
-// (core/tune/RESULTS.md, "The cost model"): CPU seconds per epoch, from
+// (docs/tuning.md, "The cost model"): CPU seconds per epoch, from
 // ilpgnn train --epochs A and B on seed 0, within the 1.31x written there.
 func TestEpochSecondsMeasured(t *testing.T) {
 	medium := Size{Nodes: 1000, Edges: 9576, FeatureNNZ: 128000, FeatureDim: 128}

@@ -29,7 +29,7 @@ type Kind struct {
 // The kinds of file the program reads. A graph file's cap is the tab's
 // whole memory (4 GiB): a larger file could not be trained on in the
 // browser, and on the command line a graph that large is beyond what one
-// machine trains (core/train/SCALE.md); a checkpoint holds weights, whose
+// machine trains (docs/scale.md); a checkpoint holds weights, whose
 // largest tensor is the features' input layer; a settings file is a few
 // hundred bytes of JSON.
 var (

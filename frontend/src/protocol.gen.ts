@@ -534,7 +534,7 @@ export interface Neighbor {
    * with h the other end's representation (eq 7-8), in logit units and
    * signed: positive pushes p up, negative down. A side's terms plus
    * h^r_i · h add up to the logit. Chosen by measurement
-   * (ATTRIBUTION.md): it orders like the drop in p when the neighbour
+   * (docs/attribution.md): it orders like the drop in p when the neighbour
    * alone is removed (Spearman 0.75 on Cora, 0.72 on synth:medium).
    */
   attribution: number;

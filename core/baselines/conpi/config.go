@@ -43,7 +43,7 @@ type Config struct {
 // beyond the seeds' spread.
 // On Amazon Photo lr 0.005 does not learn; use -lr 0.001 -pairs-per-epoch
 // 10000 there. The tried settings, the commands and the resulting AUCs
-// and times: core/models/PAIRS.md.
+// and times: docs/pair-models.md.
 func DefaultConfig() Config {
 	return Config{
 		Hidden:     128,

@@ -96,7 +96,7 @@ type Config struct {
 // split fractions, and for GAT 8 first-layer heads and one output head.
 // One setting for all three kinds keeps the comparison plain; the
 // reference GAE/VGAE setting (lr 0.01, no dropout or decay) scored lower.
-// The tried settings, the command and the resulting test AUCs: TUNING.md.
+// The tried settings, the command and the resulting test AUCs: docs/gnn-tuning.md.
 func DefaultConfig(kind Kind) Config {
 	c := Config{
 		Kind:        kind,

@@ -66,7 +66,7 @@ const minK = 10
 // 10. Features are off because with them validation AUC peaks within a
 // few epochs and then falls: the wide first layer learns node identities
 // that do not carry over to held-out links. The tried settings, the
-// commands and the resulting AUCs and times: core/models/PAIRS.md.
+// commands and the resulting AUCs and times: docs/pair-models.md.
 func DefaultConfig() Config {
 	return Config{
 		Hops:        2,

@@ -49,7 +49,7 @@ type Config struct {
 // at most 50 epochs with patience 10. PairProduct is on because it adds
 // ~4.5 points of validation AUC; PairProduct=false is WalkPooling proper.
 // The tried settings, the commands and the resulting AUCs and times:
-// core/models/PAIRS.md.
+// docs/pair-models.md.
 func DefaultConfig() Config {
 	return Config{
 		Hops: 2, MaxPerHop: 40, MaxLabel: 10,

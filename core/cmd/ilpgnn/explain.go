@@ -273,7 +273,7 @@ const (
 )
 
 // The legend's line for features, of a model with and without an anchor
-// (core/ilpgnn/MODEL.md).
+// (docs/anchor.md).
 const (
 	definitionAnchored = "features     how alike the neighbour's and the other end's representations are, 0 to 1: %g of it from the encoder as it started, untrained, and %g from the learnt one, each sigmoid(h_c · h_j)\n"
 	definitionFeatures = "features     how alike the neighbour's and the other end's learnt representations are: sigmoid(h^r_c · h^r_j), 0 to 1\n"

@@ -14,7 +14,7 @@ import (
 )
 
 // TestAttributionComparison measures attribution_spearman_mean for every
-// ilpgnn.Attribution kind, the comparison core/explain/ATTRIBUTION.md
+// ilpgnn.Attribution kind, the comparison docs/attribution.md
 // records. It trains, so it runs only when ILPGNN_ATTRIBUTION names the
 // data (comma-separated), with the seeds in ILPGNN_SEEDS (default 0) and
 // β in ILPGNN_BETA (default the model's):

@@ -261,7 +261,7 @@ func chosenBy(rep *Table1Report) string {
 		parts = append(parts, fmt.Sprintf("the settings of %s chosen by tune on seeds %s on validation AUC alone, measured on seeds %v", strings.Join(tuned, ", "), strings.Join(seeds, " and "), rep.Seeds))
 	}
 	if len(own) > 0 {
-		parts = append(parts, fmt.Sprintf("%s with their own settings, not tuned here (defaults, flags and --set; ILP-GNN's defaults were chosen by hand on seeds 0–4, core/train/DEFAULTS.md)", strings.Join(own, ", ")))
+		parts = append(parts, fmt.Sprintf("%s with their own settings, not tuned here (defaults, flags and --set; ILP-GNN's defaults were chosen by hand on seeds 0–4, docs/defaults.md)", strings.Join(own, ", ")))
 	}
 	return strings.Join(parts, "; ")
 }
