@@ -129,7 +129,7 @@ func idsWriter(ids []string) writeFunc {
 // GroundtruthLine is a line of groundtruth.jsonl: an explained link U–V
 // (U < V, node numbers) of role "train", "val" or "test", and its
 // groundtruth explanation, GT(U|V) and GT(V|U), the K_gt neighbours of
-// each end most similar to the other end, most similar first (SPEC §8).
+// each end most similar to the other end, most similar first (docs/model.md §8).
 type GroundtruthLine struct {
 	U    int32   `json:"u"`
 	V    int32   `json:"v"`

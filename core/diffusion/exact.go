@@ -8,7 +8,7 @@ import (
 	"ilpgnn/core/graph"
 )
 
-// ExactPPR returns the dense N x N personalised-PageRank matrix (SPEC §2,
+// ExactPPR returns the dense N x N personalised-PageRank matrix (docs/model.md §2,
 // eq 1)
 //
 //	S = Σ_k γ(1-γ)^k T^k = γ (I - (1-γ) T)^-1,   T = Â D̂^-1,  Â = A + I,

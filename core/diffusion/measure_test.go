@@ -130,7 +130,7 @@ func nearPairs(g *graph.Graph, maxHops int8, stride int) (near [][]int32, hops [
 // pairErrors compares got with ref on the near pairs: the max and mean
 // absolute error; and over the pairs (i, j), i within maxHops-1 hops of j,
 // the share whose argmax over c ∈ N(i) \ {j} of S̃[c, j] agrees (j masked
-// out as in SPEC §4; pairs with |N(i) \ {j}| < 2 skipped), and the share
+// out as in docs/model.md §4; pairs with |N(i) \ {j}| < 2 skipped), and the share
 // whose chosen c is within 5% of the best exact value.
 func pairErrors(g *graph.Graph, maxHops int8, near [][]int32, hops [][]int8, got, ref *mat.Dense) (eMax, eMean, agree, near5 float64) {
 	argmax := func(m *mat.Dense, i, j int) int32 {

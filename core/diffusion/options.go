@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Method selects how New computes the PPR matrix S (SPEC §2, eq 1).
+// Method selects how New computes the PPR matrix S (docs/model.md §2, eq 1).
 type Method int
 
 const (
@@ -29,7 +29,7 @@ func (m Method) String() string {
 }
 
 // Normalization selects the diagonal D_S of S̃ = D_S^-1/2 S D_S^-1/2
-// (SPEC §2, eq 2).
+// (docs/model.md §2, eq 2).
 type Normalization int
 
 const (
@@ -40,7 +40,7 @@ const (
 	// 0.8 on Cora (docs/diffusion.md).
 	FullRowSums Normalization = iota
 	// SparsifiedRowSums takes D_S = the row sums of the sparsified S, as
-	// SPEC §2 writes it (GDC-style renormalisation of the sparsified
+	// docs/model.md §2 writes it (GDC-style renormalisation of the sparsified
 	// matrix); a row whose sum is 0 leaves its entries 0.
 	SparsifiedRowSums
 )

@@ -72,7 +72,7 @@ const pushAhead = 2
 
 // Pusher computes columns of S by forward push (Andersen, Chung and Lang,
 // "Local graph partitioning using PageRank vectors", FOCS 2006) on
-// T = Â D̂^-1 (SPEC §2, eq 1). It keeps a length-N state that is reused
+// T = Â D̂^-1 (docs/model.md §2, eq 1). It keeps a length-N state that is reused
 // between sources and cleared through a touched list, so one column costs
 // time proportional to the push work, not to N. A Pusher is not safe for
 // concurrent use: give each goroutine its own.

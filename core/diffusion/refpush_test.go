@@ -12,7 +12,7 @@ import (
 
 // refPusher computes columns of S by forward push (Andersen, Chung and Lang,
 // "Local graph partitioning using PageRank vectors", FOCS 2006) on
-// T = Â D̂^-1 (SPEC §2, eq 1). It keeps dense length-N scratch vectors that
+// T = Â D̂^-1 (docs/model.md §2, eq 1). It keeps dense length-N scratch vectors that
 // are reused between sources and cleared through a touched list, so one
 // column costs time proportional to the push work, not to N. A refPusher is not
 // safe for concurrent use: give each goroutine its own.

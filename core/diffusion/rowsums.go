@@ -12,7 +12,7 @@ import (
 // (deg(c)+1)·rowSumsTol.
 const rowSumsTol = 1e-13
 
-// RowSums returns the row sums of the full (un-sparsified) S of SPEC §2,
+// RowSums returns the row sums of the full (un-sparsified) S of docs/model.md §2,
 // eq 1: d = S·1, the solution of d = γ·1 + (1-γ)·T·d. With f = D̂^-1 d it
 // iterates
 //

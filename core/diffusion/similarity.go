@@ -1,4 +1,4 @@
-// Package diffusion computes the structure similarity of ILP-GNN (SPEC §2,
+// Package diffusion computes the structure similarity of ILP-GNN (docs/model.md §2,
 // paper eq 1-2): the personalised-PageRank matrix
 //
 //	S = Σ_k γ(1-γ)^k T^k = γ (I - (1-γ) T)^-1,   T = Â D̂^-1,  Â = A + I,
@@ -8,7 +8,7 @@
 // reads s_ST(i, c, j) = S̃[c, j] for the neighbours c of i.
 //
 // By default D_S holds the row sums of the full S (RowSums), not of the
-// sparsified one as SPEC §2 writes: measured on Cora, renormalising after
+// sparsified one as docs/model.md §2 writes: measured on Cora, renormalising after
 // top-k moves the surviving entries by up to 0.8 (entries are at most
 // 0.53), while the full row sums keep every stored entry within the push
 // error of the paper's dense S̃. SparsifiedRowSums restores the SPEC
@@ -34,7 +34,7 @@ import (
 	"ilpgnn/core/graph"
 )
 
-// Similarity holds S̃ = D_S^-1/2 S D_S^-1/2 (SPEC §2, eq 2) stored column
+// Similarity holds S̃ = D_S^-1/2 S D_S^-1/2 (docs/model.md §2, eq 2) stored column
 // by column: for each target j, the rows c with S̃[c, j] ≠ 0, sorted
 // ascending, and their values. Entries dropped by the top-k sparsification
 // are 0. The zero value is an empty similarity on 0 nodes.
@@ -43,7 +43,7 @@ type Similarity struct {
 	capped int     // columns the push work cap stopped early
 }
 
-// New computes S̃ for g with the given options (SPEC §2, eq 1-2): column v
+// New computes S̃ for g with the given options (docs/model.md §2, eq 1-2): column v
 // of S is the PPR vector personalised on v, computed by forward push
 // (Method Push) or taken from the dense solve (Method Exact); each column
 // keeps its TopK largest entries (ties to the smaller row index; TopK 0
@@ -218,7 +218,7 @@ func (s *selector) topK(nodes []int32, vals []float64, k int) column {
 	return c
 }
 
-// normalise returns S̃ = D_S^-1/2 S D_S^-1/2 (SPEC §2, eq 2) for the
+// normalise returns S̃ = D_S^-1/2 S D_S^-1/2 (docs/model.md §2, eq 2) for the
 // sparsified columns of S, D_S[c] = Σ_j S[c, j] over the sparsified S when
 // rowSum is nil, else D_S = rowSum.
 func normalise(cols []column, rowSum []float64) *Similarity {
@@ -290,7 +290,7 @@ func (s *Similarity) Column(j int) (rows []int32, vals []float32) {
 	return s.t.Row(j)
 }
 
-// At returns S̃[c, j] = s_ST(i, c, j) for any i adjacent to c (SPEC §2), 0
+// At returns S̃[c, j] = s_ST(i, c, j) for any i adjacent to c (docs/model.md §2), 0
 // when the entry was dropped by sparsification. It binary-searches column
 // j and panics if j is not a node.
 func (s *Similarity) At(c, j int) float32 { return s.t.At(j, c) }
@@ -299,7 +299,7 @@ func (s *Similarity) At(c, j int) float32 { return s.t.At(j, c) }
 // candidate list with the sorted column j (a galloping merge: O(len(cands)
 // · log(nnz of column j)) at worst, O(len(cands) + nnz) when both are
 // long), no allocation. This is how the model reads s_ST(i, c, j) for the
-// candidate neighbours c ∈ N(i) (SPEC §2).
+// candidate neighbours c ∈ N(i) (docs/model.md §2).
 //
 // cands must be sorted ascending (repeats are allowed). Gather panics if
 // len(dst) != len(cands), if cands is not sorted, or if j is not a node.

@@ -1,4 +1,4 @@
-// Package eval holds the evaluation metrics of SPEC §7 as pure functions:
+// Package eval holds the evaluation metrics of docs/model.md §7 as pure functions:
 // the area under the ROC curve of link scores, and the mean ± standard
 // deviation reported over seeds.
 package eval
@@ -15,7 +15,7 @@ import (
 //	AUC = U / (|pos|·|neg|),  U = Σ_{p∈pos} Σ_{n∈neg} ( [p > n] + ½·[p = n] )
 //
 // This is the probability that a random positive outscores a random
-// negative, and equals the trapezoidal area under the ROC curve (SPEC §7).
+// negative, and equals the trapezoidal area under the ROC curve (docs/model.md §7).
 // A perfect scorer gets 1, a reversed one 0, a constant one 0.5.
 //
 // AUC sorts copies of the scores and merges them, O(n log n) time and O(n)
@@ -73,7 +73,7 @@ func sortedCopy(xs []float32) []float32 {
 //
 // computed with the corrected two-pass algorithm (Chan, Golub & LeVeque
 // 1983, eq 1.7), as gonum's stat.MeanStdDev(xs, nil) does. It is how results
-// are reported over seeds (SPEC §7: mean ± std over 5 seeds).
+// are reported over seeds (docs/model.md §7: mean ± std over 5 seeds).
 //
 // For n == 1 the std is 0 (gonum returns NaN there); for an empty xs both
 // are NaN. A variance that rounding makes slightly negative is clamped to 0

@@ -94,7 +94,7 @@ func (s Side) Selected() []Neighbor {
 }
 
 // Explanation is why a model gives the pair (i, j) its probability
-// (SPEC §6). Build one with Finish, which checks it and writes its
+// (docs/model.md §6). Build one with Finish, which checks it and writes its
 // Reading.
 type Explanation struct {
 	I Side `json:"i"` // neighbours of i scored against j

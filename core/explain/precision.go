@@ -44,7 +44,7 @@ type Link struct {
 }
 
 // PrecisionAt returns, for each k in ks, Precision@k of rank on links
-// (SPEC §7): |top-k ∩ groundtruth| / k for each side of each link, averaged
+// (docs/model.md §7): |top-k ∩ groundtruth| / k for each side of each link, averaged
 // over both sides of all links. It ranks in parallel; the result does not
 // depend on the number of CPUs. PrecisionAt returns NaN for each k when
 // links is empty.

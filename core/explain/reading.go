@@ -43,7 +43,7 @@ func ProbIs(p float64, digits int) string {
 	return "= " + s
 }
 
-// read renders the explanation in the paper's words (SPEC §6).
+// read renders the explanation in the paper's words (docs/model.md §6).
 func (e *Explanation) read() string {
 	var b strings.Builder
 	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)

@@ -1,4 +1,4 @@
-// A training batch (SPEC §4-5): every pair's selection and L^p_dis's random neighbours, in parallel.
+// A training batch (docs/model.md §4-5): every pair's selection and L^p_dis's random neighbours, in parallel.
 
 package ilpgnn
 

@@ -122,7 +122,7 @@ func hubGraph(t testing.TB, seed uint64) *graph.Graph {
 // TestCandidatesBound checks every pair of a graph with hubs against a
 // brute-force computation: the neighbours within the bound are the C best
 // by the oracle's order on S̃[c, j] (read entry by entry with Similarity.At);
-// N^r is selected among them by SPEC §4's rule on scores recomputed in
+// N^r is selected among them by docs/model.md §4's rule on scores recomputed in
 // float64; an explanation and Ranked list the candidates by score and the
 // rest after them in the bound's order; and prediction, training's batch
 // and explanation give the same p_ij.

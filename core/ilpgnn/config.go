@@ -1,5 +1,5 @@
 // Package ilpgnn is the ILP-GNN model of "Self-Explainable Graph Neural
-// Networks for Link Prediction" (Zhu et al.) as restated in SPEC.md: an
+// Networks for Link Prediction" (Zhu et al.) as restated in SPEC.md (docs/model.md in this repository): an
 // encoder (§3), pair-specific neighbour selection and aggregation (§4), the
 // classification and explanation-enhancement losses (§5) and the
 // explanations a trained model gives (§6).
@@ -19,11 +19,11 @@ import (
 type StructureScale int
 
 const (
-	// ScalePaper uses S̃[c, j] as the paper normalises it (SPEC §2).
+	// ScalePaper uses S̃[c, j] as the paper normalises it (docs/model.md §2).
 	ScalePaper StructureScale = iota
 	// ScaleMax divides S̃[c, j] by the largest S̃[c', j] among the candidate
 	// neighbours c' of the same side, so the best candidate scores 1 (the
-	// allowed extension of SPEC §2).
+	// allowed extension of docs/model.md §2).
 	ScaleMax
 )
 
@@ -54,7 +54,7 @@ type InitScheme int
 
 const (
 	// InitGlorot draws every weight matrix Glorot (Xavier) uniform and
-	// every bias zero (SPEC §5).
+	// every bias zero (docs/model.md §5).
 	InitGlorot InitScheme = iota
 	// InitIsometric starts the MLP as a map that keeps the geometry of
 	// the features: W1 has orthonormal rows or columns, b1 keeps the ReLU
@@ -112,7 +112,7 @@ type SelectionOrder int
 
 const (
 	// OrderCommonFirst takes common neighbours of i and j first, then the
-	// others, each group by descending score s, ties by node id (SPEC §4).
+	// others, each group by descending score s, ties by node id (docs/model.md §4).
 	OrderCommonFirst SelectionOrder = iota
 	// OrderScore takes the K best by s, common or not, ties by node id.
 	// Under common-first a selected common neighbour can score below a
@@ -165,20 +165,20 @@ func (o *SelectionOrder) UnmarshalText(b []byte) error {
 // defaults are SPEC's except where a measurement, written beside the field,
 // says otherwise.
 type Config struct {
-	Hidden int     // width d of every hidden layer (SPEC §3: 128)
-	K      int     // neighbours selected per side, |N^r(i|j)| (SPEC §4: 3)
-	Alpha  float64 // weight of s_ST in s = α s_ST + (1-α) s_NO (SPEC §4: 0.3)
+	Hidden int     // width d of every hidden layer (docs/model.md §3: 128)
+	K      int     // neighbours selected per side, |N^r(i|j)| (docs/model.md §4: 3)
+	Alpha  float64 // weight of s_ST in s = α s_ST + (1-α) s_NO (docs/model.md §4: 0.3)
 	Beta   float64 // weight of the aggregated neighbours in h_i (eq 7); SPEC's 1, tuned to 0.5
 	// Tau is the softmax temperature of b = softmax(s/τ) (eq 6 has τ = 1).
 	Tau float64
 	// MaskTarget removes j from N(i) and i from N(j) when (i, j) is an edge
-	// of the message-passing graph (SPEC §4, our decision).
+	// of the message-passing graph (docs/model.md §4, our decision).
 	MaskTarget bool
-	// NormalizeFeatures L2-normalises each node's feature row (SPEC §3).
+	// NormalizeFeatures L2-normalises each node's feature row (docs/model.md §3).
 	NormalizeFeatures bool
-	// Structure selects how s_ST is scaled (SPEC §2).
+	// Structure selects how s_ST is scaled (docs/model.md §2).
 	Structure StructureScale
-	// Diffusion configures the PPR behind s_ST (SPEC §2).
+	// Diffusion configures the PPR behind s_ST (docs/model.md §2).
 	Diffusion diffusion.Options
 	// Init selects how New draws the weights.
 	Init InitScheme
@@ -188,7 +188,7 @@ type Config struct {
 	// Candidates bounds the neighbours of a side that are scored at all:
 	// when a side has more, only the Candidates best by structure (common
 	// neighbours first, then S̃[c, j], ties by node id) get a feature score
-	// and can be selected. 0 scores every neighbour (SPEC §4 exactly);
+	// and can be selected. 0 scores every neighbour (docs/model.md §4 exactly);
 	// otherwise it must be at least K. Hubs are why: on Amazon Photo the
 	// feature scores of a thousand neighbours were most of an epoch. The
 	// tag keeps a checkpoint of a model without the bound byte-identical

@@ -1,4 +1,4 @@
-// The encoder (SPEC §3, eq 3-4): the weights, their initialisation and H^r.
+// The encoder (docs/model.md §3, eq 3-4): the weights, their initialisation and H^r.
 
 package ilpgnn
 
@@ -18,7 +18,7 @@ type Model struct {
 	// FeatureDim is d0, the input feature dimension the weights expect.
 	FeatureDim int
 
-	// The encoder of SPEC §3: H^m = ReLU(X W1 + b1) W2 + b2,
+	// The encoder of docs/model.md §3: H^m = ReLU(X W1 + b1) W2 + b2,
 	// H^r = ReLU(Ã (H^m Wh + X Wx)) + H^m.
 	W1, B1, W2, B2, Wh, Wx *autograd.Var
 
@@ -236,7 +236,7 @@ func transpose(a []float64, rows, cols int) []float64 {
 	return t
 }
 
-// Encode returns H^r (N x d), SPEC §3 (eq 3-4):
+// Encode returns H^r (N x d), docs/model.md §3 (eq 3-4):
 //
 //	H^m = ReLU(X W1 + b1) W2 + b2
 //	H^r = ReLU(Ã (H^m Wh + X Wx)) + H^m

@@ -14,7 +14,7 @@ import (
 
 // Explain explains p_ij for nodes i and j (dense indices): each end's
 // neighbours scored, the selected ones with their weight, attribution
-// (p.Attribution) and p without them, and the counterfactuals (SPEC §6's
+// (p.Attribution) and p without them, and the counterfactuals (docs/model.md §6's
 // two, and the random removal of as many neighbours as were selected).
 func (p *Predictor) Explain(i, j int) (*explain.Explanation, error) {
 	if err := p.checkNode(i); err != nil {

@@ -1,4 +1,4 @@
-// The objective on the tape (SPEC §5, eq 9-13).
+// The objective on the tape (docs/model.md §5, eq 9-13).
 
 package ilpgnn
 
@@ -46,7 +46,7 @@ func (m *Model) EpochNorms(in *Inputs, pairs []graph.Edge, labels []float32, obj
 	return n
 }
 
-// Losses are the parts of the objective for one batch (SPEC §5).
+// Losses are the parts of the objective for one batch (docs/model.md §5).
 type Losses struct {
 	Total, Cls, Pos, Neg *autograd.Var
 	Logits               *autograd.Var // h_i · h_j per pair (P x 1)

@@ -1,4 +1,4 @@
-// The objective and its gradient without a tape (SPEC §5): what training runs.
+// The objective and its gradient without a tape (docs/model.md §5): what training runs.
 
 package ilpgnn
 

@@ -147,7 +147,7 @@ func TestGCNAdjacency(t *testing.T) {
 
 // TestSelection re-derives N^r(i|j) for every pair of a small graph from
 // scores computed independently in float64 (S̃ from Similarity.At, s_NO from
-// the embeddings), and checks the rule of SPEC §4: common neighbours first
+// the embeddings), and checks the rule of docs/model.md §4: common neighbours first
 // by descending score, then the rest, K in all, ties by id, target masked.
 //
 // With an anchor the weights are moved first, as training would, and the
@@ -476,7 +476,7 @@ func TestSuggest(t *testing.T) {
 
 // TestRankedAndDeletion: Ranked orders every neighbour by the score s of
 // eq 5, recomputed here in float64; deleting no neighbour leaves the logits
-// as they are, and deleting all of them leaves h^r_i · h^r_j (SPEC §7).
+// as they are, and deleting all of them leaves h^r_i · h^r_j (docs/model.md §7).
 func TestRankedAndDeletion(t *testing.T) {
 	g := testGraph(t, 30, 3, 5, 4)
 	cfg := smallConfig()

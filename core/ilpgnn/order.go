@@ -1,4 +1,4 @@
-// Orders of candidates (SPEC §4, §7) and the partial sorts that apply them.
+// Orders of candidates (docs/model.md §4, §7) and the partial sorts that apply them.
 
 package ilpgnn
 
@@ -9,7 +9,7 @@ import (
 )
 
 // selectionOrder sorts candidates as N^r(i|j) is filled: common neighbours
-// first, then by descending score, ties by node id (SPEC §4).
+// first, then by descending score, ties by node id (docs/model.md §4).
 func selectionOrder(a, b Candidate) int {
 	if a.Common != b.Common {
 		if a.Common {
@@ -24,7 +24,7 @@ func selectionOrder(a, b Candidate) int {
 }
 
 // scoreOrder sorts candidates by descending score, ties by node id: the
-// ranking that Precision@k and fidelity use (SPEC §7).
+// ranking that Precision@k and fidelity use (docs/model.md §7).
 func scoreOrder(a, b Candidate) int {
 	if c := cmp.Compare(b.S, a.S); c != 0 {
 		return c

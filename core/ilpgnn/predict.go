@@ -1,4 +1,4 @@
-// Prediction (SPEC §4, eq 6-8): aggregation, the logit h_i · h_j and the Predictor.
+// Prediction (docs/model.md §4, eq 6-8): aggregation, the logit h_i · h_j and the Predictor.
 
 package ilpgnn
 
@@ -112,7 +112,7 @@ func (p *Predictor) checkNode(i int) error {
 
 // Ranked returns the neighbours of i scored against j (with the pair's
 // target-edge masking), in decreasing score s, ties by node id: the ranking
-// that Precision@k and fidelity use (SPEC §7), which is the selection order
+// that Precision@k and fidelity use (docs/model.md §7), which is the selection order
 // only under OrderScore (OrderCommonFirst takes common neighbours first). Neighbours that the bound on candidates
 // (Config.Candidates) leaves out come after every candidate, in the bound's
 // order (common first, then by s_ST, ties by node id): the model never
@@ -148,7 +148,7 @@ func (p *Predictor) RankedNodes(i, j int) []int32 {
 // neighbours of i (ranked against j as Ranked does) are removed from N(i)
 // and the top m of j from N(j), the model selecting and aggregating again
 // on what remains (h^r alone when nothing remains): the deletion of the
-// fidelity metric (SPEC §7). It runs in parallel; the result does not
+// fidelity metric (docs/model.md §7). It runs in parallel; the result does not
 // depend on the number of CPUs.
 func (p *Predictor) LogitsWithout(pairs []graph.Edge, m int) []float32 {
 	out := make([]float32, len(pairs))

@@ -1,4 +1,4 @@
-// Preparation (SPEC §2-3): Ã, the normalised features and S̃ of one graph, computed once.
+// Preparation (docs/model.md §2-3): Ã, the normalised features and S̃ of one graph, computed once.
 
 package ilpgnn
 

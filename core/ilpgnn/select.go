@@ -1,4 +1,4 @@
-// Neighbour selection (SPEC §4, eq 5): the candidates' scores and N^r(i|j).
+// Neighbour selection (docs/model.md §4, eq 5): the candidates' scores and N^r(i|j).
 
 package ilpgnn
 
@@ -14,7 +14,7 @@ import (
 )
 
 // Candidate is one neighbour c of a node i, scored against the other end j
-// of a pair (SPEC §4, eq 5, with the anchor of docs/anchor.md):
+// of a pair (docs/model.md §4, eq 5, with the anchor of docs/anchor.md):
 // S = α·ST + (1-α)·((1-ρ)·NO + ρ·Anchor).
 type Candidate struct {
 	Node   int32
@@ -25,7 +25,7 @@ type Candidate struct {
 	Common bool    // c is also a neighbour of j
 }
 
-// eq5 is equation 5 of SPEC §4 with the anchored feature score of
+// eq5 is equation 5 of docs/model.md §4 with the anchored feature score of
 // docs/anchor.md, S = α·s_ST + (1-α)·((1-ρ)·σ(h^r_j·h^r_c) + ρ·σ(h^0_j·h^0_c)),
 // with its weights α, (1-α)ρ and (1-α)(1-ρ) in float32: the one definition
 // that selection, the tape's losses and LossGrad share. The weights are

@@ -1,5 +1,5 @@
 // Package load reads graphs from the formats link-prediction data comes in
-// and returns them as *graph.Graph, normalised (SPEC §1): undirected, no
+// and returns them as *graph.Graph, normalised (docs/model.md §1): undirected, no
 // self-loops, no duplicate edges, nodes 0..N-1, with the user's own node ids
 // kept in IDs and, where the file has them, labels and class names.
 //

@@ -18,7 +18,7 @@ var ilpgnnSpec = Spec{
 	New: func() Config { return &ILPGNNConfig{Config: train.DefaultConfig()} },
 	// Searched on validation AUC: what shapes accuracy. α (which
 	// neighbours explain) and λ (the explanation losses' weight) are
-	// explanation settings, chosen on Precision@k (SPEC §5,
+	// explanation settings, chosen on Precision@k (docs/model.md §5,
 	// docs/defaults.md): searched on AUC, α 0.3 won on Cora and
 	// Citeseer and cost 14 points of Precision@1 on synth:medium
 	// (docs/tuning.md).
@@ -52,7 +52,7 @@ func (c *ILPGNNConfig) Loop() Loop {
 const PrecisionPatience = 30
 
 // PrecisionCriterion scores weights by Precision@1 + Precision@2 of their
-// explanations of t's validation links, the selection criterion SPEC §8
+// explanations of t's validation links, the selection criterion docs/model.md §8
 // asks for on graphs with groundtruth.
 func PrecisionCriterion(t *synth.Dataset) train.Criterion {
 	val := t.ExplainedLinks(synth.Validation)

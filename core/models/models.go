@@ -257,7 +257,7 @@ type Trained interface {
 var ErrNoCheckpoint = errors.New("checkpoints of this model are not supported")
 
 // TestPrecision returns Precision@1 and @2 of rank on the test links of a
-// graph with groundtruth explanations (SPEC §7), nil when there is no
+// graph with groundtruth explanations (docs/model.md §7), nil when there is no
 // groundtruth or no ranker.
 func TestPrecision(rank explain.Ranker, truth *synth.Dataset) (p1, p2 *float64) {
 	if rank == nil || truth == nil {

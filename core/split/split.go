@@ -1,5 +1,5 @@
 // Package split divides a graph's edges into training, validation and test
-// sets for link prediction (SPEC §1, the VGAE protocol of Kipf & Welling
+// sets for link prediction (docs/model.md §1, the VGAE protocol of Kipf & Welling
 // 2016, used by the ILP-GNN paper for Cora, Citeseer and Photo), and samples
 // the negative pairs the model is trained and evaluated on.
 //
@@ -19,7 +19,7 @@ import (
 	"ilpgnn/core/graph"
 )
 
-// Default fractions of the undirected edges held out (SPEC §1: 85% train,
+// Default fractions of the undirected edges held out (docs/model.md §1: 85% train,
 // 5% validation, 10% test).
 const (
 	DefaultValFrac  = 0.05
@@ -164,7 +164,7 @@ func negatives(g *graph.Graph, rng *rand.Rand, k int, nonEdges int64) []graph.Ed
 	return out
 }
 
-// NegativeSampler draws the training negatives of each epoch (SPEC §1: one
+// NegativeSampler draws the training negatives of each epoch (docs/model.md §1: one
 // uniformly random non-edge of the training graph per training positive,
 // resampled every epoch). It owns its generator,
 // rand.New(rand.NewPCG(seed, SamplerStream)), so the same seed replays the

@@ -183,7 +183,7 @@ func TestSplitDeterminism(t *testing.T) {
 }
 
 // TestSplitCora checks the sizes on Cora: M = 5278 → round(527.8) = 528
-// test, round(263.9) = 264 validation, 4486 train (SPEC §1 fractions).
+// test, round(263.9) = 264 validation, 4486 train (docs/model.md §1 fractions).
 func TestSplitCora(t *testing.T) {
 	dir := datasets(t)
 	g, err := load.Path(filepath.Join(dir, "cora"))

@@ -1,12 +1,12 @@
 // Package synth generates graphs whose links have known causes: the
-// synthetic benchmark of the ILP-GNN paper (appendix A), as SPEC §8 settles
+// synthetic benchmark of the ILP-GNN paper (appendix A), as docs/model.md §8 settles
 // it. Node features come from a Gaussian mixture, a homophilous base graph
 // links similar nodes, and every further edge (i, j) is drawn with a weight
 // that depends only on the groundtruth neighbours GT(i|j) and GT(j|i): the
 // K_gt neighbours of each end most similar to the other end. An explainer
 // that recovers GT has found the true reason for the link.
 //
-// Two processes draw the edges: Exact, SPEC §8 over all node pairs (the
+// Two processes draw the edges: Exact, docs/model.md §8 over all node pairs (the
 // presets'), and Sampled, the same two stages in linear time for graphs of
 // ogbn-arxiv's size, which draws pairs by rejection from block proposals
 // and computes groundtruth only for the pairs it evaluates (sampled.go
@@ -49,7 +49,7 @@ type Config struct {
 
 	// KGT is K_gt, the number of groundtruth neighbours on each side.
 	KGT int
-	// Alpha weighs structure against features in r(c, j) (SPEC §8.3).
+	// Alpha weighs structure against features in r(c, j) (docs/model.md §8, item 3).
 	Alpha float64
 	// Tau is the temperature of the new-edge weight exp(r̄_ij / τ): the
 	// difficulty knob (lower means the groundtruth decides more sharply).
@@ -66,7 +66,7 @@ type Config struct {
 	Method Method
 }
 
-// DefaultConfig returns the knobs of SPEC §8 with the medium preset's size.
+// DefaultConfig returns the knobs of docs/model.md §8 with the medium preset's size.
 func DefaultConfig() Config {
 	return Config{
 		Nodes: 1000, Groups: 10, FeatureDim: 128, GroupSpread: 1, MixNoise: 0.1,

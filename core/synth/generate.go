@@ -90,7 +90,7 @@ type Dataset struct {
 	byEdge map[graph.Edge]int // Links index by edge, built on first use
 }
 
-// Generate draws a dataset from cfg and seed (SPEC §8).
+// Generate draws a dataset from cfg and seed (docs/model.md §8).
 func Generate(cfg Config, seed uint64) (*Dataset, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func (d *Dataset) Split(seed uint64) (*split.Split, error) {
 	return split.Fixed(d.Graph, seed, d.Edges(Train), d.Edges(Validation), d.Edges(Test))
 }
 
-// features draws the Gaussian-mixture features (SPEC §8.1) as a row-major
+// features draws the Gaussian-mixture features (docs/model.md §8, item 1) as a row-major
 // N×d0 matrix, and the mixture component each node's features came from
 // (its own group's with probability ~2/3 at the default MixNoise).
 func features(cfg Config, rng *rand.Rand) ([]float64, []int32) {
@@ -316,7 +316,7 @@ func newWorld(cfg Config, x []float64) *world {
 }
 
 // baseGraph draws m pairs without replacement with weight
-// ((cos + 1) / 2)^q: the m largest keys q·log(weight) + Gumbel (SPEC §8.2).
+// ((cos + 1) / 2)^q: the m largest keys q·log(weight) + Gumbel (docs/model.md §8, item 2).
 func (w *world) baseGraph(m int, rng *rand.Rand) []graph.Edge {
 	n, q := w.n, w.cfg.Homophily
 	top := newTopKeys(m)
@@ -413,7 +413,7 @@ func (t *topKeys) edges() []graph.Edge {
 }
 
 // structure is one stage's graph: adjacency and the relevance r(c, j) of
-// every node pair (SPEC §8.3).
+// every node pair (docs/model.md §8, item 3).
 type structure struct {
 	adj  [][]int32 // sorted neighbours
 	edge []bool    // N×N adjacency
@@ -514,7 +514,7 @@ func (w *world) whyStrided(st *structure, i, base, stride int, dst []int32) ([]i
 }
 
 // weightKey returns log w_ij = r̄_ij / τ for a non-edge whose ends both
-// have KGT neighbours (SPEC §8.3), with the two groundtruth lists.
+// have KGT neighbours (docs/model.md §8, item 3), with the two groundtruth lists.
 func (w *world) weightKey(st *structure, i, j int, bufI, bufJ []int32) (key float64, whyI, whyJ []int32) {
 	whyI, si := w.whyStrided(st, i, j, w.n, bufI) // r(c, j) = rel[c][j]
 	whyJ, sj := w.why(st, j, i, bufJ)

@@ -1,6 +1,6 @@
 package synth
 
-// The sampled process: SPEC §8's two stages in O((N + E)·polylog) time and
+// The sampled process: docs/model.md §8's two stages in O((N + E)·polylog) time and
 // O(N·d + E) memory, for graphs far beyond the exact process's N×N
 // matrices (ogbn-arxiv's 169,343 nodes and 1,166,243 edges).
 //
@@ -53,7 +53,7 @@ import (
 type Method int8
 
 const (
-	// Exact is SPEC §8's process over all node pairs: O(N²) memory and
+	// Exact is docs/model.md §8's process over all node pairs: O(N²) memory and
 	// O(N²·d) time. It is the zero value and the presets' method.
 	Exact Method = iota
 	// Sampled follows the same two stages drawing from block proposals

@@ -308,7 +308,7 @@ func measure(t *testing.T, d *Dataset) quality {
 // TestSampledQuality: at the medium preset's size, where both processes
 // run, the sampled one gives a base graph as homophilous as the exact one,
 // a like degree spread, and groundtruth a raw-cosine explainer recovers as
-// well (SPEC §8 measured 72.6 P@1 for the exact process). Means over three
+// well (docs/model.md §8 measured 72.6 P@1 for the exact process). Means over three
 // seeds; run with -v for the numbers.
 func TestSampledQuality(t *testing.T) {
 	if testing.Short() {

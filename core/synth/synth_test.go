@@ -18,7 +18,7 @@ func small() Config {
 }
 
 // TestPresetCounts: every preset has the paper's edge count exactly, and the
-// shares of base, training, validation and test edges SPEC §8 gives.
+// shares of base, training, validation and test edges docs/model.md §8 gives.
 func TestPresetCounts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates the three presets")
@@ -132,7 +132,7 @@ func TestGroundtruthBruteForce(t *testing.T) {
 	}
 }
 
-// TestCausality (SPEC §8.5): perturbing the features of a neighbour of i
+// TestCausality (docs/model.md §8, item 3): perturbing the features of a neighbour of i
 // outside GT(i|j), so that it stays outside, leaves w_ij exactly unchanged;
 // perturbing a groundtruth neighbour changes it.
 func TestCausality(t *testing.T) {
@@ -194,7 +194,7 @@ func TestCausality(t *testing.T) {
 }
 
 // TestSplit: the dataset's split holds the generator's roles, and the base
-// graph is homophilous (SPEC §8.2: ~81% of base edges within a component).
+// graph is homophilous (docs/model.md §8, item 2: ~81% of base edges within a component).
 func TestSplit(t *testing.T) {
 	d, err := Generate(small(), 2)
 	if err != nil {

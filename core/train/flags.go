@@ -31,7 +31,7 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&m.MaskTarget, "mask-target", m.MaskTarget, "hide a training pair's own edge from its neighbourhoods")
 	fs.BoolVar(&m.NormalizeFeatures, "normalize-features", m.NormalizeFeatures, "L2-normalise each feature row")
 	fs.TextVar(&m.Structure, "structure", m.Structure, "structure score scaling: paper or max")
-	fs.TextVar(&m.Order, "order", m.Order, "how the K neighbours are taken: common-first (common neighbours of both ends first, SPEC §4) or score (the K best by score)")
+	fs.TextVar(&m.Order, "order", m.Order, "how the K neighbours are taken: common-first (common neighbours of both ends first, docs/model.md §4) or score (the K best by score)")
 	fs.TextVar(&m.Init, "init", m.Init, "weight initialisation: glorot or isometric (the MLP starts as a map keeping feature cosines)")
 	fs.Float64Var(&m.IsometricBranch, "init-branch", m.IsometricBranch, "scale of the GCN branch's Glorot weights under --init isometric")
 	fs.Float64Var(&m.Diffusion.Gamma, "gamma", m.Diffusion.Gamma, "PPR teleport probability (eq 1)")

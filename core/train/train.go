@@ -1,6 +1,6 @@
 // Package train fits an ILP-GNN model on one split of a graph: full-batch
 // Adam on the training edges with fresh negatives every epoch, early
-// stopping on validation AUC, and the test AUC of the kept model (SPEC §1,
+// stopping on validation AUC, and the test AUC of the kept model (docs/model.md §1,
 // §5, §7).
 package train
 
@@ -56,7 +56,7 @@ type Config struct {
 	BatchSize int `json:"BatchSize,omitempty"`
 }
 
-// DefaultConfig returns the defaults of SPEC §5 except β = 0.5 and
+// DefaultConfig returns the defaults of docs/model.md §5 except β = 0.5 and
 // λ = 0.1, chosen on validation (docs/defaults.md), with a 20-epoch warmup of
 // the learning rate, a patience of 50 epochs and batches of 65,536 pairs.
 func DefaultConfig() Config {
@@ -280,7 +280,7 @@ type Criterion func(p *ilpgnn.Predictor) float64
 // RunSplitSelect is RunSplit with the kept weights and early stopping
 // decided by crit instead of validation AUC (which is still reported); a
 // nil crit is validation AUC. Synthetic graphs use it to select on
-// validation Precision@k (SPEC §8).
+// validation Precision@k (docs/model.md §8).
 func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Criterion, progress func(Progress)) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

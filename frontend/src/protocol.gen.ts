@@ -613,7 +613,7 @@ export interface Step {
 
 /**
  * ModelExplanation is why a model gives the pair (i, j) its probability
- * (SPEC §6). Build one with Finish, which checks it and writes its
+ * (docs/model.md §6). Build one with Finish, which checks it and writes its
  * Reading.
  */
 export interface ModelExplanation {
@@ -661,7 +661,7 @@ export interface ModelExplanation {
 }
 
 /**
- * Groundtruth is the groundtruth explanation of a link (SPEC §8): the
+ * Groundtruth is the groundtruth explanation of a link (docs/model.md §8): the
  * neighbours of the pair's i end that explain it, those of its j end, and
  * which labelled set the link belongs to.
  */

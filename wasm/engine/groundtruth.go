@@ -13,7 +13,7 @@ type Explanation struct {
 	Groundtruth *Groundtruth `json:"groundtruth,omitempty"`
 }
 
-// Groundtruth is the groundtruth explanation of a link (SPEC §8): the
+// Groundtruth is the groundtruth explanation of a link (docs/model.md §8): the
 // neighbours of the pair's i end that explain it, those of its j end, and
 // which labelled set the link belongs to.
 type Groundtruth struct {

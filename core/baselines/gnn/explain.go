@@ -19,7 +19,7 @@ import (
 // than on z_i, and are split over heads that see different projections.
 // Averaging the second layer's heads matches how their outputs are
 // combined (a mean). i's self loop is not a candidate: it is not a
-// neighbour. j is excluded as in ILP-GNN's target masking (SPEC §4): when
+// neighbour. j is excluded as in ILP-GNN's target masking (docs/model.md §4): when
 // (i, j) is an edge of g the link must not explain itself. Attention does
 // not depend on j otherwise, so GAT gives each node one ranking for all
 // its pairs.

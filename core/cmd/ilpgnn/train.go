@@ -70,7 +70,7 @@ type runJSON struct {
 	// PhaseMillis is the mean time per epoch of each phase.
 	PhaseMillis map[string]float64 `json:"phase_ms"`
 	// P1 and P2 are the explanations' Precision@1 and @2 on the test links
-	// of a graph with groundtruth (SPEC §7).
+	// of a graph with groundtruth (docs/model.md §7).
 	P1 *float64 `json:"p_at_1,omitempty"`
 	P2 *float64 `json:"p_at_2,omitempty"`
 	// SelectedOn is the rule that kept the weights ("precision" or

@@ -36,7 +36,7 @@ type Options struct {
 	// Select is the weight-selection rule (models.Run); "" is
 	// models.SelectAUC. Selecting on precision keeps, on graphs with
 	// groundtruth, the weights with the best validation Precision@1 +
-	// Precision@2 and stops early on it (SPEC §8).
+	// Precision@2 and stops early on it (docs/model.md §8).
 	Select models.Selection
 	// Given names the hyperparameters of Train the user chose (models.Run).
 	Given map[string]bool

@@ -13,7 +13,7 @@ import (
 )
 
 // PrecisionRun is one seed of the precision experiment. Precisions are
-// fractions in [0, 1] over both ends of every test link (SPEC §7).
+// fractions in [0, 1] over both ends of every test link (docs/model.md §7).
 type PrecisionRun struct {
 	Seed     uint64  `json:"seed"`
 	AUC      float64 `json:"auc"`

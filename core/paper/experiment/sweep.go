@@ -278,7 +278,7 @@ type FidelityCurve struct {
 // Fidelity trains one model per seed and measures, for M = 1..maxM, how
 // much test AUC drops when the top-M neighbours of both ends of every test
 // pair (by the model's own score) are removed and the model predicts again
-// on what remains (SPEC §7). Larger drops mean the explanations name the
+// on what remains (docs/model.md §7). Larger drops mean the explanations name the
 // neighbours the prediction rests on.
 //
 // Unless opt.NoBaselines, the same is measured for GAT attention over a GAT

@@ -93,7 +93,7 @@ type Table1Report struct {
 	Rows  []Table1Row `json:"rows"`
 }
 
-// paperTable1 holds the paper's table 1 (AUC %, SPEC §9) by dataset name
+// paperTable1 holds the paper's table 1 (AUC %, the paper's table 1, beside ours in docs/results.md) by dataset name
 // (the source's Name) and model.
 var paperTable1 = map[string]map[string]float64{
 	"cora":         {"cn": 75.57, "aa": 75.80, "vgae": 91.18, "gae": 91.57, "gat": 91.87, "seal": 92.21, "conpi": 89.69, "wp": 92.42, "ilpgnn": 93.21},

@@ -32,7 +32,7 @@ export function renderLegend(el: HTMLElement, g: LoadedGraph): void {
 
 /**
  * What the legend's class colours are. A synthetic graph's classes are the
- * generator's feature components (SPEC §8: nodes of a component have
+ * generator's feature components (docs/model.md §8: nodes of a component have
  * similar features), not parts of the graph that hang together, which the
  * line under the legend counts.
  */
