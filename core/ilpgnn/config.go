@@ -1,8 +1,8 @@
 // Package ilpgnn is the ILP-GNN model of "Self-Explainable Graph Neural
-// Networks for Link Prediction" (Zhu et al.) as restated in SPEC.md (docs/model.md in this repository): an
-// encoder (§3), pair-specific neighbour selection and aggregation (§4), the
-// classification and explanation-enhancement losses (§5) and the
-// explanations a trained model gives (§6).
+// Networks for Link Prediction" (Zhu et al.) as docs/model.md restates
+// it: an encoder (§3), pair-specific neighbour selection and aggregation
+// (§4), the classification and explanation-enhancement losses (§5) and
+// the explanations a trained model gives (§6).
 //
 // A Model holds the weights and the configuration; an Inputs holds what the
 // model reads from one message-passing graph (normalised adjacency, features,
