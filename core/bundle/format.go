@@ -168,58 +168,15 @@ func Unmarshal(data []byte) (*Bundle, error) {
 func decode(r *decoder, version uint32) (*Bundle, error) {
 	b := &Bundle{Dataset: r.str()}
 	copy(b.Fingerprint[:], r.bytes(32))
-	p := &ilpgnn.Predictor{Seed: r.u64(), Attribution: ilpgnn.Attribution(r.u8())}
-	p.Temperature, p.Bias, p.CalibrationError = r.f64(), r.f64(), r.f64()
-	cfg := ilpgnn.DefaultConfig()
-	cfg.Hidden, cfg.K, cfg.Candidates = int(r.u32()), int(r.u32()), int(r.u32())
-	cfg.Alpha, cfg.Beta, cfg.Tau = r.f64(), r.f64(), r.f64()
-	cfg.MaskTarget = r.bool()
-	cfg.Structure = ilpgnn.StructureScale(r.u8())
-	cfg.Order = ilpgnn.SelectionOrder(r.u8())
-	cfg.Anchor = 0 // format 1 is of models without an anchor
-	if version >= 2 {
-		cfg.Anchor = r.f64()
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("settings: %w", err)
-	}
-	if p.Attribution > ilpgnn.AttributionOcclusion {
-		return nil, fmt.Errorf("unknown attribution %d", p.Attribution)
-	}
-	// The ranges calibrate.Fit keeps to; a NaN would turn every p into NaN.
-	for _, v := range []float64{p.Temperature, p.Bias, p.CalibrationError} {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("calibration holds %g", v)
-		}
-	}
-	if p.Temperature < 0 || p.CalibrationError < 0 || p.CalibrationError > 1 {
-		return nil, fmt.Errorf("calibration temperature %g or error %g out of range", p.Temperature, p.CalibrationError)
-	}
-
-	n := r.count(4) // every id takes at least its 4-byte length
-	ids := make([]string, 0, n)
-	for range n {
-		ids = append(ids, r.str())
-	}
-	m := r.count(8)
-	edges := make([]graph.Edge, m)
-	for k := range edges {
-		edges[k] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	g, err := graph.New(n, edges, nil, ids)
+	p, cfg, err := decodeSettings(r, version)
 	if err != nil {
 		return nil, err
 	}
-	if g.NumEdges() != m {
-		return nil, fmt.Errorf("%d edges listed, %d distinct", m, g.NumEdges())
+	g, err := decodeGraph(r, b.Dataset)
+	if err != nil {
+		return nil, err
 	}
-	g.Name = b.Dataset
+	n := g.NumNodes()
 	if r.bool() {
 		b.Explainable = r.i32s()
 		for k, i := range b.Explainable {
@@ -266,6 +223,69 @@ func decode(r *decoder, version uint32) (*Bundle, error) {
 	p.Inputs = &ilpgnn.Inputs{Graph: g, Sim: sim}
 	b.Predictor = p
 	return b, nil
+}
+
+// decodeSettings reads the predictor's seed, attribution and calibration
+// and the model's settings, and checks them.
+func decodeSettings(r *decoder, version uint32) (*ilpgnn.Predictor, ilpgnn.Config, error) {
+	p := &ilpgnn.Predictor{Seed: r.u64(), Attribution: ilpgnn.Attribution(r.u8())}
+	p.Temperature, p.Bias, p.CalibrationError = r.f64(), r.f64(), r.f64()
+	cfg := ilpgnn.DefaultConfig()
+	cfg.Hidden, cfg.K, cfg.Candidates = int(r.u32()), int(r.u32()), int(r.u32())
+	cfg.Alpha, cfg.Beta, cfg.Tau = r.f64(), r.f64(), r.f64()
+	cfg.MaskTarget = r.bool()
+	cfg.Structure = ilpgnn.StructureScale(r.u8())
+	cfg.Order = ilpgnn.SelectionOrder(r.u8())
+	cfg.Anchor = 0 // format 1 is of models without an anchor
+	if version >= 2 {
+		cfg.Anchor = r.f64()
+	}
+	if r.err != nil {
+		return nil, cfg, r.err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, cfg, fmt.Errorf("settings: %w", err)
+	}
+	if p.Attribution > ilpgnn.AttributionOcclusion {
+		return nil, cfg, fmt.Errorf("unknown attribution %d", p.Attribution)
+	}
+	// The ranges calibrate.Fit keeps to; a NaN would turn every p into NaN.
+	for _, v := range []float64{p.Temperature, p.Bias, p.CalibrationError} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, cfg, fmt.Errorf("calibration holds %g", v)
+		}
+	}
+	if p.Temperature < 0 || p.CalibrationError < 0 || p.CalibrationError > 1 {
+		return nil, cfg, fmt.Errorf("calibration temperature %g or error %g out of range", p.Temperature, p.CalibrationError)
+	}
+	return p, cfg, nil
+}
+
+// decodeGraph reads the node ids and the edge list, and builds the graph
+// named name; an edge listed twice makes the bundle damaged.
+func decodeGraph(r *decoder, name string) (*graph.Graph, error) {
+	n := r.count(4) // every id takes at least its 4-byte length
+	ids := make([]string, 0, n)
+	for range n {
+		ids = append(ids, r.str())
+	}
+	m := r.count(8)
+	edges := make([]graph.Edge, m)
+	for k := range edges {
+		edges[k] = graph.Edge{U: int32(r.u32()), V: int32(r.u32())}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	g, err := graph.New(n, edges, nil, ids)
+	if err != nil {
+		return nil, err
+	}
+	if g.NumEdges() != m {
+		return nil, fmt.Errorf("%d edges listed, %d distinct", m, g.NumEdges())
+	}
+	g.Name = name
+	return g, nil
 }
 
 // finite refuses H^r (hr) or S̃'s values (sim) holding a value that is not
