@@ -65,27 +65,9 @@ func (r *npzFile) open(member string, check func(a *array) error) (s *npyStream,
 	if f == nil {
 		return nil, r.errorf("", "no %s member", member)
 	}
-	// The sizes in the zip's headers are declarations too: the
-	// compressed bytes must lie within the file before they bound
-	// anything.
-	at, err := f.DataOffset()
+	declared, err := r.checkEntry(member, f)
 	if err != nil {
-		return nil, r.errorf(member, "damaged zip entry: %v", unwrapAll(err))
-	}
-	if at < 0 || at > r.size || f.CompressedSize64 > uint64(r.size-at) {
-		return nil, r.errorf(member, "declares %d compressed bytes from byte %d of a %d-byte file: the file is cut short or damaged",
-			f.CompressedSize64, at, r.size)
-	}
-	declared := f.UncompressedSize64
-	if declared > math.MaxInt32 {
-		return nil, r.errorf(member, "declares %d bytes uncompressed, more than the 2 GiB a member may hold", declared)
-	}
-	// (Divided, not multiplied: CompressedSize64 comes from the file and
-	// could overflow.)
-	if f.Method == zip.Store && declared != f.CompressedSize64 ||
-		declared > maxHeader && (declared-maxHeader)/maxRatio > f.CompressedSize64 {
-		return nil, r.errorf(member, "declares %d bytes uncompressed from %d compressed: not a real archive member",
-			declared, f.CompressedSize64)
+		return nil, err
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -97,44 +79,9 @@ func (r *npzFile) open(member string, check func(a *array) error) (s *npyStream,
 			rc.Close()
 		}
 	}()
-
-	// Magic (6 bytes), version (2), header length (2 bytes in version 1,
-	// 4 in versions 2 and 3), header. Checked here so that npyio never
-	// allocates a length read from a corrupt file.
-	if declared < 10 {
-		return nil, r.errorf(member, "not a .npy array")
-	}
-	var pre [12]byte
-	if err := s.readFull(member, pre[:10]); err != nil {
-		return nil, err
-	}
-	if !bytes.Equal(pre[:6], npy.Magic[:]) {
-		return nil, r.errorf(member, "not a .npy array")
-	}
-	start, hlen := 10, uint64(binary.LittleEndian.Uint16(pre[8:10]))
-	if pre[6] >= 2 {
-		if declared < 12 {
-			return nil, r.errorf(member, "truncated .npy header")
-		}
-		if err := s.readFull(member, pre[10:12]); err != nil {
-			return nil, err
-		}
-		start, hlen = 12, uint64(binary.LittleEndian.Uint32(pre[8:12]))
-	}
-	if hlen > declared-uint64(start) {
-		return nil, r.errorf(member, "truncated .npy header")
-	}
-	if hlen > maxHeader {
-		return nil, r.errorf(member, ".npy header of %d bytes, more than %d", hlen, maxHeader)
-	}
-	head := make([]byte, start+int(hlen))
-	copy(head, pre[:start])
-	if err := s.readFull(member, head[start:]); err != nil {
-		return nil, err
-	}
-	hdr, err := parseHeader(head)
+	head, hdr, err := s.readHeader(member, declared)
 	if err != nil {
-		return nil, r.errorf(member, "bad .npy header: %v", err)
+		return nil, err
 	}
 	s.array = array{member: member, shape: hdr.Descr.Shape}
 	if err := s.setDtype(hdr.Descr.Type); err != nil {
@@ -165,6 +112,79 @@ func (r *npzFile) open(member string, check func(a *array) error) (s *npyStream,
 		}
 	}
 	return s, nil
+}
+
+// checkEntry checks what member's zip entry f declares before any of it
+// is read, and returns its uncompressed size. The sizes in the zip's
+// headers are declarations too: the compressed bytes must lie within the
+// file before they bound anything.
+func (r *npzFile) checkEntry(member string, f *zip.File) (declared uint64, err error) {
+	at, err := f.DataOffset()
+	if err != nil {
+		return 0, r.errorf(member, "damaged zip entry: %v", unwrapAll(err))
+	}
+	if at < 0 || at > r.size || f.CompressedSize64 > uint64(r.size-at) {
+		return 0, r.errorf(member, "declares %d compressed bytes from byte %d of a %d-byte file: the file is cut short or damaged",
+			f.CompressedSize64, at, r.size)
+	}
+	declared = f.UncompressedSize64
+	if declared > math.MaxInt32 {
+		return 0, r.errorf(member, "declares %d bytes uncompressed, more than the 2 GiB a member may hold", declared)
+	}
+	// (Divided, not multiplied: CompressedSize64 comes from the file and
+	// could overflow.)
+	if f.Method == zip.Store && declared != f.CompressedSize64 ||
+		declared > maxHeader && (declared-maxHeader)/maxRatio > f.CompressedSize64 {
+		return 0, r.errorf(member, "declares %d bytes uncompressed from %d compressed: not a real archive member",
+			declared, f.CompressedSize64)
+	}
+	return declared, nil
+}
+
+// readHeader reads and parses the member's .npy header: magic (6 bytes),
+// version (2), header length (2 bytes in version 1, 4 in versions 2 and
+// 3), header. Its length is checked against what the member declares
+// (declared bytes) here, so that npyio never allocates a length read from
+// a corrupt file. It returns the header's bytes and what they say.
+func (s *npyStream) readHeader(member string, declared uint64) ([]byte, npy.Header, error) {
+	r := s.r
+	var none npy.Header
+	if declared < 10 {
+		return nil, none, r.errorf(member, "not a .npy array")
+	}
+	var pre [12]byte
+	if err := s.readFull(member, pre[:10]); err != nil {
+		return nil, none, err
+	}
+	if !bytes.Equal(pre[:6], npy.Magic[:]) {
+		return nil, none, r.errorf(member, "not a .npy array")
+	}
+	start, hlen := 10, uint64(binary.LittleEndian.Uint16(pre[8:10]))
+	if pre[6] >= 2 {
+		if declared < 12 {
+			return nil, none, r.errorf(member, "truncated .npy header")
+		}
+		if err := s.readFull(member, pre[10:12]); err != nil {
+			return nil, none, err
+		}
+		start, hlen = 12, uint64(binary.LittleEndian.Uint32(pre[8:12]))
+	}
+	if hlen > declared-uint64(start) {
+		return nil, none, r.errorf(member, "truncated .npy header")
+	}
+	if hlen > maxHeader {
+		return nil, none, r.errorf(member, ".npy header of %d bytes, more than %d", hlen, maxHeader)
+	}
+	head := make([]byte, start+int(hlen))
+	copy(head, pre[:start])
+	if err := s.readFull(member, head[start:]); err != nil {
+		return nil, none, err
+	}
+	hdr, err := parseHeader(head)
+	if err != nil {
+		return nil, none, r.errorf(member, "bad .npy header: %v", err)
+	}
+	return head, hdr, nil
 }
 
 // readFull fills b from the member's data, naming a short member as
