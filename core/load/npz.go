@@ -513,112 +513,122 @@ func (c *csrStream) close() {
 func (r *npzFile) features(n int) (*f32.CSR, error) {
 	switch {
 	case r.has("attr_indptr") || r.has("attr_indices") || r.has("attr_shape"):
-		for _, m := range []string{"attr_indptr", "attr_shape"} {
-			if !r.has(m) {
-				return nil, r.errorf("", "no %s member beside the other attr_ members", m)
-			}
-		}
-		c, err := r.openCSR("attr", func(rows, _ int) error {
-			if rows != n {
-				return r.errorf("attr_shape", "%d rows for %d nodes", rows, n)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		defer c.close()
-		// Sized from the entries the archive holds, not from attr_indices'
-		// header: a deflated member grows as it is read.
-		p := c.indices.present()
-		x := &f32.CSR{Rows: n, Cols: c.cols, Indptr: make([]int32, n+1),
-			Indices: make([]int32, 0, p), Values: make([]float32, 0, p)}
-		var row rowSum
-		for i := range n {
-			count, err := c.nextRow()
-			if err != nil {
-				return nil, err
-			}
-			row.reset()
-			for count > 0 {
-				cols, vals, err := c.entries(count)
-				if err != nil {
-					return nil, err
-				}
-				count -= len(cols)
-				for t, j := range cols {
-					v := float32(1)
-					if vals != nil {
-						v = vals[t]
-					}
-					row.add(int32(j), v)
-				}
-			}
-			row.fold()
-			for _, e := range row.e {
-				if math.IsInf(float64(e.val), 0) {
-					return nil, r.errorf("attr_data", "row %d column %d sums to %g", i, e.col, e.val)
-				}
-				if e.val != 0 {
-					x.Indices = append(x.Indices, e.col)
-					x.Values = append(x.Values, e.val)
-				}
-			}
-			x.Indptr[i+1] = int32(len(x.Indices))
-		}
-		if err := c.finish(); err != nil {
-			return nil, err
-		}
-		return x, nil
+		return r.sparseFeatures(n)
 	case r.has("attr_matrix"):
-		// Decoded a chunk at a time, keeping only the nonzeros: a dense
-		// matrix of zeros deflates a thousandfold.
-		s, err := r.open("attr_matrix", func(a *array) error {
-			if len(a.shape) != 2 || a.shape[0] != n {
-				return r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		defer s.close()
-		if _, err := newFloatReader(s); err != nil {
-			return nil, err
-		}
-		d := s.shape[1]
-		x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
-		var vals []float32
-		var scratch []int64
-		for {
-			c, ok, err := s.chunk()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
-			if vals, err = c.floatsInto(vals, &scratch); err != nil {
-				return nil, r.errorf("", "%v", err)
-			}
-			for k, v := range vals {
-				if v != 0 {
-					e := c.base + k
-					x.Indices = append(x.Indices, int32(e%d))
-					x.Values = append(x.Values, v)
-					x.Indptr[e/d+1]++
-				}
-			}
-		}
-		if err := s.finish(); err != nil {
-			return nil, err
-		}
-		for i := range n {
-			x.Indptr[i+1] += x.Indptr[i]
-		}
-		return x, nil
+		return r.denseFeatures(n)
 	}
 	return nil, nil
+}
+
+// sparseFeatures reads the attr_* members, a CSR matrix of n rows; the
+// repeats of a column in a row are summed (rowSum).
+func (r *npzFile) sparseFeatures(n int) (*f32.CSR, error) {
+	for _, m := range []string{"attr_indptr", "attr_shape"} {
+		if !r.has(m) {
+			return nil, r.errorf("", "no %s member beside the other attr_ members", m)
+		}
+	}
+	c, err := r.openCSR("attr", func(rows, _ int) error {
+		if rows != n {
+			return r.errorf("attr_shape", "%d rows for %d nodes", rows, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer c.close()
+	// Sized from the entries the archive holds, not from attr_indices'
+	// header: a deflated member grows as it is read.
+	p := c.indices.present()
+	x := &f32.CSR{Rows: n, Cols: c.cols, Indptr: make([]int32, n+1),
+		Indices: make([]int32, 0, p), Values: make([]float32, 0, p)}
+	var row rowSum
+	for i := range n {
+		count, err := c.nextRow()
+		if err != nil {
+			return nil, err
+		}
+		row.reset()
+		for count > 0 {
+			cols, vals, err := c.entries(count)
+			if err != nil {
+				return nil, err
+			}
+			count -= len(cols)
+			for t, j := range cols {
+				v := float32(1)
+				if vals != nil {
+					v = vals[t]
+				}
+				row.add(int32(j), v)
+			}
+		}
+		row.fold()
+		for _, e := range row.e {
+			if math.IsInf(float64(e.val), 0) {
+				return nil, r.errorf("attr_data", "row %d column %d sums to %g", i, e.col, e.val)
+			}
+			if e.val != 0 {
+				x.Indices = append(x.Indices, e.col)
+				x.Values = append(x.Values, e.val)
+			}
+		}
+		x.Indptr[i+1] = int32(len(x.Indices))
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// denseFeatures reads attr_matrix, n rows, a chunk at a time, keeping
+// only the nonzeros: a dense matrix of zeros deflates a thousandfold.
+func (r *npzFile) denseFeatures(n int) (*f32.CSR, error) {
+	s, err := r.open("attr_matrix", func(a *array) error {
+		if len(a.shape) != 2 || a.shape[0] != n {
+			return r.errorf("attr_matrix", "shape %v, want (%d, D)", a.shape, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	if _, err := newFloatReader(s); err != nil {
+		return nil, err
+	}
+	d := s.shape[1]
+	x := &f32.CSR{Rows: n, Cols: d, Indptr: make([]int32, n+1)}
+	var vals []float32
+	var scratch []int64
+	for {
+		c, ok, err := s.chunk()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if vals, err = c.floatsInto(vals, &scratch); err != nil {
+			return nil, r.errorf("", "%v", err)
+		}
+		for k, v := range vals {
+			if v != 0 {
+				e := c.base + k
+				x.Indices = append(x.Indices, int32(e%d))
+				x.Values = append(x.Values, v)
+				x.Indptr[e/d+1]++
+			}
+		}
+	}
+	if err := s.finish(); err != nil {
+		return nil, err
+	}
+	for i := range n {
+		x.Indptr[i+1] += x.Indptr[i]
+	}
+	return x, nil
 }
 
 // rowSum sums the entries of one feature row by column. Repeats of a
