@@ -31,18 +31,53 @@ import (
 // fields, a value count different from the first line's, a value that is not
 // a number, or a repeated id is an error naming file and line.
 func LINQSReaders(name string, content io.Reader, contentName string, cites io.Reader, citesName string) (*graph.Graph, error) {
-	// .content: ids, features, labels.
+	c, err := readLINQSContent(content, contentName)
+	if err != nil {
+		return nil, err
+	}
+	// .cites: edges, and nodes for cited ids missing from .content.
+	withRows := len(c.ids)
+	edges, err := c.readCites(cites, citesName)
+	if err != nil {
+		return nil, err
+	}
+	ids, x := c.ids, c.x
+	n := len(ids)
+	x.Rows, x.Cols = n, c.dim
+	for len(x.Indptr) < n+1 { // featureless cited-only nodes
+		x.Indptr = append(x.Indptr, int32(len(x.Indices)))
+	}
+	g, err := graph.New(n, edges, x, ids)
+	if err != nil {
+		return nil, &Error{File: citesName, Err: err}
+	}
+	g.Name = name
+	if n > withRows {
+		g.MissingFeatures = slices.Clone(ids[withRows:])
+	}
+	c.setLabels(g)
+	return g, nil
+}
+
+// linqsContent is what a .content file holds: the nodes in order, their
+// features and their labels.
+type linqsContent struct {
+	ids      []string
+	index    map[string]int32
+	x        *f32.CSR
+	rawLabel []int32  // index into labels, per .content row
+	labels   []string // distinct labels in order of first appearance
+	dim      int
+}
+
+// readLINQSContent reads a .content file (LINQSReaders says how).
+func readLINQSContent(content io.Reader, contentName string) (*linqsContent, error) {
 	lc := newLines(contentName, content)
+	c := &linqsContent{index: make(map[string]int32), x: &f32.CSR{Indptr: []int32{0}}, dim: -1}
 	var (
-		ids      []string
-		index    = make(map[string]int32)
-		firstAt  []int // line of each node's .content row
-		x        = &f32.CSR{Indptr: []int32{0}}
-		rawLabel []int32 // index into labels, per .content row
-		labelOf  = make(map[string]int32)
-		labels   []string // distinct labels in order of first appearance
-		fields   [][]byte
-		dim      = -1
+		firstAt []int // line of each node's .content row
+		labelOf = make(map[string]int32)
+		fields  [][]byte
 	)
 	for {
 		line, ok := lc.next()
@@ -53,15 +88,16 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 		if len(fields) < 2 {
 			return nil, lc.errorf("expected <id> <features...> <label>, got %d field(s)", len(fields))
 		}
-		if dim < 0 {
-			dim = len(fields) - 2
-		} else if len(fields)-2 != dim {
-			return nil, lc.errorf("expected %d feature values, got %d", dim, len(fields)-2)
+		if c.dim < 0 {
+			c.dim = len(fields) - 2
+		} else if len(fields)-2 != c.dim {
+			return nil, lc.errorf("expected %d feature values, got %d", c.dim, len(fields)-2)
 		}
 		id := fields[0]
-		if at, dup := index[string(id)]; dup {
+		if at, dup := c.index[string(id)]; dup {
 			return nil, lc.errorf("node id %q already on line %d", id, firstAt[at])
 		}
+		x := c.x
 		for k, f := range fields[1 : len(fields)-1] {
 			v, err := parseValue(f)
 			if err != nil {
@@ -76,26 +112,30 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 		lab := fields[len(fields)-1]
 		li, ok := labelOf[string(lab)]
 		if !ok {
-			li = int32(len(labels))
-			labels = append(labels, string(lab))
-			labelOf[labels[li]] = li
+			li = int32(len(c.labels))
+			c.labels = append(c.labels, string(lab))
+			labelOf[c.labels[li]] = li
 		}
-		rawLabel = append(rawLabel, li)
-		index[string(id)] = int32(len(ids))
-		ids = append(ids, string(id))
+		c.rawLabel = append(c.rawLabel, li)
+		c.index[string(id)] = int32(len(c.ids))
+		c.ids = append(c.ids, string(id))
 		firstAt = append(firstAt, lc.n)
 	}
 	if err := lc.err(); err != nil {
 		return nil, err
 	}
-	if len(ids) == 0 {
+	if len(c.ids) == 0 {
 		return nil, &Error{File: contentName, Err: ErrEmpty}
 	}
+	return c, nil
+}
 
-	// .cites: edges, and nodes for cited ids missing from .content.
-	withRows := len(ids)
+// readCites reads a .cites file's edges, adding a node for each cited id
+// that c does not have.
+func (c *linqsContent) readCites(cites io.Reader, citesName string) ([]graph.Edge, error) {
 	ls := newLines(citesName, cites)
 	var edges []graph.Edge
+	var fields [][]byte
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -107,11 +147,11 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 		}
 		var e [2]int32
 		for k, f := range fields {
-			i, ok := index[string(f)]
+			i, ok := c.index[string(f)]
 			if !ok {
-				i = int32(len(ids))
-				ids = append(ids, string(f))
-				index[ids[i]] = i
+				i = int32(len(c.ids))
+				c.ids = append(c.ids, string(f))
+				c.index[c.ids[i]] = i
 			}
 			e[k] = i
 		}
@@ -123,36 +163,25 @@ func LINQSReaders(name string, content io.Reader, contentName string, cites io.R
 	if ls.n == 0 || len(edges) == 0 {
 		return nil, &Error{File: citesName, Err: ErrEmpty}
 	}
+	return edges, nil
+}
 
-	n := len(ids)
-	x.Rows, x.Cols = n, dim
-	for len(x.Indptr) < n+1 { // featureless cited-only nodes
-		x.Indptr = append(x.Indptr, int32(len(x.Indices)))
-	}
-	g, err := graph.New(n, edges, x, ids)
-	if err != nil {
-		return nil, &Error{File: citesName, Err: err}
-	}
-	g.Name = name
-	if n > withRows {
-		g.MissingFeatures = slices.Clone(ids[withRows:])
-	}
-
-	// Class names in byte order, so that label indices do not depend on row
-	// order.
-	g.ClassNames = slices.Clone(labels)
+// setLabels gives g its class names in byte order, so that label indices
+// do not depend on row order, and each node its label (-1 for the nodes
+// without a .content row).
+func (c *linqsContent) setLabels(g *graph.Graph) {
+	g.ClassNames = slices.Clone(c.labels)
 	slices.Sort(g.ClassNames)
-	remap := make([]int32, len(labels))
-	for i, l := range labels {
+	remap := make([]int32, len(c.labels))
+	for i, l := range c.labels {
 		j, _ := slices.BinarySearch(g.ClassNames, l)
 		remap[i] = int32(j)
 	}
-	g.Labels = make([]int32, n)
+	g.Labels = make([]int32, g.NumNodes())
 	for i := range g.Labels {
 		g.Labels[i] = -1
 	}
-	for i, l := range rawLabel {
+	for i, l := range c.rawLabel {
 		g.Labels[i] = remap[l]
 	}
-	return g, nil
 }
