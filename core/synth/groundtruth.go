@@ -45,61 +45,15 @@ const maxGroundtruthLine = 1 << 20
 func ReadGroundtruth(r io.Reader, file string, g *graph.Graph) ([]Link, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxGroundtruthLine)
-	n := g.NumNodes()
+	gr := &groundtruthReader{file: file, g: g, lineOf: make(map[graph.Edge]int), kgt: -1}
 	var (
-		line    int // number of the line being read
-		header  bool
-		links   []Link
-		lineOf  = make(map[graph.Edge]int) // link -> its line
-		kgt     = -1                       // length of every why list
-		kgtLine int                        // the line that set kgt
+		header bool
+		links  []Link
 	)
-	fail := func(format string, args ...any) error {
-		return &load.Error{File: file, Line: line, Err: fmt.Errorf(format, args...)}
-	}
-	node := func(id, what string) (int32, error) {
-		i, ok := g.NodeIndex(id)
-		if !ok || i < 0 || i >= n {
-			return 0, fail("%s: unknown node id %q", what, clip(id))
-		}
-		return int32(i), nil
-	}
-	// why parses the groundtruth list of end (of the link with other end
-	// other), named by its column.
-	why := func(field string, end, other int32, column string) ([]int32, error) {
-		ids := strings.Fields(field)
-		if len(ids) == 0 {
-			return nil, fail("%s: empty groundtruth list", column)
-		}
-		out := make([]int32, len(ids))
-		for k, id := range ids {
-			c, err := node(id, column)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case c == other:
-				return nil, fail("%s: groundtruth node %q is the link's other end", column, clip(id))
-			case !g.HasEdge(int(end), int(c)):
-				return nil, fail("%s: groundtruth node %q is not a neighbour of %q", column, clip(id), clip(nodeID(g, end)))
-			case slices.Contains(out[:k], c):
-				return nil, fail("%s: groundtruth node %q appears twice", column, clip(id))
-			}
-			out[k] = c
-		}
-		if kgt < 0 {
-			kgt, kgtLine = len(out), line
-		} else if len(out) != kgt {
-			return nil, fail("%s: %d groundtruth nodes, but the lists of line %d have %d (K_gt is the same for every link)",
-				column, len(out), kgtLine, kgt)
-		}
-		return out, nil
-	}
-
 	for sc.Scan() {
-		line++
+		gr.line++
 		raw := sc.Bytes()
-		if line == 1 {
+		if gr.line == 1 {
 			raw = load.TrimBOM(raw)
 		}
 		text := strings.TrimSpace(string(raw))
@@ -112,56 +66,23 @@ func ReadGroundtruth(r io.Reader, file string, g *graph.Graph) ([]Link, error) {
 		}
 		if !header {
 			if strings.Join(fields, ",") != GroundtruthHeader {
-				return nil, fail("expected the header %q, got %q", GroundtruthHeader, clip(text))
+				return nil, gr.fail("expected the header %q, got %q", GroundtruthHeader, clip(text))
 			}
 			header = true
 			continue
 		}
-		if len(fields) != 5 {
-			return nil, fail("expected 5 fields (%s), got %d", GroundtruthHeader, len(fields))
-		}
-		u, err := node(fields[0], "source")
+		l, err := gr.link(fields)
 		if err != nil {
 			return nil, err
 		}
-		v, err := node(fields[1], "target")
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case u == v:
-			return nil, fail("link %q-%q is a self-loop", clip(fields[0]), clip(fields[1]))
-		case !g.HasEdge(int(u), int(v)):
-			return nil, fail("link %q-%q is not an edge of the graph", clip(fields[0]), clip(fields[1]))
-		}
-		role, err := ParseRole(fields[2])
-		if err != nil {
-			return nil, fail("%v", err)
-		}
-		e := graph.Edge{U: min(u, v), V: max(u, v)}
-		if at, dup := lineOf[e]; dup {
-			return nil, fail("link %q-%q already on line %d", clip(fields[0]), clip(fields[1]), at)
-		}
-		lineOf[e] = line
-		whyU, err := why(fields[3], u, v, "why_source")
-		if err != nil {
-			return nil, err
-		}
-		whyV, err := why(fields[4], v, u, "why_target")
-		if err != nil {
-			return nil, err
-		}
-		if u > v {
-			whyU, whyV = whyV, whyU
-		}
-		links = append(links, Link{Edge: e, Role: role, WhyU: whyU, WhyV: whyV})
+		links = append(links, l)
 	}
 	if err := sc.Err(); err != nil {
-		line++ // the line that could not be read
+		gr.line++ // the line that could not be read
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fail("line is longer than %d MiB", maxGroundtruthLine>>20)
+			return nil, gr.fail("line is longer than %d MiB", maxGroundtruthLine>>20)
 		}
-		return nil, &load.Error{File: file, Line: line, Err: err}
+		return nil, &load.Error{File: file, Line: gr.line, Err: err}
 	}
 	if !header {
 		return nil, &load.Error{File: file, Err: fmt.Errorf("%w: no header %q", load.ErrEmpty, GroundtruthHeader)}
@@ -170,6 +91,104 @@ func ReadGroundtruth(r io.Reader, file string, g *graph.Graph) ([]Link, error) {
 		return nil, &load.Error{File: file, Err: fmt.Errorf("%w: no links after the header", load.ErrEmpty)}
 	}
 	return links, nil
+}
+
+// groundtruthReader checks the lines of a groundtruth file against g.
+type groundtruthReader struct {
+	file    string
+	g       *graph.Graph
+	line    int                // number of the line being read
+	lineOf  map[graph.Edge]int // link -> its line
+	kgt     int                // length of every why list (-1 before the first)
+	kgtLine int                // the line that set kgt
+}
+
+// fail is an error at the current line.
+func (gr *groundtruthReader) fail(format string, args ...any) error {
+	return &load.Error{File: gr.file, Line: gr.line, Err: fmt.Errorf(format, args...)}
+}
+
+// node is the node of id, named what in an error.
+func (gr *groundtruthReader) node(id, what string) (int32, error) {
+	i, ok := gr.g.NodeIndex(id)
+	if !ok || i < 0 || i >= gr.g.NumNodes() {
+		return 0, gr.fail("%s: unknown node id %q", what, clip(id))
+	}
+	return int32(i), nil
+}
+
+// link checks one line's five fields and returns its link.
+func (gr *groundtruthReader) link(fields []string) (Link, error) {
+	if len(fields) != 5 {
+		return Link{}, gr.fail("expected 5 fields (%s), got %d", GroundtruthHeader, len(fields))
+	}
+	u, err := gr.node(fields[0], "source")
+	if err != nil {
+		return Link{}, err
+	}
+	v, err := gr.node(fields[1], "target")
+	if err != nil {
+		return Link{}, err
+	}
+	switch {
+	case u == v:
+		return Link{}, gr.fail("link %q-%q is a self-loop", clip(fields[0]), clip(fields[1]))
+	case !gr.g.HasEdge(int(u), int(v)):
+		return Link{}, gr.fail("link %q-%q is not an edge of the graph", clip(fields[0]), clip(fields[1]))
+	}
+	role, err := ParseRole(fields[2])
+	if err != nil {
+		return Link{}, gr.fail("%v", err)
+	}
+	e := graph.Edge{U: min(u, v), V: max(u, v)}
+	if at, dup := gr.lineOf[e]; dup {
+		return Link{}, gr.fail("link %q-%q already on line %d", clip(fields[0]), clip(fields[1]), at)
+	}
+	gr.lineOf[e] = gr.line
+	whyU, err := gr.why(fields[3], u, v, "why_source")
+	if err != nil {
+		return Link{}, err
+	}
+	whyV, err := gr.why(fields[4], v, u, "why_target")
+	if err != nil {
+		return Link{}, err
+	}
+	if u > v {
+		whyU, whyV = whyV, whyU
+	}
+	return Link{Edge: e, Role: role, WhyU: whyU, WhyV: whyV}, nil
+}
+
+// why parses the groundtruth list of end (of the link with other end
+// other), named by its column.
+func (gr *groundtruthReader) why(field string, end, other int32, column string) ([]int32, error) {
+	ids := strings.Fields(field)
+	if len(ids) == 0 {
+		return nil, gr.fail("%s: empty groundtruth list", column)
+	}
+	out := make([]int32, len(ids))
+	for k, id := range ids {
+		c, err := gr.node(id, column)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case c == other:
+			return nil, gr.fail("%s: groundtruth node %q is the link's other end", column, clip(id))
+		case !gr.g.HasEdge(int(end), int(c)):
+			return nil, gr.fail("%s: groundtruth node %q is not a neighbour of %q", column, clip(id), clip(nodeID(gr.g, end)))
+		case slices.Contains(out[:k], c):
+			return nil, gr.fail("%s: groundtruth node %q appears twice", column, clip(id))
+		}
+		out[k] = c
+	}
+	if gr.kgt < 0 {
+		gr.kgt, gr.kgtLine = len(out), gr.line
+	} else if len(out) != gr.kgt {
+		return nil, gr.fail("%s: %d groundtruth nodes, but the lists of line %d have %d (K_gt is the same for every link)",
+			column, len(out), gr.kgtLine, gr.kgt)
+	}
+	return out, nil
 }
 
 // isASCIIBlank reports whether r is a blank that separates the fields of a
