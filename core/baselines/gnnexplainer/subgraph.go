@@ -6,6 +6,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/baselines/gnn"
+	"ilpgnn/core/graph"
 )
 
 // subgraph is the computation subgraph of a pair (i, j) for a two-layer
@@ -58,14 +59,41 @@ func (e *Explainer) subgraph(i, j int, removed map[uint64]bool) *subgraph {
 		return out
 	}
 	s := &subgraph{i: i, j: j, edge: map[uint64]int32{}}
-	posT := map[int32]int32{}
+	posT, posS, rows := s.nodes(nbrs)
+	s.firstLayer(g, removed, rows, posS)
+	s.secondLayer(posT)
+	for _, xw := range e.xw {
+		d := xw.Cols
+		v := make([]float32, len(s.sources)*d)
+		for k, n := range s.sources {
+			copy(v[k*d:(k+1)*d], xw.Value[int(n)*d:(int(n)+1)*d])
+		}
+		s.xs = append(s.xs, autograd.Const(len(s.sources), d, v))
+	}
+	if e.Model.Config.Kind == gnn.GAT {
+		// The first layer's attention does not depend on the mask (it is
+		// applied after the softmax): once per pair, with the model's ops.
+		for k := range e.sd1 {
+			ev := autograd.Add(nil, autograd.GatherRows(nil, e.sd1[k], s.dst1Node), autograd.GatherRows(nil, e.ss1[k], s.src1Node))
+			s.alpha1 = append(s.alpha1, autograd.SegmentSoftmax(nil, autograd.LeakyReLU(nil, ev, 0.2), s.off1).Value)
+		}
+	}
+	return s
+}
+
+// nodes fills s's targets (i, j and their neighbours under nbrs) and
+// sources (the targets' neighbours and themselves), each sorted, and
+// returns their positions and each target's row of A+I, the self loop in
+// its ascending place.
+func (s *subgraph) nodes(nbrs func(int32) []int32) (posT, posS map[int32]int32, rows [][]int32) {
+	posT, posS = map[int32]int32{}, map[int32]int32{}
 	add := func(set map[int32]int32, list *[]int32, n int32) {
 		if _, ok := set[n]; !ok {
 			set[n] = 0
 			*list = append(*list, n)
 		}
 	}
-	for _, n := range []int32{int32(i), int32(j)} {
+	for _, n := range []int32{int32(s.i), int32(s.j)} {
 		add(posT, &s.targets, n)
 		for _, c := range nbrs(n) {
 			add(posT, &s.targets, c)
@@ -75,9 +103,7 @@ func (e *Explainer) subgraph(i, j int, removed map[uint64]bool) *subgraph {
 	for k, n := range s.targets {
 		posT[n] = int32(k)
 	}
-	// Rows of A+I for every target, self loop in its ascending place.
-	rows := make([][]int32, len(s.targets))
-	posS := map[int32]int32{}
+	rows = make([][]int32, len(s.targets))
 	for k, t := range s.targets {
 		row := []int32{}
 		self := false
@@ -100,8 +126,13 @@ func (e *Explainer) subgraph(i, j int, removed map[uint64]bool) *subgraph {
 	for k, n := range s.sources {
 		posS[n] = int32(k)
 	}
-	// GCN weights 1/√(d̂_t d̂_c), computed as gnn.Prepare does, with the
-	// degrees of the graph after removal.
+	return posT, posS, rows
+}
+
+// firstLayer lays out the first layer's entries, one per row entry, with
+// their GCN weights 1/√(d̂_t d̂_c), computed as gnn.Prepare does with the
+// degrees of g after removal, and a mask entry per non-self message.
+func (s *subgraph) firstLayer(g *graph.Graph, removed map[uint64]bool, rows [][]int32, posS map[int32]int32) {
 	lost := map[int32]int{}
 	for key := range removed {
 		if !g.HasEdge(int(key>>32), int(uint32(key))) {
@@ -134,10 +165,13 @@ func (e *Explainer) subgraph(i, j int, removed map[uint64]bool) *subgraph {
 			s.gate1[k] = int32(s.masks) // the constant 1 after the masks
 		}
 	}
-	// The second layer reads the first layer's rows i and j: the same
-	// entries, sources now positions in T.
+}
+
+// secondLayer lays out the second layer, which reads the first layer's
+// rows i and j: the same entries, sources now positions in the targets.
+func (s *subgraph) secondLayer(posT map[int32]int32) {
 	s.off2 = append(s.off2, 0)
-	for _, n := range []int{i, j} {
+	for _, n := range []int{s.i, s.j} {
 		p := posT[int32(n)]
 		for k := s.off1[p]; k < s.off1[p+1]; k++ {
 			s.src2 = append(s.src2, posT[s.src1Node[k]])
@@ -147,23 +181,6 @@ func (e *Explainer) subgraph(i, j int, removed map[uint64]bool) *subgraph {
 		}
 		s.off2 = append(s.off2, int32(len(s.src2)))
 	}
-	for _, xw := range e.xw {
-		d := xw.Cols
-		v := make([]float32, len(s.sources)*d)
-		for k, n := range s.sources {
-			copy(v[k*d:(k+1)*d], xw.Value[int(n)*d:(int(n)+1)*d])
-		}
-		s.xs = append(s.xs, autograd.Const(len(s.sources), d, v))
-	}
-	if e.Model.Config.Kind == gnn.GAT {
-		// The first layer's attention does not depend on the mask (it is
-		// applied after the softmax): once per pair, with the model's ops.
-		for k := range e.sd1 {
-			ev := autograd.Add(nil, autograd.GatherRows(nil, e.sd1[k], s.dst1Node), autograd.GatherRows(nil, e.ss1[k], s.src1Node))
-			s.alpha1 = append(s.alpha1, autograd.SegmentSoftmax(nil, autograd.LeakyReLU(nil, ev, 0.2), s.off1).Value)
-		}
-	}
-	return s
 }
 
 // forward records the encoder on s with every non-self message scaled by
