@@ -135,76 +135,22 @@ func Run(ctx context.Context, sp *split.Split, m Model, cfg Config, progress fun
 	best := autograd.Snapshot(params, nil)
 	adam := optim.NewAdam(params, cfg.LR)
 	adam.WeightDecay = cfg.WeightDecay
-	sampler := split.NewNegativeSampler(cfg.Seed)
-	orderRNG := rand.New(rand.NewPCG(cfg.Seed, streamOrder))
-	dropRNG := rand.New(rand.NewPCG(cfg.Seed, streamDropout))
-	subsetRNG := rand.New(rand.NewPCG(cfg.Seed, streamSubset))
-
-	positives := append([]graph.Edge(nil), sp.TrainPos...)
-	P := len(positives)
-	if cfg.PairsPerEpoch > 0 {
-		P = min(P, cfg.PairsPerEpoch)
-	}
-	pairs := make([]graph.Edge, 2*P) // the links, then their negatives
-	batchPairs := make([]graph.Edge, 0, cfg.BatchSize)
-	batchLabels := make([]float32, 0, cfg.BatchSize)
-	order := make([]int, 2*P)
+	ep := newEpochPairs(sp, cfg)
+	t := &batchTrainer{m: m, cfg: cfg, params: params, adam: adam, tape: autograd.NewTape(),
+		dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)), progress: progress,
+		batchPairs: make([]graph.Edge, 0, cfg.BatchSize), batchLabels: make([]float32, 0, cfg.BatchSize)}
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	batches := (2*P + cfg.BatchSize - 1) / cfg.BatchSize
+	batches := (len(ep.order) + cfg.BatchSize - 1) / cfg.BatchSize
 
 	res := &Result{ValAUC: -1}
-	tape := autograd.NewTape()
-	start := time.Now()
+	t.start = time.Now()
 	var runErr error
-epochs:
 	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		if P < len(positives) {
-			// A fresh subset: a partial Fisher-Yates shuffle of all links.
-			for k := range P {
-				r := k + subsetRNG.IntN(len(positives)-k)
-				positives[k], positives[r] = positives[r], positives[k]
-			}
-		}
-		copy(pairs, positives[:P])
-		sampler.Sample(pairs[P:], sp.Train)
-		for k := range order {
-			order[k] = k
-		}
-		orderRNG.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-		var lossSum float64
-		for b := range batches {
-			if err := ctx.Err(); err != nil {
-				runErr = err
-				break epochs
-			}
-			batchPairs, batchLabels = batchPairs[:0], batchLabels[:0]
-			for _, k := range order[b*cfg.BatchSize : min((b+1)*cfg.BatchSize, len(order))] {
-				label := float32(0)
-				if k < P {
-					label = 1
-				}
-				batchPairs, batchLabels = append(batchPairs, pairs[k]), append(batchLabels, label)
-			}
-			tape.Reset()
-			for _, p := range params {
-				p.ZeroGrad()
-			}
-			loss := m.Loss(tape, batchPairs, batchLabels, dropRNG)
-			if err := optim.CheckLoss(epoch, float64(loss.Value[0]), cfg.LR); err != nil {
-				runErr = fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
-				break epochs
-			}
-			tape.Backward(loss)
-			adam.Step()
-			if err := adam.CheckWeights(epoch); err != nil {
-				runErr = fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
-				break epochs
-			}
-			lossSum += float64(loss.Value[0])
-			if progress != nil && b+1 < batches {
-				progress(Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: b + 1, Batches: batches,
-					Loss: lossSum / float64(b+1), BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch, Elapsed: time.Since(start)})
-			}
+		ep.draw(sp)
+		lossSum, err := t.epoch(ctx, ep, epoch, batches, res)
+		if err != nil {
+			runErr = err
+			break
 		}
 		s := m.Logits(valPairs)
 		valAUC := eval.AUC(s[:len(sp.ValPos)], s[len(sp.ValPos):])
@@ -215,7 +161,7 @@ epochs:
 		res.Epochs = epoch
 		pr := Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: batches, Batches: batches, EpochDone: true,
 			Loss: lossSum / float64(batches), ValAUC: valAUC, BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch,
-			Elapsed: time.Since(start)}
+			Elapsed: time.Since(t.start)}
 		res.History = append(res.History, pr)
 		if progress != nil {
 			progress(pr)
@@ -228,7 +174,7 @@ epochs:
 		// A diverged first epoch goes back to the initial weights.
 		autograd.Restore(params, best)
 	}
-	res.TrainSeconds = time.Since(start).Seconds()
+	res.TrainSeconds = time.Since(t.start).Seconds()
 	res.EpochMillis = 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
@@ -237,4 +183,100 @@ epochs:
 	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
+}
+
+// epochPairs draws each epoch's pairs: P training links (all of them, or
+// a fresh subset of cfg.PairsPerEpoch), one fresh negative each, in a
+// shuffled order.
+type epochPairs struct {
+	positives []graph.Edge
+	p         int          // links per epoch
+	pairs     []graph.Edge // the links, then their negatives
+	order     []int        // the order the pairs are visited in
+	sampler   *split.NegativeSampler
+	orderRNG  *rand.Rand
+	subsetRNG *rand.Rand
+}
+
+func newEpochPairs(sp *split.Split, cfg Config) *epochPairs {
+	positives := append([]graph.Edge(nil), sp.TrainPos...)
+	p := len(positives)
+	if cfg.PairsPerEpoch > 0 {
+		p = min(p, cfg.PairsPerEpoch)
+	}
+	return &epochPairs{positives: positives, p: p, pairs: make([]graph.Edge, 2*p), order: make([]int, 2*p),
+		sampler:   split.NewNegativeSampler(cfg.Seed),
+		orderRNG:  rand.New(rand.NewPCG(cfg.Seed, streamOrder)),
+		subsetRNG: rand.New(rand.NewPCG(cfg.Seed, streamSubset))}
+}
+
+// draw takes the next epoch's links, negatives and order.
+func (ep *epochPairs) draw(sp *split.Split) {
+	if ep.p < len(ep.positives) {
+		// A fresh subset: a partial Fisher-Yates shuffle of all links.
+		for k := range ep.p {
+			r := k + ep.subsetRNG.IntN(len(ep.positives)-k)
+			ep.positives[k], ep.positives[r] = ep.positives[r], ep.positives[k]
+		}
+	}
+	copy(ep.pairs, ep.positives[:ep.p])
+	ep.sampler.Sample(ep.pairs[ep.p:], sp.Train)
+	for k := range ep.order {
+		ep.order[k] = k
+	}
+	ep.orderRNG.Shuffle(len(ep.order), func(a, b int) { ep.order[a], ep.order[b] = ep.order[b], ep.order[a] })
+}
+
+// batchTrainer steps a model's weights one mini-batch at a time.
+type batchTrainer struct {
+	m           Model
+	cfg         Config
+	params      []*autograd.Var
+	adam        *optim.Adam
+	tape        *autograd.Tape
+	dropRNG     *rand.Rand
+	progress    func(Progress)
+	start       time.Time
+	batchPairs  []graph.Edge
+	batchLabels []float32
+}
+
+// epoch steps Adam once per batch of ep's pairs and returns the sum of
+// the batches' losses. It stops at the first batch after ctx is cancelled,
+// or whose loss or weights are not finite, with an error saying so.
+func (t *batchTrainer) epoch(ctx context.Context, ep *epochPairs, epoch, batches int, res *Result) (float64, error) {
+	cfg := t.cfg
+	var lossSum float64
+	for b := range batches {
+		if err := ctx.Err(); err != nil {
+			return lossSum, err
+		}
+		t.batchPairs, t.batchLabels = t.batchPairs[:0], t.batchLabels[:0]
+		for _, k := range ep.order[b*cfg.BatchSize : min((b+1)*cfg.BatchSize, len(ep.order))] {
+			label := float32(0)
+			if k < ep.p {
+				label = 1
+			}
+			t.batchPairs, t.batchLabels = append(t.batchPairs, ep.pairs[k]), append(t.batchLabels, label)
+		}
+		t.tape.Reset()
+		for _, p := range t.params {
+			p.ZeroGrad()
+		}
+		loss := t.m.Loss(t.tape, t.batchPairs, t.batchLabels, t.dropRNG)
+		if err := optim.CheckLoss(epoch, float64(loss.Value[0]), cfg.LR); err != nil {
+			return lossSum, fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
+		}
+		t.tape.Backward(loss)
+		t.adam.Step()
+		if err := t.adam.CheckWeights(epoch); err != nil {
+			return lossSum, fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
+		}
+		lossSum += float64(loss.Value[0])
+		if t.progress != nil && b+1 < batches {
+			t.progress(Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: b + 1, Batches: batches,
+				Loss: lossSum / float64(b+1), BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch, Elapsed: time.Since(t.start)})
+		}
+	}
+	return lossSum, nil
 }
