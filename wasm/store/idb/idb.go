@@ -82,31 +82,12 @@ func open(ctx context.Context, name string, version uint) (s *Store, err error) 
 		return fmt.Errorf("idb: open %q: %w: %w", name, store.ErrUnavailable, jsError(reason))
 	}
 
-	// Reading globalThis.indexedDB itself throws in some browsers when
-	// storage is disabled; the deferred recover turns that into an error.
-	factory := js.Global().Get("indexedDB")
-	if !factory.Truthy() {
-		return nil, unavailable(errors.New("IndexedDB is not defined in this context"))
-	}
-	if !js.Global().Get("IDBRequest").Truthy() {
-		// go-indexeddb checks every request against this constructor
-		// and panics without it.
-		return nil, unavailable(errors.New("IDBRequest is not defined in this context"))
-	}
-
-	// go-indexeddb hides the IDBOpenDBRequest, and we need it to hear
-	// "blocked" and to abort a failed upgrade; so hand it a factory whose
-	// open() records the request on its way back.
-	var raw js.Value
-	hook := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		raw = factory.Call("open", jsArgs(args)...)
-		return raw
-	})
-	proxy := js.Global().Get("Object").New()
-	proxy.Set("open", hook)
-	f, err := idb.WrapFactory(proxy)
+	factory, err := indexedDB()
 	if err != nil {
-		hook.Release()
+		return nil, unavailable(err)
+	}
+	rec, f, err := newOpenRecorder(factory)
+	if err != nil {
 		return nil, unavailable(err)
 	}
 
@@ -119,8 +100,8 @@ func open(ctx context.Context, name string, version uint) (s *Store, err error) 
 			if r := recover(); r != nil {
 				upgradeErr = fmt.Errorf("upgrade: %w", panicError(r))
 			}
-			if upgradeErr != nil && raw.Truthy() {
-				_ = try(func() { raw.Get("transaction").Call("abort") })
+			if upgradeErr != nil && rec.raw.Truthy() {
+				_ = try(func() { rec.raw.Get("transaction").Call("abort") })
 			}
 		}()
 		upgradeErr = upgrade(db, oldVersion)
@@ -139,7 +120,8 @@ func open(ctx context.Context, name string, version uint) (s *Store, err error) 
 		}
 	}()
 	req, err := f.Open(upgradeCtx, name, version, upgrader)
-	hook.Release()
+	rec.hook.Release()
+	raw := rec.raw
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -175,15 +157,62 @@ func open(ctx context.Context, name string, version uint) (s *Store, err error) 
 		return nil, unavailable(err)
 	}
 
-	names, err := db.ObjectStoreNames()
-	if err == nil && !(slices.Contains(names, metaStore) && slices.Contains(names, weightsStore)) {
-		err = fmt.Errorf("object stores %q and %q missing (found %q)", metaStore, weightsStore, names)
-	}
-	if err != nil {
+	if err := checkStores(db); err != nil {
 		_ = db.Close()
 		return nil, unavailable(err)
 	}
 	return &Store{name: name, db: db}, nil
+}
+
+// indexedDB is the page's or worker's IndexedDB factory, or why there is
+// none. Reading globalThis.indexedDB itself throws in some browsers when
+// storage is disabled; open's deferred recover turns that into an error.
+func indexedDB() (js.Value, error) {
+	factory := js.Global().Get("indexedDB")
+	if !factory.Truthy() {
+		return js.Value{}, errors.New("IndexedDB is not defined in this context")
+	}
+	if !js.Global().Get("IDBRequest").Truthy() {
+		// go-indexeddb checks every request against this constructor
+		// and panics without it.
+		return js.Value{}, errors.New("IDBRequest is not defined in this context")
+	}
+	return factory, nil
+}
+
+// openRecorder keeps the IDBOpenDBRequest that go-indexeddb hides, which
+// open needs to hear "blocked" and to abort a failed upgrade: it hands
+// go-indexeddb a factory whose open() records the request on its way
+// back. hook must be released once the request is made.
+type openRecorder struct {
+	hook js.Func
+	raw  js.Value // the request, once made
+}
+
+// newOpenRecorder wraps factory so that its open requests are recorded.
+func newOpenRecorder(factory js.Value) (*openRecorder, *idb.Factory, error) {
+	rec := &openRecorder{}
+	rec.hook = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		rec.raw = factory.Call("open", jsArgs(args)...)
+		return rec.raw
+	})
+	proxy := js.Global().Get("Object").New()
+	proxy.Set("open", rec.hook)
+	f, err := idb.WrapFactory(proxy)
+	if err != nil {
+		rec.hook.Release()
+		return nil, nil, err
+	}
+	return rec, f, nil
+}
+
+// checkStores says which of the store's object stores db lacks.
+func checkStores(db *idb.Database) error {
+	names, err := db.ObjectStoreNames()
+	if err == nil && !(slices.Contains(names, metaStore) && slices.Contains(names, weightsStore)) {
+		err = fmt.Errorf("object stores %q and %q missing (found %q)", metaStore, weightsStore, names)
+	}
+	return err
 }
 
 // upgrade brings the database from oldVersion to store.Schema inside the
