@@ -160,23 +160,8 @@ func (ps *Pusher) Push(source int) (nodes []int32, p []float64, residual float64
 	if source < 0 || source >= len(lay.perm) {
 		panic(fmt.Sprintf("diffusion: push source %d outside [0, %d)", source, len(lay.perm)))
 	}
+	ps.reset()
 	st, pp := ps.st, ps.p
-	// Clear the previous call's entries (a capped column leaves nodes
-	// queued).
-	for _, u := range ps.touched {
-		st[u].r, st[u].stamp = 0, 0
-	}
-	for _, u := range ps.pushed {
-		pp[u] = 0
-	}
-	ps.touched, ps.pushed = ps.touched[:0], ps.pushed[:0]
-	ps.gen++
-	if ps.gen == pushed { // wrapped: no stamp may survive from 2^30 calls ago
-		for u := range st {
-			st[u].stamp = 0
-		}
-		ps.gen = 1
-	}
 	gen, gamma, eps := ps.gen, ps.gamma, ps.eps
 	start, adj := lay.start, lay.adj
 	limit := ps.maxWork
@@ -246,19 +231,45 @@ func (ps *Pusher) Push(source int) (nodes []int32, p []float64, residual float64
 	ps.touched, ps.pushed, ps.queue = touched, pushedNodes, queue
 	ps.work += work
 	ps.colWork = work
+	return ps.column(capped)
+}
 
-	ps.tol = eps
+// reset clears the previous column's entries (a capped column leaves
+// nodes queued) and starts a new generation of stamps.
+func (ps *Pusher) reset() {
+	st := ps.st
+	for _, u := range ps.touched {
+		st[u].r, st[u].stamp = 0, 0
+	}
+	for _, u := range ps.pushed {
+		ps.p[u] = 0
+	}
+	ps.touched, ps.pushed = ps.touched[:0], ps.pushed[:0]
+	ps.gen++
+	if ps.gen == pushed { // wrapped: no stamp may survive from 2^30 calls ago
+		for u := range st {
+			st[u].stamp = 0
+		}
+		ps.gen = 1
+	}
+}
+
+// column returns the column just pushed: the pushed nodes (in the graph's
+// numbering) with their estimates, and the residual left. It sets the
+// tolerance reached, larger than ε when the work cap stopped the column.
+func (ps *Pusher) column(capped bool) (nodes []int32, p []float64, residual float64) {
+	ps.tol = ps.eps
 	ps.nodes, ps.vals = ps.nodes[:0], ps.vals[:0]
-	for _, u := range touched {
-		s := &st[u]
+	for _, u := range ps.touched {
+		s := &ps.st[u]
 		residual += s.r
 		if capped {
 			ps.tol = max(ps.tol, s.r/float64(s.deg+1))
 		}
 	}
-	for _, u := range pushedNodes {
-		ps.nodes = append(ps.nodes, lay.perm[u])
-		ps.vals = append(ps.vals, pp[u])
+	for _, u := range ps.pushed {
+		ps.nodes = append(ps.nodes, ps.lay.perm[u])
+		ps.vals = append(ps.vals, ps.p[u])
 	}
 	return ps.nodes, ps.vals, residual
 }
