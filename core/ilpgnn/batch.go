@@ -215,75 +215,18 @@ type selector struct {
 // is a function of its task alone, so the result does not depend on the
 // number of workers nor on which chunk each one took.
 func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, seed uint64, first int) {
-	pairs := b.Pairs
-	P := len(pairs)
+	P := len(b.Pairs)
 	if P == 0 {
 		return
 	}
-	g := in.Graph
-	N := g.NumNodes()
-	target := func(t int) int {
-		if t < P {
-			return int(pairs[t].V)
-		}
-		return int(pairs[t-P].U)
-	}
-	centre := func(t int) int {
-		if t < P {
-			return int(pairs[t].U)
-		}
-		return int(pairs[t-P].V)
-	}
-	b.start = grow(b.start, N+1)
-	clear(b.start)
-	for t := range 2 * P {
-		b.start[target(t)+1]++
-	}
-	for j := range N {
-		b.start[j+1] += b.start[j]
-	}
-	b.byTarget = grow(b.byTarget, 2*P)
-	for t := range 2 * P {
-		j := target(t)
-		b.byTarget[b.start[j]] = int32(t)
-		b.start[j]++
-	}
-	// start[j] now ends j's tasks; nothing below needs it.
-
-	// The work of a task is about its centre's degree (candidates), that of
-	// a target about deg(j) and its column of S̃ (loading its table).
+	b.groupByTarget(in.Graph.NumNodes())
 	workers := min(b.threads(), max(1, P/256))
-	cost := func(k int) int {
-		t := int(b.byTarget[k])
-		c := g.Degree(centre(t)) + 1
-		if j := target(t); k == 0 || target(int(b.byTarget[k-1])) != j {
-			rows, _ := in.Sim.Column(j)
-			c += g.Degree(j) + len(rows)
-		}
-		return c
-	}
 	nChunks := 1
 	if workers > 1 {
 		// Several chunks per worker even out what the estimate misses.
 		nChunks = min(8*workers, 2*P)
 	}
-	b.chunks = grow(b.chunks, nChunks+1)
-	b.chunks[0] = 0
-	if nChunks > 1 {
-		total := 0
-		for k := range 2 * P {
-			total += cost(k)
-		}
-		c, acc := 1, 0
-		for k := range 2 * P {
-			acc += cost(k)
-			for c < nChunks && acc*nChunks >= c*total {
-				b.chunks[c] = int32(k + 1)
-				c++
-			}
-		}
-	}
-	b.chunks[nChunks] = int32(2 * P)
+	b.balanceChunks(in, nChunks)
 
 	for len(b.workers) < workers {
 		b.workers = append(b.workers, new(selector))
@@ -315,6 +258,80 @@ func (m *Model) selectAll(b *Batch, in *Inputs, hr []float32, obj Objective, see
 		}()
 	}
 	wg.Wait()
+}
+
+// taskTarget is the target of task t of pairs (see selectAll): V for
+// side 0, U for side 1.
+func taskTarget(pairs []graph.Edge, t int) int {
+	if t < len(pairs) {
+		return int(pairs[t].V)
+	}
+	return int(pairs[t-len(pairs)].U)
+}
+
+// taskCentre is the node whose neighbours task t of pairs selects.
+func taskCentre(pairs []graph.Edge, t int) int {
+	if t < len(pairs) {
+		return int(pairs[t].U)
+	}
+	return int(pairs[t-len(pairs)].V)
+}
+
+// groupByTarget orders b's 2P tasks by target, a stable counting sort over
+// the graph's n nodes, into b.byTarget.
+func (b *Batch) groupByTarget(n int) {
+	pairs := b.Pairs
+	tasks := 2 * len(pairs)
+	b.start = grow(b.start, n+1)
+	clear(b.start)
+	for t := range tasks {
+		b.start[taskTarget(pairs, t)+1]++
+	}
+	for j := range n {
+		b.start[j+1] += b.start[j]
+	}
+	b.byTarget = grow(b.byTarget, tasks)
+	for t := range tasks {
+		j := taskTarget(pairs, t)
+		b.byTarget[b.start[j]] = int32(t)
+		b.start[j]++
+	}
+	// start[j] now ends j's tasks; nothing after needs it.
+}
+
+// balanceChunks cuts the grouped tasks into nChunks contiguous chunks of
+// about equal work, in b.chunks. The work of a task is about its centre's
+// degree (candidates), that of a target about deg(j) and its column of S̃
+// (loading its table).
+func (b *Batch) balanceChunks(in *Inputs, nChunks int) {
+	pairs, g := b.Pairs, in.Graph
+	tasks := 2 * len(pairs)
+	cost := func(k int) int {
+		t := int(b.byTarget[k])
+		c := g.Degree(taskCentre(pairs, t)) + 1
+		if j := taskTarget(pairs, t); k == 0 || taskTarget(pairs, int(b.byTarget[k-1])) != j {
+			rows, _ := in.Sim.Column(j)
+			c += g.Degree(j) + len(rows)
+		}
+		return c
+	}
+	b.chunks = grow(b.chunks, nChunks+1)
+	b.chunks[0] = 0
+	if nChunks > 1 {
+		total := 0
+		for k := range tasks {
+			total += cost(k)
+		}
+		c, acc := 1, 0
+		for k := range tasks {
+			acc += cost(k)
+			for c < nChunks && acc*nChunks >= c*total {
+				b.chunks[c] = int32(k + 1)
+				c++
+			}
+		}
+	}
+	b.chunks[nChunks] = int32(tasks)
 }
 
 // selectTask selects the neighbours of task t (see selectAll) with worker
