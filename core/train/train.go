@@ -286,145 +286,46 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		return nil, err
 	}
 	start := time.Now()
-	g := sp.Train
 	in, err := ilpgnn.PrepareContext(ctx, sp.Train, cfg.Model)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	model, err := NewModel(cfg, g.FeatureDim())
+	model, err := NewModel(cfg, sp.Train.FeatureDim())
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	model.FitIsometricBias(in)
 	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg, PrepSeconds: time.Since(start).Seconds()}
-
-	params := model.Params()
-	best := autograd.Snapshot(params, nil)
-	adam := optim.NewAdam(params, cfg.LR)
-	adam.WeightDecay = cfg.WeightDecay
-	sampler := split.NewNegativeSampler(cfg.Seed)
-	dropRNG := rand.New(rand.NewPCG(cfg.Seed, streamDropout))
-	P := len(sp.TrainPos)
-	pairs := make([]graph.Edge, 2*P)
-	copy(pairs, sp.TrainPos)
-	labels := make([]float32, 2*P)
-	for k := range P {
-		labels[k] = 1
-	}
-	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	tape := autograd.NewTape()
-	// Nothing reads the tape's results after Backward, so it can allocate
-	// the gradients as the pass reaches them and release what it passed:
-	// the encoder's N x d matrices then peak at their values alone.
-	tape.SetLean(true)
-	trainStart := time.Now()
-	epoch := 0
+	r := newRun(sp, cfg, crit, model, in, res)
 	inEpoch, _ := ctx.Value(epochTraceKey{}).(func(EpochProgress))
 	var shardVal []graph.Edge
 	if cfg.Dropout == 0 && crit == nil {
-		shardVal = valPairs
+		shardVal = r.valPairs
 	}
-	ep, err := newEpochPass(ctx, model, in, cfg, tape, sp.TrainPos, shardVal, func(phase string, done int) {
+	r.ep, err = newEpochPass(ctx, model, in, cfg, r.tape, sp.TrainPos, shardVal, func(phase string, done int) {
 		if inEpoch != nil {
-			inEpoch(EpochProgress{Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs, Phase: phase,
-				Shards: done, Elapsed: time.Since(trainStart)})
+			inEpoch(EpochProgress{Seed: cfg.Seed, Epoch: r.epoch, MaxEpochs: cfg.Epochs, Phase: phase,
+				Shards: done, Elapsed: time.Since(r.start)})
 		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	if ep.runner != nil {
-		defer ep.runner.Close()
-		res.Workers = ep.runner.Workers()
+	if r.ep.runner != nil {
+		defer r.ep.runner.Close()
+		res.Workers = r.ep.runner.Workers()
 	}
-	res.ValAUC, res.ValScore = -1, math.Inf(-1)
-	plateau := cfg.plateau()
 
 	var runErr error
-	for epoch = 1; epoch <= cfg.Epochs; epoch++ {
+	for r.epoch = 1; r.epoch <= cfg.Epochs; r.epoch++ {
 		if err := ctx.Err(); err != nil {
 			runErr = err
 			break
 		}
-		var ph Phases
-		if ep.runner != nil {
-			ep.report(PhaseEncoder, 0)
-		}
-		t0 := time.Now()
-		tape.Reset()
-		for _, p := range params {
-			p.ZeroGrad()
-		}
-		hr := model.Encode(tape, in, float32(cfg.Dropout), dropRNG)
-		t1 := time.Now()
-		ph.Encoder = t1.Sub(t0)
-
-		// Validation AUC of the current weights, before they are updated:
-		// by the runner of shards, alongside its helpers' first shards,
-		// when the logits of H^r are what it needs; else here.
-		var valAUC, score float64
-		keep := func(auc, sc float64) {
-			valAUC, score = auc, sc
-			if sc > res.ValScore {
-				res.ValScore, res.ValAUC, res.BestEpoch = sc, auc, epoch
-				best = autograd.Snapshot(params, best)
-			}
-		}
-		validate := func(logits []float32) {
-			auc := eval.AUC(logits[:len(sp.ValPos)], logits[len(sp.ValPos):])
-			keep(auc, auc)
-		}
-		if !ep.validates {
-			if ep.runner != nil {
-				ep.report(PhaseValidation, 0)
-			}
-			var pred *ilpgnn.Predictor
-			if cfg.Dropout == 0 {
-				pred = ilpgnn.PredictorFrom(model, in, hr.Value)
-			} else {
-				pred = ilpgnn.NewPredictor(model, in)
-			}
-			auc := aucOf(pred, valPairs, len(sp.ValPos))
-			sc := auc
-			if crit != nil {
-				sc = crit(pred)
-			}
-			keep(auc, sc)
-			validate = nil
-		}
-		t2 := time.Now()
-		ph.Eval = t2.Sub(t1)
-
-		sampler.Sample(pairs[P:], sp.Train)
-		ph.Selection = time.Since(t2)
-		el, err := ep.lossAndBackward(ctx, hr, pairs, labels, epoch, adam.LR, &ph, validate)
+		pr, stop, err := r.step(ctx)
 		if err != nil {
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				runErr = err // cancelled within the epoch: it is not counted
-			} else {
-				runErr = fmt.Errorf("train: %w", err)
-			}
+			runErr = err
 			break
-		}
-		t5 := time.Now()
-		adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1))) * plateau.Scale()
-		adam.Step()
-		ph.Optimizer = time.Since(t5)
-		res.Phases.add(ph)
-		res.Epochs = epoch
-		if err := adam.CheckWeights(epoch); err != nil {
-			runErr = fmt.Errorf("train: %w", err)
-			break
-		}
-
-		stop := plateau.Observe(epoch, score)
-		pr := Progress{
-			Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
-			Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
-			PosShare: float64(el.contributing) / float64(max(P, 1)),
-			ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
-			LR: adam.LR, StopEpoch: min(cfg.Epochs, epoch+plateau.Left(epoch)),
-			Elapsed: time.Since(trainStart),
 		}
 		res.History = append(res.History, pr)
 		if progress != nil {
@@ -434,8 +335,8 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 			break
 		}
 	}
-	autograd.Restore(params, best)
-	res.TrainSeconds = time.Since(trainStart).Seconds()
+	autograd.Restore(r.params, r.best)
+	res.TrainSeconds = time.Since(r.start).Seconds()
 	testStart := time.Now()
 	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	kept := ilpgnn.NewPredictor(model, in)
@@ -445,6 +346,148 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.Calibration = calibrate.MeasureChoice(s, nPos, Calibrate(kept, sp))
 	res.TestSeconds = time.Since(testStart).Seconds()
 	return res, runErr
+}
+
+// run is a training run's state from one epoch to the next.
+type run struct {
+	sp       *split.Split
+	cfg      Config
+	crit     Criterion
+	model    *ilpgnn.Model
+	in       *ilpgnn.Inputs
+	res      *Result
+	params   []*autograd.Var
+	best     [][]float32 // the weights of the best score so far
+	adam     *optim.Adam
+	plateau  *loop.Plateau
+	sampler  *split.NegativeSampler
+	dropRNG  *rand.Rand
+	pairs    []graph.Edge // the training links, then as many negatives
+	labels   []float32
+	valPairs []graph.Edge // the validation links, then their negatives
+	tape     *autograd.Tape
+	ep       *epochPass
+	epoch    int
+	start    time.Time // of the first epoch
+}
+
+func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in *ilpgnn.Inputs, res *Result) *run {
+	params := model.Params()
+	adam := optim.NewAdam(params, cfg.LR)
+	adam.WeightDecay = cfg.WeightDecay
+	P := len(sp.TrainPos)
+	pairs := make([]graph.Edge, 2*P)
+	copy(pairs, sp.TrainPos)
+	labels := make([]float32, 2*P)
+	for k := range P {
+		labels[k] = 1
+	}
+	tape := autograd.NewTape()
+	// Nothing reads the tape's results after Backward, so it can allocate
+	// the gradients as the pass reaches them and release what it passed:
+	// the encoder's N x d matrices then peak at their values alone.
+	tape.SetLean(true)
+	res.ValAUC, res.ValScore = -1, math.Inf(-1)
+	return &run{sp: sp, cfg: cfg, crit: crit, model: model, in: in, res: res, params: params,
+		best: autograd.Snapshot(params, nil), adam: adam, plateau: cfg.plateau(),
+		sampler: split.NewNegativeSampler(cfg.Seed), dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)),
+		pairs: pairs, labels: labels, valPairs: append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...),
+		tape: tape, start: time.Now()}
+}
+
+// step trains epoch r.epoch: it encodes, scores the weights it starts
+// from on validation (keeping them when they are the best so far), draws
+// the negatives, and steps Adam on the epoch's loss. It returns the
+// epoch's progress and whether early stopping ends the run. An epoch
+// cancelled within is not counted.
+func (r *run) step(ctx context.Context) (Progress, bool, error) {
+	cfg, res, ep, epoch := r.cfg, r.res, r.ep, r.epoch
+	var ph Phases
+	if ep.runner != nil {
+		ep.report(PhaseEncoder, 0)
+	}
+	t0 := time.Now()
+	r.tape.Reset()
+	for _, p := range r.params {
+		p.ZeroGrad()
+	}
+	hr := r.model.Encode(r.tape, r.in, float32(cfg.Dropout), r.dropRNG)
+	t1 := time.Now()
+	ph.Encoder = t1.Sub(t0)
+
+	// Validation AUC of the current weights, before they are updated: by
+	// the runner of shards, alongside its helpers' first shards, when the
+	// logits of H^r are what it needs; else here.
+	var valAUC, score float64
+	keep := func(auc, sc float64) {
+		valAUC, score = auc, sc
+		if sc > res.ValScore {
+			res.ValScore, res.ValAUC, res.BestEpoch = sc, auc, epoch
+			r.best = autograd.Snapshot(r.params, r.best)
+		}
+	}
+	nVal := len(r.sp.ValPos)
+	validate := func(logits []float32) {
+		auc := eval.AUC(logits[:nVal], logits[nVal:])
+		keep(auc, auc)
+	}
+	if !ep.validates {
+		if ep.runner != nil {
+			ep.report(PhaseValidation, 0)
+		}
+		keep(r.validateHere(hr))
+		validate = nil
+	}
+	t2 := time.Now()
+	ph.Eval = t2.Sub(t1)
+
+	P := len(r.sp.TrainPos)
+	r.sampler.Sample(r.pairs[P:], r.sp.Train)
+	ph.Selection = time.Since(t2)
+	el, err := ep.lossAndBackward(ctx, hr, r.pairs, r.labels, epoch, r.adam.LR, &ph, validate)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return Progress{}, false, err // cancelled within the epoch: it is not counted
+		}
+		return Progress{}, false, fmt.Errorf("train: %w", err)
+	}
+	t5 := time.Now()
+	r.adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1))) * r.plateau.Scale()
+	r.adam.Step()
+	ph.Optimizer = time.Since(t5)
+	res.Phases.add(ph)
+	res.Epochs = epoch
+	if err := r.adam.CheckWeights(epoch); err != nil {
+		return Progress{}, false, fmt.Errorf("train: %w", err)
+	}
+
+	stop := r.plateau.Observe(epoch, score)
+	return Progress{
+		Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
+		Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
+		PosShare: float64(el.contributing) / float64(max(P, 1)),
+		ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
+		LR: r.adam.LR, StopEpoch: min(cfg.Epochs, epoch+r.plateau.Left(epoch)),
+		Elapsed: time.Since(r.start),
+	}, stop, nil
+}
+
+// validateHere scores the weights an epoch starts from, whose H^r is hr:
+// their validation AUC, and the run's criterion (the AUC when it has
+// none).
+func (r *run) validateHere(hr *autograd.Var) (auc, score float64) {
+	var pred *ilpgnn.Predictor
+	if r.cfg.Dropout == 0 {
+		pred = ilpgnn.PredictorFrom(r.model, r.in, hr.Value)
+	} else {
+		pred = ilpgnn.NewPredictor(r.model, r.in)
+	}
+	auc = aucOf(pred, r.valPairs, len(r.sp.ValPos))
+	score = auc
+	if r.crit != nil {
+		score = r.crit(pred)
+	}
+	return auc, score
 }
 
 // Calibrate chooses the temperature and bias of p's probabilities on the
