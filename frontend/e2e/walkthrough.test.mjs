@@ -144,8 +144,29 @@ test("the demo graph: a deep link opens its step; all seven steps equal explain 
   const selected = new Set([...e.i.neighbors, ...e.j.neighbors].filter((n) => n.selected).map((n) => n.node));
   for (const side of lit.sides) for (const n of side.neighbors) assert.equal(n.selected, selected.has(n.node), `neighbour ${n.node} lit at the selection step`);
 
+  // The canvas keeps the pair in view: panned away, the next step brings it back.
+  const onScreen = () => app((ends) => {
+    const v = window.ilpgnnExplorer.view;
+    const { width, height } = v.size();
+    return ends.every((n) => {
+      const p = v.screenOf(n);
+      return p !== null && p[0] >= 0 && p[1] >= 0 && p[0] <= width && p[1] <= height;
+    });
+  }, [e.i.node, e.j.node]);
+  assert.ok(await onScreen(), "the pair is in view");
+  await app((ends) => {
+    const v = window.ilpgnnExplorer.view;
+    const p = v.screenOf(ends[0]);
+    v.setTransform({ ...v.transform(), x: v.transform().x - p[0] - 5000 });
+  }, [e.i.node]);
+  assert.ok(!(await onScreen()), "panned away");
+  await page.focus("#walk");
+  await page.keyboard.press("ArrowLeft");
+  await assertStep(e, 3, "after panning away");
+  assert.ok(await onScreen(), "the step brought the pair back into view");
+
   // The keyboard alone: back to step 1, through all seven, Escape leaves.
-  for (let k = 0; k < 3; k++) await page.keyboard.press("ArrowLeft");
+  for (let k = 0; k < 2; k++) await page.keyboard.press("ArrowLeft");
   await assertStep(e, 1, "demo");
   await walkAll(e, "demo", { 1: "desktop-1-structure", 4: "desktop-4-selection", 6: "desktop-6-prediction" });
   await page.keyboard.press("Escape");

@@ -105,7 +105,11 @@ export class App {
     });
     this.explain = new ExplainPanel(store, engine, {
       select: (sel) => this.select(sel),
-      highlight: (hl) => this.view.setHighlight(hl),
+      highlight: (hl) => {
+        this.view.setHighlight(hl);
+        // The walk-through's steps keep the pair on screen.
+        this.view.keepInView(hl.selected);
+      },
       stepChanged: () => this.writeHash(),
     });
     this.insight = new InsightPanel(store, engine);

@@ -155,6 +155,15 @@ export class GraphView {
     this.invalidate();
   }
 
+  /** Brings nodes into view (focus) when any of them is off screen; leaves the view alone otherwise. */
+  keepInView(nodes: number[]): void {
+    const off = nodes.some((v) => {
+      const p = this.screenOf(v);
+      return p !== null && (p[0] < 0 || p[1] < 0 || p[0] > this.width || p[1] > this.height);
+    });
+    if (off) this.focus(nodes);
+  }
+
   /** The keyboard's current node, or -1. */
   cursorNode(): number {
     return this.cursor;
