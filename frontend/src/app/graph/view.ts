@@ -150,8 +150,7 @@ export class GraphView {
    */
   setCursor(i: number): void {
     this.cursor = this.data && i >= 0 && i < this.data.n ? i : -1;
-    const p = this.cursor >= 0 ? this.screenOf(this.cursor) : null;
-    if (p && (p[0] < 0 || p[1] < 0 || p[0] > this.width || p[1] > this.height)) this.focus([this.cursor]);
+    if (this.cursor >= 0) this.keepInView([this.cursor]);
     this.invalidate();
   }
 
