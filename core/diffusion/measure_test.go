@@ -19,18 +19,25 @@ import (
 )
 
 var (
-	measure      = flag.Bool("measure", false, "run TestMeasureDefaults (slow): the table behind DefaultOptions")
+	measure      = flag.Bool("measure", false, "run BenchmarkMeasureDefaults (slow): the table behind DefaultOptions")
 	measurePhoto = flag.Bool("measure.photo", false, "with -measure: also compare against the exact S on Amazon Photo (3 min and ~2 GB the first time; S is cached in $TMPDIR, 470 MB)")
 )
 
-// TestMeasureDefaults prints the measurement table behind DefaultOptions
+// BenchmarkMeasureDefaults prints the measurement table behind DefaultOptions
 // (recorded in docs/diffusion.md):
 //
-//	go test ./core/diffusion/ -run TestMeasureDefaults -measure -v
-func TestMeasureDefaults(t *testing.T) {
+//	go test ./core/diffusion/ -run '^$' -bench 'MeasureDefaults$' -benchtime 1x -measure
+func BenchmarkMeasureDefaults(b *testing.B) {
 	if !*measure {
-		t.Skip("pass -measure to run")
+		b.Skip("pass -measure to run")
 	}
+	for b.Loop() {
+		defaultsReport(b)
+	}
+}
+
+// defaultsReport is BenchmarkMeasureDefaults's report.
+func defaultsReport(t testing.TB) {
 	g, s := coraExactS(t)
 	report(t, "cora", g, s, 3, 1, epsGrid)
 
@@ -54,7 +61,7 @@ var (
 )
 
 // buildTimes logs the time and nnz of New over the grid.
-func buildTimes(t *testing.T, g *graph.Graph) {
+func buildTimes(t testing.TB, g *graph.Graph) {
 	logf("%8s %5s %10s %10s", "eps", "k", "build", "nnz")
 	for _, eps := range epsGrid {
 		ps := NewPusher(g, 0.05, eps)
@@ -77,7 +84,7 @@ func buildTimes(t *testing.T, g *graph.Graph) {
 func logf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
 
 // timeNew returns the best of three builds (one if it takes over 2 s).
-func timeNew(t *testing.T, g *graph.Graph, opt Options) (time.Duration, *Similarity) {
+func timeNew(t testing.TB, g *graph.Graph, opt Options) (time.Duration, *Similarity) {
 	best := time.Duration(math.MaxInt64)
 	var sim *Similarity
 	for x := 0; x < 3 && best < 2*time.Second || x == 0; x++ {
@@ -175,7 +182,7 @@ var kMeasure = []int{32, 64, 128, 256, 512, 0}
 
 // cachedExact returns ExactPPR(g, 0.05), kept in the file path between runs
 // (raw little-endian float64s; the solve takes minutes on Photo).
-func cachedExact(t *testing.T, g *graph.Graph, path string) *mat.Dense {
+func cachedExact(t testing.TB, g *graph.Graph, path string) *mat.Dense {
 	n := g.NumNodes()
 	if b, err := os.ReadFile(path); err == nil && len(b) == 8*n*n {
 		data := make([]float64, n*n)
@@ -202,7 +209,7 @@ func cachedExact(t *testing.T, g *graph.Graph, path string) *mat.Dense {
 // errors of S̃ on the near pairs against S̃ of the exact, un-sparsified S,
 // for D_S from the sparsified S (SPEC) and from the full S; and the error
 // against S̃ of the exact S sparsified with the same k (the push's share).
-func report(t *testing.T, name string, g *graph.Graph, s *mat.Dense, maxHops int8, stride int, epsGrid []float64) {
+func report(t testing.TB, name string, g *graph.Graph, s *mat.Dense, maxHops int8, stride int, epsGrid []float64) {
 	n := g.NumNodes()
 	ref := fromDense(s, 0, FullRowSums, nil).Dense()
 	near, hops := nearPairs(g, maxHops, stride)

@@ -20,7 +20,7 @@ import (
 	"ilpgnn/core/synth"
 )
 
-var measureScale = flag.Bool("measure.scale", false, "run TestMeasureScale (minutes): New's phases on an ogbn-arxiv-sized power-law graph")
+var measureScale = flag.Bool("measure.scale", false, "run the BenchmarkMeasure benchmarks of scale_test.go (minutes each): New's phases, the pushers and the work cap on an ogbn-arxiv-sized power-law graph, the largest push work on the shared datasets")
 
 // arxivSized returns the preferential-attachment graph standing in for
 // ogbn-arxiv (169,343 nodes; m = 7 gives about 1.18M edges against
@@ -34,14 +34,21 @@ func arxivSized(tb testing.TB) *graph.Graph {
 	return g
 }
 
-// TestMeasureScale times the phases of New (DefaultOptions) on an
+// BenchmarkMeasureScale times the phases of New (DefaultOptions) on an
 // arxiv-sized graph and reports the push work per column:
 //
-//	go test ./core/diffusion/ -run TestMeasureScale -measure.scale -v -timeout 30m
-func TestMeasureScale(t *testing.T) {
+//	go test ./core/diffusion/ -run '^$' -bench 'MeasureScale$' -benchtime 1x -measure.scale -timeout 30m
+func BenchmarkMeasureScale(b *testing.B) {
 	if !*measureScale {
-		t.Skip("pass -measure.scale to run")
+		b.Skip("pass -measure.scale to run")
 	}
+	for b.Loop() {
+		scaleReport(b)
+	}
+}
+
+// scaleReport is BenchmarkMeasureScale's report.
+func scaleReport(t testing.TB) {
 	t0 := time.Now()
 	g := arxivSized(t)
 	maxDeg := 0
@@ -102,7 +109,7 @@ func TestMeasureScale(t *testing.T) {
 // reference one (refpush_test.go) on the arxiv-sized graph: one op pushes
 // every 100th source (1694 columns).
 //
-//	go test ./core/diffusion/ -run '^$' -bench PushLayout -benchtime 3x
+//	go test ./core/diffusion/ -run '^$' -bench '^BenchmarkPushLayout$' -benchtime 3x
 func BenchmarkPushLayout(b *testing.B) {
 	g := arxivSized(b)
 	opt := DefaultOptions()
@@ -135,16 +142,23 @@ func cpuTime() int64 {
 	return int64(d)
 }
 
-// TestMeasurePushLayout alternates the reference Pusher and this one on
+// BenchmarkMeasurePushLayout alternates the reference Pusher and this one on
 // every 100th source of the arxiv-sized graph, five rounds, and prints the
 // median CPU time of each and their ratio (side by side, so the load of a
 // shared machine hits both alike):
 //
-//	go test ./core/diffusion/ -run TestMeasurePushLayout -measure.scale -v
-func TestMeasurePushLayout(t *testing.T) {
+//	go test ./core/diffusion/ -run '^$' -bench 'MeasurePushLayout$' -benchtime 1x -measure.scale
+func BenchmarkMeasurePushLayout(b *testing.B) {
 	if !*measureScale {
-		t.Skip("pass -measure.scale to run")
+		b.Skip("pass -measure.scale to run")
 	}
+	for b.Loop() {
+		pushLayoutReport(b)
+	}
+}
+
+// pushLayoutReport is BenchmarkMeasurePushLayout's report.
+func pushLayoutReport(t testing.TB) {
 	g := arxivSized(t)
 	opt := DefaultOptions()
 	ref := newRefPusher(g, opt.Gamma, opt.Epsilon)
@@ -167,15 +181,22 @@ func TestMeasurePushLayout(t *testing.T) {
 	logf("CPU ms per 1694 columns, median of 5: reference %.0f, Pusher %.0f; ratio %.2f", mr, mn, mr/mn)
 }
 
-// TestMeasureMaxWork prints the largest push work of a column under
+// BenchmarkMeasureMaxWork prints the largest push work of a column under
 // DefaultOptions on each shared dataset, the numbers behind
 // DefaultMaxWork's claim that they never reach it (recorded in docs/diffusion.md):
 //
-//	go test ./core/diffusion/ -run TestMeasureMaxWork -measure.scale -v
-func TestMeasureMaxWork(t *testing.T) {
+//	go test ./core/diffusion/ -run '^$' -bench 'MeasureMaxWork$' -benchtime 1x -measure.scale
+func BenchmarkMeasureMaxWork(b *testing.B) {
 	if !*measureScale {
-		t.Skip("pass -measure.scale to run")
+		b.Skip("pass -measure.scale to run")
 	}
+	for b.Loop() {
+		maxWorkReport(b)
+	}
+}
+
+// maxWorkReport is BenchmarkMeasureMaxWork's report.
+func maxWorkReport(t testing.TB) {
 	opt := DefaultOptions()
 	for _, name := range []string{"cora", "citeseer", "amazon_photo", "amazon_computers", "coauthor_cs"} {
 		g, err := load.Path(datasets.Path(t, name))
@@ -212,17 +233,24 @@ func TestMeasureMaxWork(t *testing.T) {
 	}
 }
 
-// TestMeasureCapAccuracy shows what a work cap below the largest column
+// BenchmarkMeasureCapAccuracy shows what a work cap below the largest column
 // costs on the arxiv-sized graph: on every 500th column, the capped push
 // against a push 5x tighter (ε = 1e-5, uncapped) as reference, the mean
 // and max absolute error of the column's top-128 entries and the share of
 // the reference top-128 the capped top-128 keeps:
 //
-//	go test ./core/diffusion/ -run TestMeasureCapAccuracy -measure.scale -v
-func TestMeasureCapAccuracy(t *testing.T) {
+//	go test ./core/diffusion/ -run '^$' -bench 'MeasureCapAccuracy$' -benchtime 1x -measure.scale
+func BenchmarkMeasureCapAccuracy(b *testing.B) {
 	if !*measureScale {
-		t.Skip("pass -measure.scale to run")
+		b.Skip("pass -measure.scale to run")
 	}
+	for b.Loop() {
+		capAccuracyReport(b)
+	}
+}
+
+// capAccuracyReport is BenchmarkMeasureCapAccuracy's report.
+func capAccuracyReport(t testing.TB) {
 	g := arxivSized(t)
 	opt := DefaultOptions()
 	lay := newLayout(g)

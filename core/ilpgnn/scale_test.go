@@ -14,18 +14,26 @@ import (
 	"ilpgnn/core/split"
 )
 
-var measureScale = flag.Bool("measure.scale", false, "run TestMeasurePrepareScale (minutes): split and Prepare on an ogbn-arxiv-sized graph")
+var measureScale = flag.Bool("measure.scale", false, "run BenchmarkPrepareScale (minutes): split and Prepare on an ogbn-arxiv-sized graph")
 
-// TestMeasurePrepareScale times the split and each phase of Prepare
+// BenchmarkPrepareScale times the split and each phase of Prepare
 // (DefaultConfig) on an ogbn-arxiv-sized preferential-attachment graph
 // (169,343 nodes, about 1.18M edges, 128 dense features, seed 1; split
-// 60/10/30 as the paper's arxiv runs), and the Go heap after each:
+// 60/10/30 as the paper's arxiv runs), and the Go heap after each. It
+// skips without -measure.scale; each op is one such report:
 //
-//	go test ./core/ilpgnn/ -run TestMeasurePrepareScale -measure.scale -v -timeout 30m
-func TestMeasurePrepareScale(t *testing.T) {
+//	go test ./core/ilpgnn/ -run '^$' -bench PrepareScale -benchtime 1x -measure.scale -timeout 30m
+func BenchmarkPrepareScale(b *testing.B) {
 	if !*measureScale {
-		t.Skip("pass -measure.scale to run")
+		b.Skip("pass -measure.scale to run")
 	}
+	for b.Loop() {
+		prepareScaleReport(b)
+	}
+}
+
+// prepareScaleReport is BenchmarkPrepareScale's report.
+func prepareScaleReport(t testing.TB) {
 	heap := func() string {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)

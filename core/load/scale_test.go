@@ -15,21 +15,30 @@ import (
 	"ilpgnn/core/internal/randgraph"
 )
 
-var measureScale = flag.String("measure.scale", "", "run TestMeasureLoadScale on this folder: write an ogbn-arxiv-sized edges.txt and features.txt there if absent (a first run), else load them")
+var measureScale = flag.String("measure.scale", "", "run BenchmarkLoadScale on this folder: write an ogbn-arxiv-sized edges.txt and features.txt there if absent (a first run), else load them")
 
-// TestMeasureLoadScale measures reading an ogbn-arxiv-sized graph (169,343
+// BenchmarkLoadScale measures reading an ogbn-arxiv-sized graph (169,343
 // nodes, about 1.18M edges, 128 dense features; randgraph.PowerLaw seed 1)
-// from an edge list and a features file. The first run writes the files;
-// run it again under /usr/bin/time -v for the peak RSS of loading alone:
+// from an edge list and a features file, in the folder -measure.scale
+// names. The first run writes the files; run it again under
+// /usr/bin/time -v for the peak RSS of loading alone. It skips without
+// -measure.scale; each op is one load:
 //
 //	go test -c -o /tmp/load.test ./core/load/
-//	/tmp/load.test -test.run TestMeasureLoadScale -measure.scale /tmp/arxiv-sized -test.v
-//	/usr/bin/time -v /tmp/load.test -test.run TestMeasureLoadScale -measure.scale /tmp/arxiv-sized -test.v
-func TestMeasureLoadScale(t *testing.T) {
+//	/tmp/load.test -test.run '^$' -test.bench LoadScale -test.benchtime 1x -measure.scale /tmp/arxiv-sized
+//	/usr/bin/time -v /tmp/load.test -test.run '^$' -test.bench LoadScale -test.benchtime 1x -measure.scale /tmp/arxiv-sized
+func BenchmarkLoadScale(b *testing.B) {
 	dir := *measureScale
 	if dir == "" {
-		t.Skip("pass -measure.scale DIR to run")
+		b.Skip("pass -measure.scale DIR to run")
 	}
+	for b.Loop() {
+		loadScaleReport(b, dir)
+	}
+}
+
+// loadScaleReport is BenchmarkLoadScale's report.
+func loadScaleReport(t testing.TB, dir string) {
 	edges, feats := filepath.Join(dir, "edges.txt"), filepath.Join(dir, "features.txt")
 	if _, err := os.Stat(feats); err != nil {
 		writeArxivSized(t, dir, edges, feats)
@@ -46,7 +55,7 @@ func TestMeasureLoadScale(t *testing.T) {
 		g.NumNodes(), g.NumEdges(), g.FeatureDim(), time.Since(t0).Round(time.Millisecond), ms.HeapAlloc>>20, ms.TotalAlloc>>20)
 }
 
-func writeArxivSized(t *testing.T, dir, edges, feats string) {
+func writeArxivSized(t testing.TB, dir, edges, feats string) {
 	g, err := randgraph.PowerLaw(169343, 7, 128, 1)
 	if err != nil {
 		t.Fatal(err)

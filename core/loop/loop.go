@@ -1,8 +1,12 @@
-// Package loop holds what every training loop shares — ILP-GNN's (package
-// train), the autoencoders' (gnn) and the pair models' (pairfit): the
-// epochs and early stopping's patience, Adam's learning rate and weight
-// decay, and the held-out shares of the split. Their flags are named and
-// described, and their ranges checked, here once for every model.
+// Package loop is the one training loop every model family runs —
+// ILP-GNN's (package train), the autoencoders' (gnn) and the pair models'
+// (pairfit): a family says how it trains an epoch (Trainer), and Run does
+// the rest — Adam and its learning-rate schedule, cancellation, the best
+// weights' snapshot and restore, early stopping (Plateau), the reports
+// (Progress) and the timing (Result). The flags every family shares — the
+// epochs and patience, Adam's learning rate and weight decay, the
+// held-out shares of the split — are named, described and checked here
+// once.
 package loop
 
 import (

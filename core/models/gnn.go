@@ -48,15 +48,7 @@ func (c *GNNConfig) Loop() Loop {
 func (c *GNNConfig) Train(ctx context.Context, run Run, progress func(Progress)) (Trained, error) {
 	cfg := c.Config
 	cfg.Seed = run.Seed
-	var report func(gnn.Progress)
-	if progress != nil {
-		report = func(p gnn.Progress) {
-			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, EpochDone: true, Loss: p.Loss, Cls: p.BCE, KL: p.KL,
-				ValAUC: p.ValAUC, BestValAUC: p.BestValAUC, Score: p.ValAUC, BestScore: p.BestValAUC, BestEpoch: p.BestEpoch,
-				Patience: cfg.Patience, Elapsed: p.Elapsed})
-		}
-	}
-	res, err := gnn.RunSplit(ctx, run.Split, cfg, report)
+	res, err := gnn.RunSplit(ctx, run.Split, cfg, progress)
 	if res == nil {
 		return nil, err
 	}
@@ -68,9 +60,7 @@ type GNN struct{ Run *gnn.Result }
 
 // Result returns the run's measurements.
 func (t *GNN) Result() Result {
-	r := t.Run
-	return Result{Split: r.Split, TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
-		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
+	return Result{Result: t.Run.Result, Split: t.Run.Split}
 }
 
 // Ranker is GAT's last-layer attention on the training graph; the other

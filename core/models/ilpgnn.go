@@ -80,28 +80,25 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 			cfg.Patience = PrecisionPatience
 		}
 	}
-	var report func(train.Progress)
 	if progress != nil {
 		ctx = ilpgnn.WithPrepareProgress(ctx, func(p ilpgnn.PrepareProgress) {
 			progress(Progress{Seed: cfg.Seed, MaxEpochs: cfg.Epochs, Patience: cfg.Patience, Elapsed: p.Elapsed,
 				Prepare: &Prepare{Phase: p.Phase, Done: p.Done, Total: p.Total}})
 		})
-		var last train.Progress // the latest epoch's end, for the reports within the next
+		var last Progress // the latest epoch's end, for the reports within the next
 		ctx = train.WithEpochProgress(ctx, func(p train.EpochProgress) {
 			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Phase: p.Phase,
 				Batch: p.Shards, Batches: shard.Count, Loss: last.Loss, Cls: last.Cls, Pos: last.Pos, Neg: last.Neg,
 				BestValAUC: last.BestValAUC, BestScore: last.BestScore, BestEpoch: last.BestEpoch,
 				Patience: cfg.Patience, StopEpoch: last.StopEpoch, Elapsed: p.Elapsed})
 		})
-		report = func(p train.Progress) {
+		report := progress
+		progress = func(p Progress) {
 			last = p
-			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, EpochDone: true,
-				Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg, ValAUC: p.ValAUC, BestValAUC: p.BestValAUC,
-				Score: p.Score, BestScore: p.BestScore, BestEpoch: p.BestEpoch, Patience: cfg.Patience, StopEpoch: p.StopEpoch,
-				Elapsed: p.Elapsed})
+			report(p)
 		}
 	}
-	res, err := train.RunSplitSelect(ctx, run.Split, cfg, crit, report)
+	res, err := train.RunSplitSelect(ctx, run.Split, cfg, crit, progress)
 	if res == nil {
 		return nil, err
 	}
@@ -120,9 +117,7 @@ type ILPGNN struct {
 func (t *ILPGNN) Result() Result {
 	r := t.Run
 	epochs := float64(max(r.Epochs, 1))
-	out := Result{Split: r.Split, TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
-		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: 1000 * r.TrainSeconds / epochs, PrepSeconds: r.PrepSeconds,
-		Calibration: &r.Calibration, SelectedOn: t.SelectedOn}
+	out := Result{Result: r.Result, Split: r.Split, PrepSeconds: r.PrepSeconds, Calibration: &r.Calibration, SelectedOn: t.SelectedOn}
 	p := r.Phases
 	for _, ph := range []struct {
 		name string

@@ -14,14 +14,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"ilpgnn/core/calibrate"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
@@ -146,79 +145,18 @@ type Run struct {
 	Given map[string]bool
 }
 
-// Progress reports a finished epoch, a mini-batch of one (models that
-// step per batch of pairs), or a step of the preparation before the first.
-type Progress struct {
-	Seed             uint64
-	Epoch, MaxEpochs int // Epoch is 1-based
-	// Batch of Batches is the place within the epoch of models that step
-	// per mini-batch; EpochDone marks the report that ends an epoch (every
-	// report of the other models), and only it carries ValAUC and Score.
-	Batch, Batches int
-	EpochDone      bool
-	// Phase, in a report within an epoch, is what the epoch is doing
-	// (ILP-GNN's sharded epochs: train.PhaseEncoder and the others, with
-	// Batch of Batches the shards done).
-	Phase string
-	Loss  float64
-	// Cls is the loss's cross-entropy term; Pos and Neg are ILP-GNN's
-	// explanation losses, KL the variational autoencoder's.
-	Cls, Pos, Neg, KL float64
-	ValAUC            float64
-	BestValAUC        float64
-	// Score is the selection criterion (validation AUC, or validation
-	// precision where the run selects on it) and BestScore its best so
-	// far, at BestEpoch.
-	Score, BestScore float64
-	BestEpoch        int
-	Patience         int
-	// StopEpoch, where set, is the last epoch the run takes unless its
-	// score makes progress (early stopping that also decays the learning
-	// rate waits more than Patience past BestEpoch).
-	StopEpoch int
-	Elapsed   time.Duration
-	// Prepare, when set, makes this a report of the preparation before the
-	// first epoch (Epoch 0).
-	Prepare *Prepare
-}
+// Progress is the one report every model family makes (loop.Progress).
+type Progress = loop.Progress
 
-// Prepare is how far the preparation of a graph has got: Phase has done
-// Done of Total units.
-type Prepare struct {
-	Phase       string
-	Done, Total int
-}
+// Prepare is how far the preparation of a graph has got (loop.Prepare).
+type Prepare = loop.Prepare
 
-// Remaining estimates the time left from the mean epoch so far: at most
-// MaxEpochs run, and early stopping ends the run at StopEpoch, or else
-// Patience epochs after the best one, unless a better one comes.
-func (p Progress) Remaining() time.Duration {
-	done := float64(p.Epoch)
-	if p.Batches > 0 {
-		done = float64(p.Epoch-1) + float64(p.Batch)/float64(p.Batches)
-	}
-	if done <= 0 {
-		return 0
-	}
-	stop := p.BestEpoch + p.Patience
-	if p.StopEpoch > 0 {
-		stop = p.StopEpoch
-	}
-	left := float64(p.Epoch) - done + float64(min(p.MaxEpochs-p.Epoch, max(stop-p.Epoch, 0)))
-	return time.Duration(float64(p.Elapsed) / done * left)
-}
-
-// Result is what a trained model measured.
+// Result is what a trained model measured: the training loop's result,
+// the split, and what some models add.
 type Result struct {
-	Split        *split.Split
-	TestAUC      float64
-	TestHits     eval.Hits // Hits@20, @50 and @100 of the test links (OGB's)
-	ValAUC       float64   // of the kept weights
-	Epochs       int       // epochs run
-	BestEpoch    int       // epoch whose weights were kept
-	TrainSeconds float64   // the epochs, validation included
-	EpochMillis  float64   // TrainSeconds per epoch
-	PrepSeconds  float64   // preparation before the first epoch
+	loop.Result
+	Split       *split.Split
+	PrepSeconds float64 // preparation before the first epoch
 	// Phases are the mean milliseconds per epoch of each part of an epoch,
 	// for models that time them.
 	Phases []Phase

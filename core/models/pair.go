@@ -37,7 +37,9 @@ type pairModel interface {
 	registerFlags(fs *flag.FlagSet)
 	validate() error
 	fit() *pairfit.Config
-	run(ctx context.Context, sp *split.Split, seed uint64, progress func(pairfit.Progress)) (*pairfit.Result, *conpi.Model, error)
+	// build returns the model on the training graph g, its weights drawn
+	// from seed.
+	build(g *graph.Graph, seed uint64) (pairfit.Model, error)
 }
 
 // PairConfig is the configuration of a pair model with the split's
@@ -82,29 +84,20 @@ func (c *PairConfig) Fit() pairfit.Config { return *c.model.fit() }
 
 // Train fits the model on run.Split with run.Seed.
 func (c *PairConfig) Train(ctx context.Context, run Run, progress func(Progress)) (Trained, error) {
-	f := c.model.fit()
-	var report func(pairfit.Progress)
-	if progress != nil {
-		report = func(p pairfit.Progress) {
-			pr := Progress{Seed: run.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Batch: p.Batch, Batches: p.Batches,
-				EpochDone: p.EpochDone, Loss: p.Loss, Cls: p.Loss, BestValAUC: p.BestValAUC, BestScore: p.BestValAUC,
-				BestEpoch: p.BestEpoch, Patience: f.Patience, Elapsed: p.Elapsed}
-			if p.EpochDone {
-				pr.ValAUC, pr.Score = p.ValAUC, p.ValAUC
-			}
-			progress(pr)
-		}
-	}
-	res, cm, err := c.model.run(ctx, run.Split, run.Seed, report)
+	fit := *c.model.fit()
+	fit.Seed = run.Seed
+	build := func(g *graph.Graph) (pairfit.Model, error) { return c.model.build(g, run.Seed) }
+	res, err := pairfit.Fit(ctx, run.Split, fit, build, progress)
 	if res == nil {
 		return nil, err
 	}
-	return &Pair{Run: *res, Split: run.Split, CONPI: cm}, err
+	cm, _ := res.Model.(*conpi.Model)
+	return &Pair{Run: res.Result, Split: run.Split, CONPI: cm}, err
 }
 
 // Pair is a trained pair model.
 type Pair struct {
-	Run   pairfit.Result
+	Run   loop.Result
 	Split *split.Split
 	// CONPI is the model when it is CONPI, whose interaction weights
 	// explain its predictions; nil otherwise.
@@ -112,11 +105,7 @@ type Pair struct {
 }
 
 // Result returns the run's measurements.
-func (t *Pair) Result() Result {
-	r := t.Run
-	return Result{Split: t.Split, TestAUC: r.TestAUC, TestHits: r.TestHits, ValAUC: r.ValAUC, Epochs: r.Epochs,
-		BestEpoch: r.BestEpoch, TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}
-}
+func (t *Pair) Result() Result { return Result{Result: t.Run, Split: t.Split} }
 
 // Ranker is CONPI's context interaction on its training contexts; SEAL and
 // WalkPooling explain nothing.
@@ -173,14 +162,10 @@ type sealModel struct{ cfg seal.Config }
 func (s *sealModel) registerFlags(fs *flag.FlagSet) { s.cfg.RegisterFlags(fs) }
 func (s *sealModel) validate() error                { return s.cfg.Validate() }
 func (s *sealModel) fit() *pairfit.Config           { return &s.cfg.Fit }
-func (s *sealModel) run(ctx context.Context, sp *split.Split, seed uint64, progress func(pairfit.Progress)) (*pairfit.Result, *conpi.Model, error) {
+func (s *sealModel) build(g *graph.Graph, seed uint64) (pairfit.Model, error) {
 	cfg := s.cfg
 	cfg.Fit.Seed = seed
-	res, err := seal.RunSplit(ctx, sp, cfg, progress)
-	if res == nil {
-		return nil, nil, err
-	}
-	return &res.Result, nil, err
+	return seal.New(g, cfg)
 }
 
 type wpModel struct{ cfg walkpool.Config }
@@ -188,14 +173,10 @@ type wpModel struct{ cfg walkpool.Config }
 func (w *wpModel) registerFlags(fs *flag.FlagSet) { w.cfg.RegisterFlags(fs) }
 func (w *wpModel) validate() error                { return w.cfg.Validate() }
 func (w *wpModel) fit() *pairfit.Config           { return &w.cfg.Fit }
-func (w *wpModel) run(ctx context.Context, sp *split.Split, seed uint64, progress func(pairfit.Progress)) (*pairfit.Result, *conpi.Model, error) {
+func (w *wpModel) build(g *graph.Graph, seed uint64) (pairfit.Model, error) {
 	cfg := w.cfg
 	cfg.Fit.Seed = seed
-	res, err := walkpool.RunSplit(ctx, sp, cfg, progress)
-	if res == nil {
-		return nil, nil, err
-	}
-	return &res.Result, nil, err
+	return walkpool.New(g, cfg)
 }
 
 type conpiModel struct{ cfg conpi.Config }
@@ -203,12 +184,8 @@ type conpiModel struct{ cfg conpi.Config }
 func (c *conpiModel) registerFlags(fs *flag.FlagSet) { c.cfg.RegisterFlags(fs) }
 func (c *conpiModel) validate() error                { return c.cfg.Validate() }
 func (c *conpiModel) fit() *pairfit.Config           { return &c.cfg.Fit }
-func (c *conpiModel) run(ctx context.Context, sp *split.Split, seed uint64, progress func(pairfit.Progress)) (*pairfit.Result, *conpi.Model, error) {
+func (c *conpiModel) build(g *graph.Graph, seed uint64) (pairfit.Model, error) {
 	cfg := c.cfg
 	cfg.Fit.Seed = seed
-	res, err := conpi.RunSplit(ctx, sp, cfg, progress)
-	if res == nil {
-		return nil, nil, err
-	}
-	return &res.Result, res.Model, err
+	return conpi.New(g, cfg)
 }

@@ -9,6 +9,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -61,7 +62,7 @@ func firstEpochGradient(t *testing.T, sp *split.Split, in *ilpgnn.Inputs, cfg Co
 		t.Fatal(err)
 	}
 	var ph Phases
-	el, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, 1, cfg.LR, &ph, nil)
+	el, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, &loop.Epoch{Index: 1, LR: cfg.LR}, &ph, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestShardValidationIsHere(t *testing.T) {
 	cfg.Seed, cfg.Epochs, cfg.BatchSize, cfg.LR, cfg.Warmup = 3, 5, 200, 0.01, 0
 	_, sp := sparseSplit(t, cfg)
 	val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	here := func(p *ilpgnn.Predictor) float64 { return aucOf(p, val, len(sp.ValPos)) }
+	here := func(p *ilpgnn.Predictor) float64 { return loop.AUC(p.Logits(val), len(sp.ValPos)) }
 	a, err := RunSplitSelect(t.Context(), sp, cfg, nil, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -15,51 +16,57 @@ import (
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
 
-// TestMeasureBatches measures, on a random graph of the size ILPGNN_MEASURE
-// gives ("nodes,edges", e.g. 169343,1166243 for ogbn-arxiv's size) with 128
-// dense features and the 60/10/30 split: how much of the graph a batch's
-// receptive field covers; then, for each batch size of
-// ILPGNN_MEASURE_BATCHES (default "0,65536,16384"; "none" stops after the
-// coverage), the epoch times over ILPGNN_MEASURE_EPOCHS epochs (default 2)
-// and the peak resident memory; and the whole-graph encoder's forward and
-// backward time. It only reports (t.Log): make test asserts no timing. Run
-// it with -v, e.g.
+var (
+	measureSize    = flag.String("measure.size", "", "BenchmarkBatches: the random graph's nodes,edges (169343,1166243 is ogbn-arxiv's size)")
+	measureBatches = flag.String("measure.batches", "0,65536,16384", "BenchmarkBatches: comma-separated batch sizes to time; none stops after the coverage")
+	measureEpochs  = flag.Int("measure.epochs", 2, "BenchmarkBatches: epochs timed per batch size")
+	measurePlain   = flag.Bool("measure.plain", false, "BenchmarkBatches: record on a plain tape instead of a lean one")
+)
+
+// BenchmarkBatches measures, on a random graph of the size -measure.size
+// gives ("nodes,edges") with 128 dense features and the 60/10/30 split:
+// how much of the graph a batch's receptive field covers; then, for each
+// batch size of -measure.batches ("none" stops after the coverage), the
+// epoch times over -measure.epochs epochs and the peak resident memory;
+// and the whole-graph encoder's forward and backward time
+// (docs/scale.md records them). It skips without -measure.size; each op is
+// one such report:
 //
-//	ILPGNN_MEASURE=43500,300000 go test -count=1 -run TestMeasureBatches -v -timeout 1h ./core/train
-func TestMeasureBatches(t *testing.T) {
-	spec := os.Getenv("ILPGNN_MEASURE")
-	if spec == "" {
-		t.Skip("set ILPGNN_MEASURE=nodes,edges to measure")
+//	go test ./core/train -run '^$' -bench Batches -benchtime 1x -timeout 1h -measure.size 43500,300000
+func BenchmarkBatches(b *testing.B) {
+	if *measureSize == "" {
+		b.Skip("pass -measure.size nodes,edges to measure")
 	}
 	var n, m int
-	if _, err := fmt.Sscanf(spec, "%d,%d", &n, &m); err != nil {
-		t.Fatalf("ILPGNN_MEASURE=%q: want nodes,edges: %v", spec, err)
+	if _, err := fmt.Sscanf(*measureSize, "%d,%d", &n, &m); err != nil {
+		b.Fatalf("-measure.size %q: want nodes,edges: %v", *measureSize, err)
 	}
-	batches := []int{0, 65536, 16384}
-	if s := os.Getenv("ILPGNN_MEASURE_BATCHES"); s == "none" {
-		batches = nil
-	} else if s != "" {
-		batches = batches[:0]
+	var batches []int
+	if s := *measureBatches; s != "none" {
 		for f := range strings.SplitSeq(s, ",") {
-			b, err := strconv.Atoi(f)
+			bs, err := strconv.Atoi(f)
 			if err != nil {
-				t.Fatalf("ILPGNN_MEASURE_BATCHES=%q: %v", s, err)
+				b.Fatalf("-measure.batches %q: %v", s, err)
 			}
-			batches = append(batches, b)
+			batches = append(batches, bs)
 		}
 	}
-	epochs := 2
-	if s := os.Getenv("ILPGNN_MEASURE_EPOCHS"); s != "" {
-		var err error
-		if epochs, err = strconv.Atoi(s); err != nil || epochs < 1 {
-			t.Fatalf("ILPGNN_MEASURE_EPOCHS=%q: want a positive count", s)
-		}
+	if *measureEpochs < 1 {
+		b.Fatalf("-measure.epochs %d: want a positive count", *measureEpochs)
 	}
+	for b.Loop() {
+		measureBatchSizes(b, n, m, batches, *measureEpochs)
+	}
+}
 
+// measureBatchSizes is BenchmarkBatches's report on a random graph of n
+// nodes and m edges.
+func measureBatchSizes(t testing.TB, n, m int, batches []int, epochs int) {
 	t0 := time.Now()
 	g := randomGraph(t, n, m, 128, 1)
 	cfg := DefaultConfig()
@@ -99,7 +106,7 @@ func TestMeasureBatches(t *testing.T) {
 			labels[k] = 1
 		}
 		tape := autograd.NewTape()
-		tape.SetLean(os.Getenv("ILPGNN_MEASURE_PLAIN") == "")
+		tape.SetLean(!*measurePlain)
 		ep, err := newEpochPass(t.Context(), model, in, c, tape, sp.TrainPos, nil, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -116,7 +123,7 @@ func TestMeasureBatches(t *testing.T) {
 			hr := model.Encode(tape, in, 0, nil)
 			ph.Encoder = time.Since(s)
 			sampler.Sample(pairs[P:], sp.Train)
-			if _, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, epoch, c.LR, &ph, nil); err != nil {
+			if _, err := ep.lossAndBackward(t.Context(), hr, pairs, labels, &loop.Epoch{Index: epoch, LR: c.LR}, &ph, nil); err != nil {
 				t.Fatal(err)
 			}
 			adam.Step()
@@ -153,7 +160,7 @@ func TestMeasureBatches(t *testing.T) {
 // random sample of an epoch's positives and negatives) touches: its ends,
 // the ends and their neighbours (the rows of H^r selection and the losses
 // read), and their neighbours in turn (the rows Ã H^r's backward reaches).
-func coverage(t *testing.T, g *graph.Graph, sp *split.Split, sizes []int) {
+func coverage(t testing.TB, g *graph.Graph, sp *split.Split, sizes []int) {
 	P := len(sp.TrainPos)
 	pairs := append(append([]graph.Edge{}, sp.TrainPos...), make([]graph.Edge, P)...)
 	split.NewNegativeSampler(0).Sample(pairs[P:], sp.Train)
@@ -197,7 +204,7 @@ func coverage(t *testing.T, g *graph.Graph, sp *split.Split, sizes []int) {
 
 // randomGraph has n nodes, m uniformly random edges (before removing
 // repeats) and d dense uniform features.
-func randomGraph(t *testing.T, n, m, d int, seed uint64) *graph.Graph {
+func randomGraph(t testing.TB, n, m, d int, seed uint64) *graph.Graph {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	edges := make([]graph.Edge, m)
@@ -222,7 +229,7 @@ func randomGraph(t *testing.T, n, m, d int, seed uint64) *graph.Graph {
 
 // resetPeakRSS returns freed memory to the OS and restarts the kernel's
 // peak resident set size (VmHWM) from the current one, which it returns.
-func resetPeakRSS(t *testing.T) uint64 {
+func resetPeakRSS(t testing.TB) uint64 {
 	debug.FreeOSMemory()
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 		t.Skipf("cannot reset the peak RSS: %v", err)
@@ -231,7 +238,7 @@ func resetPeakRSS(t *testing.T) uint64 {
 }
 
 // procStatus returns a field of /proc/self/status in bytes.
-func procStatus(t *testing.T, field string) uint64 {
+func procStatus(t testing.TB, field string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Skipf("cannot read the RSS: %v", err)

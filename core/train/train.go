@@ -8,13 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/calibrate"
-	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/loop"
@@ -143,27 +141,9 @@ func (p *Phases) add(q Phases) {
 	p.Eval += q.Eval
 }
 
-// Progress reports one epoch.
-type Progress struct {
-	Seed      uint64
-	Epoch     int // 1-based; the model evaluated has had Epoch-1 updates
-	MaxEpochs int
-	Loss, Cls float64
-	Pos, Neg  float64 // L^p_dis and L^n_dis
-	// PosShare is the fraction of training positives that feed L^p_dis.
-	PosShare   float64
-	ValAUC     float64
-	BestValAUC float64 // at BestEpoch
-	// Score is the selection criterion of this epoch (ValAUC unless
-	// RunSplitSelect got another); BestEpoch has the best.
-	Score, BestScore float64
-	BestEpoch        int
-	LR               float64 // of this epoch's update
-	// StopEpoch is the last epoch the run takes unless its validation
-	// score makes progress (MaxEpochs at most).
-	StopEpoch int
-	Elapsed   time.Duration
-}
+// Progress is the report of an epoch (loop.Progress): the loop's fields
+// with the loss terms Loss, Cls, Pos, Neg and PosShare.
+type Progress = loop.Progress
 
 // The phases of an epoch, as EpochProgress names them.
 const (
@@ -194,30 +174,22 @@ func WithEpochProgress(ctx context.Context, progress func(EpochProgress)) contex
 	return context.WithValue(ctx, epochTraceKey{}, progress)
 }
 
-// Result is a finished (or cancelled) run.
+// Result is a finished (or cancelled) run: the training loop's result
+// with the model, which holds the weights of the best score, and what
+// ILP-GNN adds.
 type Result struct {
-	Model  *ilpgnn.Model // the weights with the best validation AUC
+	loop.Result
+	Model  *ilpgnn.Model
 	Split  *split.Split
 	Inputs *ilpgnn.Inputs // of the training graph
 	Config Config
 
-	Epochs    int     // epochs run
-	BestEpoch int     // epoch whose weights were kept
-	ValAUC    float64 // of the kept weights
-	ValScore  float64 // the selection criterion of the kept weights
-	TestAUC   float64
-	// TestHits is Hits@20, @50 and @100 of the test links against the test
-	// non-links (OGB's protocol).
-	TestHits     eval.Hits
-	PrepSeconds  float64 // split, diffusion and feature preparation
-	TrainSeconds float64 // the epochs, including validation
-	TestSeconds  float64 // the test AUC
+	PrepSeconds float64 // split, diffusion and feature preparation
 	// Calibration is the temperature and bias fitted on the validation
 	// pairs with the kept weights (Calibrate) and the test pairs'
 	// calibration before and after them.
 	Calibration calibrate.Calibration
 	Phases      Phases // summed over epochs
-	History     []Progress
 	// Workers is how many workers computed the shards of batched epochs
 	// (0: the epochs fit one batch and were not sharded).
 	Workers int
@@ -316,39 +288,19 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		res.Workers = r.ep.runner.Workers()
 	}
 
-	var runErr error
-	for r.epoch = 1; r.epoch <= cfg.Epochs; r.epoch++ {
-		if err := ctx.Err(); err != nil {
-			runErr = err
-			break
-		}
-		pr, stop, err := r.step(ctx)
-		if err != nil {
-			runErr = err
-			break
-		}
-		res.History = append(res.History, pr)
-		if progress != nil {
-			progress(pr)
-		}
-		if stop {
-			break
-		}
-	}
-	autograd.Restore(r.params, r.best)
-	res.TrainSeconds = time.Since(r.start).Seconds()
-	testStart := time.Now()
-	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
+	run, runErr := loop.Run(ctx, r, loop.Options{Seed: cfg.Seed, Params: model.Params(), LR: cfg.LR, Warmup: cfg.Warmup,
+		WeightDecay: cfg.WeightDecay, Epochs: cfg.Epochs, Stop: *cfg.plateau(), Progress: progress})
+	res.Result = *run
 	kept := ilpgnn.NewPredictor(model, in)
-	s := kept.Logits(testPairs)
-	nPos := len(sp.TestPos)
-	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
-	res.Calibration = calibrate.MeasureChoice(s, nPos, Calibrate(kept, sp))
-	res.TestSeconds = time.Since(testStart).Seconds()
+	s := res.Test(sp, kept.Logits)
+	calStart := time.Now()
+	res.Calibration = calibrate.MeasureChoice(s, len(sp.TestPos), Calibrate(kept, sp))
+	res.TestSeconds += time.Since(calStart).Seconds()
 	return res, runErr
 }
 
-// run is a training run's state from one epoch to the next.
+// run is ILP-GNN's epoch (loop.Trainer) with the state it keeps from one
+// epoch to the next.
 type run struct {
 	sp       *split.Split
 	cfg      Config
@@ -357,9 +309,6 @@ type run struct {
 	in       *ilpgnn.Inputs
 	res      *Result
 	params   []*autograd.Var
-	best     [][]float32 // the weights of the best score so far
-	adam     *optim.Adam
-	plateau  *loop.Plateau
 	sampler  *split.NegativeSampler
 	dropRNG  *rand.Rand
 	pairs    []graph.Edge // the training links, then as many negatives
@@ -367,41 +316,28 @@ type run struct {
 	valPairs []graph.Edge // the validation links, then their negatives
 	tape     *autograd.Tape
 	ep       *epochPass
-	epoch    int
+	epoch    int       // the epoch under way
 	start    time.Time // of the first epoch
 }
 
 func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in *ilpgnn.Inputs, res *Result) *run {
-	params := model.Params()
-	adam := optim.NewAdam(params, cfg.LR)
-	adam.WeightDecay = cfg.WeightDecay
-	P := len(sp.TrainPos)
-	pairs := make([]graph.Edge, 2*P)
-	copy(pairs, sp.TrainPos)
-	labels := make([]float32, 2*P)
-	for k := range P {
-		labels[k] = 1
-	}
+	pairs, labels := loop.TrainingPairs(sp)
 	tape := autograd.NewTape()
 	// Nothing reads the tape's results after Backward, so it can allocate
 	// the gradients as the pass reaches them and release what it passed:
 	// the encoder's N x d matrices then peak at their values alone.
 	tape.SetLean(true)
-	res.ValAUC, res.ValScore = -1, math.Inf(-1)
-	return &run{sp: sp, cfg: cfg, crit: crit, model: model, in: in, res: res, params: params,
-		best: autograd.Snapshot(params, nil), adam: adam, plateau: cfg.plateau(),
+	return &run{sp: sp, cfg: cfg, crit: crit, model: model, in: in, res: res, params: model.Params(),
 		sampler: split.NewNegativeSampler(cfg.Seed), dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)),
-		pairs: pairs, labels: labels, valPairs: append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...),
-		tape: tape, start: time.Now()}
+		pairs: pairs, labels: labels, valPairs: loop.ValidationPairs(sp), tape: tape, start: time.Now()}
 }
 
-// step trains epoch r.epoch: it encodes, scores the weights it starts
-// from on validation (keeping them when they are the best so far), draws
-// the negatives, and steps Adam on the epoch's loss. It returns the
-// epoch's progress and whether early stopping ends the run. An epoch
-// cancelled within is not counted.
-func (r *run) step(ctx context.Context) (Progress, bool, error) {
-	cfg, res, ep, epoch := r.cfg, r.res, r.ep, r.epoch
+// Epoch trains epoch e.Index: it encodes, judges the weights it starts
+// from on validation, draws the negatives, and steps Adam once on the
+// epoch's loss. An epoch cancelled within is not counted.
+func (r *run) Epoch(ctx context.Context, e *loop.Epoch) (Progress, error) {
+	cfg, ep := r.cfg, r.ep
+	r.epoch = e.Index
 	var ph Phases
 	if ep.runner != nil {
 		ep.report(PhaseEncoder, 0)
@@ -418,24 +354,16 @@ func (r *run) step(ctx context.Context) (Progress, bool, error) {
 	// Validation AUC of the current weights, before they are updated: by
 	// the runner of shards, alongside its helpers' first shards, when the
 	// logits of H^r are what it needs; else here.
-	var valAUC, score float64
-	keep := func(auc, sc float64) {
-		valAUC, score = auc, sc
-		if sc > res.ValScore {
-			res.ValScore, res.ValAUC, res.BestEpoch = sc, auc, epoch
-			r.best = autograd.Snapshot(r.params, r.best)
-		}
-	}
 	nVal := len(r.sp.ValPos)
 	validate := func(logits []float32) {
-		auc := eval.AUC(logits[:nVal], logits[nVal:])
-		keep(auc, auc)
+		auc := loop.AUC(logits, nVal)
+		e.Judge(auc, auc)
 	}
 	if !ep.validates {
 		if ep.runner != nil {
 			ep.report(PhaseValidation, 0)
 		}
-		keep(r.validateHere(hr))
+		e.Judge(r.validateHere(hr))
 		validate = nil
 	}
 	t2 := time.Now()
@@ -444,32 +372,22 @@ func (r *run) step(ctx context.Context) (Progress, bool, error) {
 	P := len(r.sp.TrainPos)
 	r.sampler.Sample(r.pairs[P:], r.sp.Train)
 	ph.Selection = time.Since(t2)
-	el, err := ep.lossAndBackward(ctx, hr, r.pairs, r.labels, epoch, r.adam.LR, &ph, validate)
+	el, err := ep.lossAndBackward(ctx, hr, r.pairs, r.labels, e, &ph, validate)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return Progress{}, false, err // cancelled within the epoch: it is not counted
+			return Progress{}, err // cancelled within the epoch: it is not counted
 		}
-		return Progress{}, false, fmt.Errorf("train: %w", err)
+		return Progress{}, fmt.Errorf("train: %w", err)
 	}
 	t5 := time.Now()
-	r.adam.LR = cfg.LR * min(1, float64(epoch)/float64(max(cfg.Warmup, 1))) * r.plateau.Scale()
-	r.adam.Step()
+	err = e.Step()
 	ph.Optimizer = time.Since(t5)
-	res.Phases.add(ph)
-	res.Epochs = epoch
-	if err := r.adam.CheckWeights(epoch); err != nil {
-		return Progress{}, false, fmt.Errorf("train: %w", err)
+	r.res.Phases.add(ph)
+	if err != nil {
+		return Progress{}, fmt.Errorf("train: %w", err)
 	}
-
-	stop := r.plateau.Observe(epoch, score)
-	return Progress{
-		Seed: cfg.Seed, Epoch: epoch, MaxEpochs: cfg.Epochs,
-		Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
-		PosShare: float64(el.contributing) / float64(max(P, 1)),
-		ValAUC:   valAUC, BestValAUC: res.ValAUC, Score: score, BestScore: res.ValScore, BestEpoch: res.BestEpoch,
-		LR: r.adam.LR, StopEpoch: min(cfg.Epochs, epoch+r.plateau.Left(epoch)),
-		Elapsed: time.Since(r.start),
-	}, stop, nil
+	return Progress{Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
+		PosShare: float64(el.contributing) / float64(max(P, 1))}, nil
 }
 
 // validateHere scores the weights an epoch starts from, whose H^r is hr:
@@ -482,7 +400,7 @@ func (r *run) validateHere(hr *autograd.Var) (auc, score float64) {
 	} else {
 		pred = ilpgnn.NewPredictor(r.model, r.in)
 	}
-	auc = aucOf(pred, r.valPairs, len(r.sp.ValPos))
+	auc = loop.AUC(pred.Logits(r.valPairs), len(r.sp.ValPos))
 	score = auc
 	if r.crit != nil {
 		score = r.crit(pred)
@@ -555,8 +473,9 @@ func newEpochPass(ctx context.Context, model *ilpgnn.Model, in *ilpgnn.Inputs, c
 // batches (see sharded), and returns ctx's error if ctx is done between
 // two shards. A non-finite loss is returned as an error before any
 // backward step. It adds its time to ph.
-func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, epoch int, lr float64, ph *Phases, validate func(logits []float32)) (epochLoss, error) {
+func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pairs []graph.Edge, labels []float32, e *loop.Epoch, ph *Phases, validate func(logits []float32)) (epochLoss, error) {
 	cfg := ep.cfg
+	epoch := e.Index
 	seed := cfg.Seed ^ uint64(epoch)<<20
 	if ep.runner == nil {
 		t0 := time.Now()
@@ -567,7 +486,7 @@ func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pair
 		ph.Selection += t1.Sub(t0)
 		ph.Losses += t2.Sub(t1)
 		el := epochLoss{scalar(loss.Total), scalar(loss.Cls), scalar(loss.Pos), scalar(loss.Neg), ep.batch.ContributingPositives()}
-		if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
+		if err := e.CheckLoss(el.total); err != nil {
 			return el, err
 		}
 		ep.tape.Backward(loss.Total)
@@ -578,7 +497,7 @@ func (ep *epochPass) lossAndBackward(ctx context.Context, hr *autograd.Var, pair
 	if err != nil {
 		return el, err
 	}
-	if err := optim.CheckLoss(epoch, el.total, lr); err != nil {
+	if err := e.CheckLoss(el.total); err != nil {
 		return el, err
 	}
 	ep.report(PhaseBackward, shard.Count)
@@ -645,13 +564,6 @@ func TestWarning(sp *split.Split) string {
 		links = "link"
 	}
 	return fmt.Sprintf("the test AUC is not meaningful: the split holds out only %d test %s (fewer than %d); use a larger graph or a larger test share (test-frac)", n, links, MinTestLinks)
-}
-
-// aucOf returns the AUC of the predictor's scores on pairs whose first nPos
-// are links and the rest non-links.
-func aucOf(p *ilpgnn.Predictor, pairs []graph.Edge, nPos int) float64 {
-	s := p.Logits(pairs)
-	return eval.AUC(s[:nPos], s[nPos:])
 }
 
 func scalar(v *autograd.Var) float64 { return float64(v.Value[0]) }

@@ -13,6 +13,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 )
@@ -74,7 +75,7 @@ func (c *scoredConfig) Train(_ context.Context, run models.Run, progress func(mo
 		progress(models.Progress{Seed: run.Seed, Epoch: e, MaxEpochs: c.Epochs, Batch: 1, Batches: 2})
 		progress(models.Progress{Seed: run.Seed, Epoch: e, MaxEpochs: c.Epochs, EpochDone: true})
 	}
-	return result{models.Result{ValAUC: c.Q/10 + float64(c.Epochs)/1000 + float64(run.Seed)/1e6, Epochs: c.Epochs}}, nil
+	return result{models.Result{Result: loop.Result{ValAUC: c.Q/10 + float64(c.Epochs)/1000 + float64(run.Seed)/1e6, Epochs: c.Epochs}}}, nil
 }
 
 type result struct{ r models.Result }

@@ -1,19 +1,20 @@
 package engine
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 )
 
+var datasetsDir = flag.String("datasets", filepath.Join("..", "..", "..", "shared", "datasets"),
+	"the shared datasets folder the Cora benchmarks read (relative to wasm/engine)")
+
 // coraFiles reads Cora's LINQS files from the shared datasets beside the
-// repository ($ILPGNN_DATASETS overrides), skipping when they are absent.
+// repository (-datasets DIR overrides), skipping when they are absent.
 func coraFiles(tb testing.TB) map[string][]byte {
-	dir := os.Getenv("ILPGNN_DATASETS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "datasets")
-	}
+	dir := *datasetsDir
 	files := map[string][]byte{}
 	for _, name := range []string{"cora.content", "cora.cites"} {
 		b, err := os.ReadFile(filepath.Join(dir, "cora", name))

@@ -22,6 +22,7 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
@@ -119,14 +120,16 @@ func (p *page) chanFor(id int64) chan Reply {
 	return c
 }
 
-// send issues a request and returns its id without waiting.
+// send issues a request and returns its id without waiting. An ILP-GNN
+// train request gets ppr-eps testPPREps unless it sets its own
+// (withTestPPREps).
 func (p *page) send(op string, args any, files map[string][]byte) int64 {
 	p.mu.Lock()
 	p.next++
 	id := p.next
 	p.chanFor(id)
 	p.mu.Unlock()
-	raw, err := json.Marshal(args)
+	raw, err := json.Marshal(withTestPPREps(op, args))
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -780,33 +783,33 @@ func TestPairModels(t *testing.T) {
 
 // runPairDirectly trains the named pair model on sp with seed 2 and the
 // settings given, through its own package rather than the registry.
-func runPairDirectly(t *testing.T, name string, settings map[string]any, sp *split.Split) pairfit.Result {
+func runPairDirectly(t *testing.T, name string, settings map[string]any, sp *split.Split) loop.Result {
 	t.Helper()
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	var run func() (pairfit.Result, error)
+	var run func() (loop.Result, error)
 	switch name {
 	case "seal":
 		c := seal.DefaultConfig()
 		c.RegisterFlags(fs)
-		run = func() (pairfit.Result, error) {
+		run = func() (loop.Result, error) {
 			c.Fit.Seed = 2
-			r, err := seal.RunSplit(context.Background(), sp, c, nil)
+			r, err := pairfit.Fit(context.Background(), sp, c.Fit, c.Build, nil)
 			return r.Result, err
 		}
 	case "wp":
 		c := walkpool.DefaultConfig()
 		c.RegisterFlags(fs)
-		run = func() (pairfit.Result, error) {
+		run = func() (loop.Result, error) {
 			c.Fit.Seed = 2
-			r, err := walkpool.RunSplit(context.Background(), sp, c, nil)
+			r, err := pairfit.Fit(context.Background(), sp, c.Fit, c.Build, nil)
 			return r.Result, err
 		}
 	case "conpi":
 		c := conpi.DefaultConfig()
 		c.RegisterFlags(fs)
-		run = func() (pairfit.Result, error) {
+		run = func() (loop.Result, error) {
 			c.Fit.Seed = 2
-			r, err := conpi.RunSplit(context.Background(), sp, c, nil)
+			r, err := pairfit.Fit(context.Background(), sp, c.Fit, c.Build, nil)
 			return r.Result, err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ilpgnn/core/baselines/pairfit"
+	"ilpgnn/core/graph"
 )
 
 // Config is everything a CONPI run depends on besides the split.
@@ -99,3 +100,6 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.NormalizeFeatures, "normalize-features", c.NormalizeFeatures, "L2-normalise each feature row")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the hidden layers")
 }
+
+// Build returns the model on the training graph g (New), for pairfit.Fit.
+func (c Config) Build(g *graph.Graph) (*Model, error) { return New(g, c) }

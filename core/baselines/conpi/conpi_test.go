@@ -10,6 +10,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/autograd/gradtest"
+	"ilpgnn/core/baselines/pairfit"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/split"
@@ -567,7 +568,7 @@ func TestConfig(t *testing.T) {
 }
 
 // smallRun trains a small model on the planted graph.
-func smallRun(t *testing.T, seed uint64) *Result {
+func smallRun(t *testing.T, seed uint64) *pairfit.Fitted[*Model] {
 	t.Helper()
 	g := planted(t, 200, 30, 14)
 	sp, err := split.New(g, seed, 0.05, 0.1)
@@ -577,7 +578,7 @@ func smallRun(t *testing.T, seed uint64) *Result {
 	cfg := DefaultConfig()
 	cfg.Hidden, cfg.Dim, cfg.QueryDim, cfg.PredHidden = 16, 16, 8, 16
 	cfg.Fit.Seed, cfg.Fit.Epochs, cfg.Fit.LR = seed, 8, 0.01
-	res, err := RunSplit(context.Background(), sp, cfg, nil)
+	res, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -608,7 +609,8 @@ func TestRunSplitCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := RunSplit(ctx, sp, tinyConfig(), nil)
+	cfg := tinyConfig()
+	res, err := pairfit.Fit(ctx, sp, cfg.Fit, cfg.Build, nil)
 	if err == nil || res == nil || res.Model == nil {
 		t.Fatalf("cancelled run: %v, %v", res, err)
 	}

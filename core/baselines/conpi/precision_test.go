@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"ilpgnn/core/baselines/pairfit"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/synth"
@@ -67,7 +68,7 @@ func synthPrecision(t *testing.T, preset string, seed uint64, cfg Config) (p, ra
 		t.Fatal(err)
 	}
 	cfg.Fit.Seed = seed
-	res, err := RunSplit(context.Background(), sp, cfg, nil)
+	res, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package gnn
 
 import (
-	"cmp"
+	"flag"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -10,6 +10,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/internal/cputime"
 	"ilpgnn/core/load"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
@@ -17,7 +18,7 @@ import (
 // BenchmarkGAEEpoch is one training epoch of GAE with DefaultConfig on
 // Cora, the body of RunSplit's loop: fresh negatives, the training pass
 // (dropout 0.5), the evaluation pass and validation AUC, Backward and an
-// Adam step. It reads the dataset from GNN_DATA (default
+// Adam step. It reads the dataset given by -data (default
 // ../../../../shared/datasets/cora) and skips when it is missing. Run it on one
 // thread, e.g.
 //
@@ -28,10 +29,12 @@ import (
 // processes on a shared machine disturb less.
 // core/baselines/gnn/torchref/gae_epoch.py is the same epoch in PyTorch, and
 // `make bench-torch` runs both.
+var benchData = flag.String("data", "../../../../shared/datasets/cora", "the dataset of BenchmarkGAEEpoch")
+
 func BenchmarkGAEEpoch(b *testing.B) {
-	path := cmp.Or(os.Getenv("GNN_DATA"), "../../../../shared/datasets/cora")
+	path := *benchData
 	if _, err := os.Stat(path); err != nil {
-		b.Skipf("no dataset at %s (set GNN_DATA): %v", path, err)
+		b.Skipf("no dataset at %s (give -data): %v", path, err)
 	}
 	g, err := load.Path(path)
 	if err != nil {
@@ -52,13 +55,8 @@ func BenchmarkGAEEpoch(b *testing.B) {
 	adam.WeightDecay = cfg.WeightDecay
 	sampler := split.NewNegativeSampler(cfg.Seed)
 	dropRNG := rand.New(rand.NewPCG(cfg.Seed, streamDropout))
+	pairs, labels := loop.TrainingPairs(sp)
 	P := len(sp.TrainPos)
-	pairs := make([]graph.Edge, 2*P)
-	copy(pairs, sp.TrainPos)
-	labels := make([]float32, 2*P)
-	for k := range P {
-		labels[k] = 1
-	}
 	ia, ib := make([]int32, 2*P), make([]int32, 2*P)
 	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
 	tape := autograd.NewTape()

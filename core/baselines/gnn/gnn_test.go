@@ -15,6 +15,7 @@ import (
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
@@ -334,7 +335,7 @@ func TestDeterministic(t *testing.T) {
 		cfg := DefaultConfig(k)
 		cfg.Epochs, cfg.Dropout, cfg.Seed = 8, 0.3, 9
 		var runs [][][]float32
-		var hist [][]Progress
+		var hist [][]loop.Progress
 		for _, procs := range []int{1, 2, 1} {
 			runtime.GOMAXPROCS(procs)
 			res, err := RunSplit(context.Background(), sp, cfg, nil)
@@ -374,7 +375,7 @@ func TestDeterministic(t *testing.T) {
 func TestCancel(t *testing.T) {
 	g := planted(t, 100, 8, 2)
 	ctx, cancel := context.WithCancel(context.Background())
-	res, err := Run(ctx, g, quick(GAE, 0), func(p Progress) {
+	res, err := Run(ctx, g, quick(GAE, 0), func(p loop.Progress) {
 		if p.Epoch == 3 {
 			cancel()
 		}

@@ -4,52 +4,26 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"ilpgnn/core/autograd"
-	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
-	"ilpgnn/core/optim"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
-// Progress reports one epoch.
-type Progress struct {
-	Seed      uint64
-	Kind      Kind
-	Epoch     int // 1-based; the model evaluated has had Epoch-1 updates
-	MaxEpochs int
-	Loss      float64 // the total minimised
-	BCE       float64 // its cross-entropy term
-	KL        float64 // VGAE's KL/N term (0 otherwise)
-	ValAUC    float64
-	// BestValAUC is the best validation AUC so far, at BestEpoch.
-	BestValAUC float64
-	BestEpoch  int
-	Elapsed    time.Duration
-}
-
-// Result is a finished (or cancelled) run.
+// Result is a finished (or cancelled) run: the training loop's result
+// with the model, which holds the weights of the best validation AUC.
 type Result struct {
-	Model  *Model // the weights with the best validation AUC
+	loop.Result
+	Model  *Model
 	Split  *split.Split
 	Inputs *Inputs // of the training graph
 	Config Config
-
-	Epochs       int     // epochs run
-	BestEpoch    int     // epoch whose weights were kept
-	ValAUC       float64 // of the kept weights
-	TestAUC      float64
-	TestHits     eval.Hits // Hits@20, @50 and @100 of the test links (OGB's protocol)
-	TrainSeconds float64   // the epochs, validation included
-	EpochMillis  float64   // TrainSeconds per epoch, in milliseconds
-	TestSeconds  float64
-	History      []Progress
 }
 
 // Run splits g with cfg's seed and shares (split.New, as ILP-GNN's
 // train.Run does) and trains on the split; see RunSplit.
-func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress)) (*Result, error) {
+func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(loop.Progress)) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -71,7 +45,7 @@ func Run(ctx context.Context, g *graph.Graph, cfg Config, progress func(Progress
 // model so far together with ctx's error; when the loss or a weight stops
 // being finite it stops at once and returns the best model so far with an
 // error wrapping optim.ErrDiverged that names the epoch.
-func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Progress)) (*Result, error) {
+func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(loop.Progress)) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -80,101 +54,76 @@ func RunSplit(ctx context.Context, sp *split.Split, cfg Config, progress func(Pr
 	if err != nil {
 		return nil, fmt.Errorf("gnn: %w", err)
 	}
-	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg}
+	t := newTrainer(sp, cfg, model, in)
+	run, err := loop.Run(ctx, t, loop.Options{Seed: cfg.Seed, Params: t.params, LR: cfg.LR, WeightDecay: cfg.WeightDecay,
+		Epochs: cfg.Epochs, Stop: loop.Plateau{Patience: cfg.Patience}, Progress: progress})
+	res := &Result{Result: *run, Model: model, Split: sp, Inputs: in, Config: cfg}
+	res.Test(sp, func(pairs []graph.Edge) []float32 { return logits(model.EmbedInputs(in), pairs) })
+	return res, err
+}
 
-	params := model.Params()
-	best := autograd.Snapshot(params, nil)
-	adam := optim.NewAdam(params, cfg.LR)
-	adam.WeightDecay = cfg.WeightDecay
-	sampler := split.NewNegativeSampler(cfg.Seed)
-	dropRNG := rand.New(rand.NewPCG(cfg.Seed, streamDropout))
-	noiseRNG := rand.New(rand.NewPCG(cfg.Seed, streamNoise))
+// trainer is the autoencoders' epoch: full batch, message passing on the
+// training graph, the training links and one fresh negative each.
+type trainer struct {
+	model    *Model
+	in       *Inputs
+	cfg      Config
+	params   []*autograd.Var
+	sampler  *split.NegativeSampler
+	dropRNG  *rand.Rand
+	noiseRNG *rand.Rand
+	train    *graph.Graph
+	pairs    []graph.Edge // the training links, then as many negatives
+	labels   []float32
+	ia, ib   []int32
+	valPairs []graph.Edge // the validation links, then their negatives
+	nVal     int
+	tape     *autograd.Tape
+}
 
+func newTrainer(sp *split.Split, cfg Config, model *Model, in *Inputs) *trainer {
+	pairs, labels := loop.TrainingPairs(sp)
 	P := len(sp.TrainPos)
-	pairs := make([]graph.Edge, 2*P)
-	copy(pairs, sp.TrainPos)
-	labels := make([]float32, 2*P)
-	for k := range P {
-		labels[k] = 1
+	return &trainer{model: model, in: in, cfg: cfg, params: model.Params(), sampler: split.NewNegativeSampler(cfg.Seed),
+		dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)), noiseRNG: rand.New(rand.NewPCG(cfg.Seed, streamNoise)),
+		train: sp.Train, pairs: pairs, labels: labels, ia: make([]int32, 2*P), ib: make([]int32, 2*P),
+		valPairs: loop.ValidationPairs(sp), nVal: len(sp.ValPos), tape: autograd.NewTape()}
+}
+
+// Epoch records the loss, judges the weights it starts from on the
+// validation pairs and steps Adam once.
+func (t *trainer) Epoch(_ context.Context, e *loop.Epoch) (loop.Progress, error) {
+	t.tape.Reset()
+	for _, p := range t.params {
+		p.ZeroGrad()
 	}
-	ia, ib := make([]int32, 2*P), make([]int32, 2*P)
-	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
+	P := len(t.pairs) / 2
+	t.sampler.Sample(t.pairs[P:], t.train)
+	for k, p := range t.pairs {
+		t.ia[k], t.ib[k] = p.U, p.V
+	}
+	loss, bce, kl, z := t.model.loss(t.tape, t.in, t.ia, t.ib, t.labels, float32(t.cfg.Dropout), t.dropRNG, t.noiseRNG)
+	if err := e.CheckLoss(scalar(loss)); err != nil {
+		return loop.Progress{}, fmt.Errorf("gnn: %w", err)
+	}
 	// The training pass computes the evaluation embeddings too when it is
 	// deterministic (no dropout, no VGAE noise): one forward pass saved.
-	reuse := cfg.Dropout == 0 && cfg.Kind != VGAE
-	tape := autograd.NewTape()
-	res.ValAUC = -1
-	start := time.Now()
-
-	var runErr error
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		if err := ctx.Err(); err != nil {
-			runErr = err
-			break
-		}
-		tape.Reset()
-		for _, p := range params {
-			p.ZeroGrad()
-		}
-		sampler.Sample(pairs[P:], sp.Train)
-		for k, e := range pairs {
-			ia[k], ib[k] = e.U, e.V
-		}
-		loss, bce, kl, z := model.loss(tape, in, ia, ib, labels, float32(cfg.Dropout), dropRNG, noiseRNG)
-		if err := optim.CheckLoss(epoch, scalar(loss), cfg.LR); err != nil {
-			runErr = fmt.Errorf("gnn: %w", err)
-			break
-		}
-
-		// Validation AUC of the current weights, before they are updated.
-		if !reuse {
-			z = model.EmbedInputs(in)
-		}
-		valAUC := aucOf(z, valPairs, len(sp.ValPos))
-		if valAUC > res.ValAUC {
-			res.ValAUC, res.BestEpoch = valAUC, epoch
-			best = autograd.Snapshot(params, best)
-		}
-
-		tape.Backward(loss)
-		adam.Step()
-		res.Epochs = epoch
-		if err := adam.CheckWeights(epoch); err != nil {
-			runErr = fmt.Errorf("gnn: %w", err)
-			break
-		}
-
-		pr := Progress{
-			Seed: cfg.Seed, Kind: cfg.Kind, Epoch: epoch, MaxEpochs: cfg.Epochs,
-			Loss: scalar(loss), BCE: scalar(bce), KL: scalar(kl),
-			ValAUC: valAUC, BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch,
-			Elapsed: time.Since(start),
-		}
-		res.History = append(res.History, pr)
-		if progress != nil {
-			progress(pr)
-		}
-		if epoch-res.BestEpoch >= cfg.Patience {
-			break
-		}
+	if t.cfg.Dropout != 0 || t.cfg.Kind == VGAE {
+		z = t.model.EmbedInputs(t.in)
 	}
-	autograd.Restore(params, best)
-	res.TrainSeconds = time.Since(start).Seconds()
-	res.EpochMillis = 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))
-	testStart := time.Now()
-	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-	s := logits(model.EmbedInputs(in), testPairs)
-	nPos := len(sp.TestPos)
-	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
-	res.TestSeconds = time.Since(testStart).Seconds()
-	return res, runErr
+	auc := aucOf(z, t.valPairs, t.nVal)
+	e.Judge(auc, auc)
+	t.tape.Backward(loss)
+	if err := e.Step(); err != nil {
+		return loop.Progress{}, fmt.Errorf("gnn: %w", err)
+	}
+	return loop.Progress{Loss: scalar(loss), Cls: scalar(bce), KL: scalar(kl)}, nil
 }
 
 // aucOf returns the AUC of the inner-product scores of z on pairs whose
 // first nPos are links and the rest non-links.
 func aucOf(z *autograd.Var, pairs []graph.Edge, nPos int) float64 {
-	s := logits(z, pairs)
-	return eval.AUC(s[:nPos], s[nPos:])
+	return loop.AUC(logits(z, pairs), nPos)
 }
 
 func scalar(v *autograd.Var) float64 {

@@ -11,17 +11,13 @@ package pairfit
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"ilpgnn/core/autograd"
-	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/loop"
-	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
 
@@ -80,32 +76,27 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.IntVar(&c.PairsPerEpoch, "pairs-per-epoch", c.PairsPerEpoch, "training links per epoch, drawn afresh each epoch (0: all)")
 }
 
-// Progress reports a finished mini-batch or epoch.
-type Progress struct {
-	Epoch, MaxEpochs int // Epoch is 1-based
-	Batch, Batches   int // mini-batches done in this epoch, of Batches
-	// EpochDone is set on the report that closes an epoch; only it carries
-	// ValAUC. Loss is the mean loss of the epoch's batches so far.
-	EpochDone  bool
-	Loss       float64
-	ValAUC     float64
-	BestValAUC float64
-	BestEpoch  int
-	Elapsed    time.Duration
+// Fitted is a model of type M trained by Fit, with the split it trained
+// on; the model holds the weights of the best validation AUC.
+type Fitted[M Model] struct {
+	loop.Result
+	Model M
+	Split *split.Split
 }
 
-// Result is a finished (or cancelled) run; the model holds the weights of
-// the best validation AUC.
-type Result struct {
-	Epochs       int     // epochs completed
-	BestEpoch    int     // epoch whose weights were kept
-	ValAUC       float64 // of the kept weights
-	TestAUC      float64
-	TestHits     eval.Hits // Hits@20, @50 and @100 of the test links (OGB's protocol)
-	TrainSeconds float64   // the epochs, validation included
-	EpochMillis  float64   // TrainSeconds per epoch, in milliseconds
-	TestSeconds  float64
-	History      []Progress // one entry per epoch
+// Fit builds a model on sp.Train with build and trains it with Run. When
+// ctx is cancelled it returns the result so far (the best weights) with
+// ctx's error.
+func Fit[M Model](ctx context.Context, sp *split.Split, cfg Config, build func(train *graph.Graph) (M, error), progress func(loop.Progress)) (*Fitted[M], error) {
+	m, err := build(sp.Train)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Run(ctx, sp, m, cfg, progress)
+	if res == nil {
+		return nil, err
+	}
+	return &Fitted[M]{Result: *res, Model: m, Split: sp}, err
 }
 
 // Random streams drawn from the seed (ASCII "pf" and a digit), distinct
@@ -120,69 +111,26 @@ const (
 // cfg.PairsPerEpoch of them) with one fresh negative each, shuffles the
 // pairs, and steps Adam once per cfg.BatchSize of them; after every epoch
 // it scores the validation pairs, keeps the best weights, and stops after
-// cfg.Patience epochs without improvement. The best weights are restored
-// into m and scored on the test pairs. progress, if non-nil, is called
-// after every mini-batch. When ctx is cancelled Run stops within one
-// mini-batch, restores the best weights so far and returns ctx's error
+// cfg.Patience epochs without improvement. The best weights (the initial
+// ones when no epoch completed) are restored into m and scored on the test
+// pairs. progress, if non-nil, is called after every mini-batch. When ctx
+// is cancelled Run stops within one mini-batch and returns ctx's error
 // with the result; when a batch's loss or a weight stops being finite it
 // does the same with an error wrapping optim.ErrDiverged that names the
-// epoch.
-func Run(ctx context.Context, sp *split.Split, m Model, cfg Config, progress func(Progress)) (*Result, error) {
+// epoch and the batch.
+func Run(ctx context.Context, sp *split.Split, m Model, cfg Config, progress func(loop.Progress)) (*loop.Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	params := m.Params()
-	best := autograd.Snapshot(params, nil)
-	adam := optim.NewAdam(params, cfg.LR)
-	adam.WeightDecay = cfg.WeightDecay
-	ep := newEpochPairs(sp, cfg)
-	t := &batchTrainer{m: m, cfg: cfg, params: params, adam: adam, tape: autograd.NewTape(),
-		dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)), progress: progress,
-		batchPairs: make([]graph.Edge, 0, cfg.BatchSize), batchLabels: make([]float32, 0, cfg.BatchSize)}
-	valPairs := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	batches := (len(ep.order) + cfg.BatchSize - 1) / cfg.BatchSize
-
-	res := &Result{ValAUC: -1}
-	t.start = time.Now()
-	var runErr error
-	for epoch := 1; epoch <= cfg.Epochs; epoch++ {
-		ep.draw(sp)
-		lossSum, err := t.epoch(ctx, ep, epoch, batches, res)
-		if err != nil {
-			runErr = err
-			break
-		}
-		s := m.Logits(valPairs)
-		valAUC := eval.AUC(s[:len(sp.ValPos)], s[len(sp.ValPos):])
-		if valAUC > res.ValAUC {
-			res.ValAUC, res.BestEpoch = valAUC, epoch
-			best = autograd.Snapshot(params, best)
-		}
-		res.Epochs = epoch
-		pr := Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: batches, Batches: batches, EpochDone: true,
-			Loss: lossSum / float64(batches), ValAUC: valAUC, BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch,
-			Elapsed: time.Since(t.start)}
-		res.History = append(res.History, pr)
-		if progress != nil {
-			progress(pr)
-		}
-		if epoch-res.BestEpoch >= cfg.Patience {
-			break
-		}
-	}
-	if res.Epochs > 0 || errors.Is(runErr, optim.ErrDiverged) {
-		// A diverged first epoch goes back to the initial weights.
-		autograd.Restore(params, best)
-	}
-	res.TrainSeconds = time.Since(t.start).Seconds()
-	res.EpochMillis = 1000 * res.TrainSeconds / float64(max(res.Epochs, 1))
-	testStart := time.Now()
-	testPairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
-	s := m.Logits(testPairs)
-	nPos := len(sp.TestPos)
-	res.TestAUC, res.TestHits = eval.AUC(s[:nPos], s[nPos:]), eval.HitsOf(s[:nPos], s[nPos:])
-	res.TestSeconds = time.Since(testStart).Seconds()
-	return res, runErr
+	t := &batchTrainer{m: m, cfg: cfg, params: m.Params(), tape: autograd.NewTape(), ep: newEpochPairs(sp, cfg), sp: sp,
+		dropRNG:    rand.New(rand.NewPCG(cfg.Seed, streamDropout)),
+		batchPairs: make([]graph.Edge, 0, cfg.BatchSize), batchLabels: make([]float32, 0, cfg.BatchSize),
+		valPairs: loop.ValidationPairs(sp)}
+	t.batches = (len(t.ep.order) + cfg.BatchSize - 1) / cfg.BatchSize
+	res, err := loop.Run(ctx, t, loop.Options{Seed: cfg.Seed, Params: t.params, LR: cfg.LR, WeightDecay: cfg.WeightDecay,
+		Epochs: cfg.Epochs, Stop: loop.Plateau{Patience: cfg.Patience}, Progress: progress})
+	res.Test(sp, m.Logits)
+	return res, err
 }
 
 // epochPairs draws each epoch's pairs: P training links (all of them, or
@@ -231,25 +179,28 @@ func (ep *epochPairs) draw(sp *split.Split) {
 type batchTrainer struct {
 	m           Model
 	cfg         Config
+	sp          *split.Split
 	params      []*autograd.Var
-	adam        *optim.Adam
 	tape        *autograd.Tape
+	ep          *epochPairs
+	batches     int
 	dropRNG     *rand.Rand
-	progress    func(Progress)
-	start       time.Time
 	batchPairs  []graph.Edge
 	batchLabels []float32
+	valPairs    []graph.Edge // the validation links, then their negatives
 }
 
-// epoch steps Adam once per batch of ep's pairs and returns the sum of
-// the batches' losses. It stops at the first batch after ctx is cancelled,
-// or whose loss or weights are not finite, with an error saying so.
-func (t *batchTrainer) epoch(ctx context.Context, ep *epochPairs, epoch, batches int, res *Result) (float64, error) {
-	cfg := t.cfg
+// Epoch steps Adam once per batch of the epoch's pairs, then judges the
+// updated weights on the validation pairs. It stops at the first batch
+// after ctx is cancelled, or whose loss or weights are not finite, with an
+// error saying so.
+func (t *batchTrainer) Epoch(ctx context.Context, e *loop.Epoch) (loop.Progress, error) {
+	cfg, ep := t.cfg, t.ep
+	ep.draw(t.sp)
 	var lossSum float64
-	for b := range batches {
+	for b := range t.batches {
 		if err := ctx.Err(); err != nil {
-			return lossSum, err
+			return loop.Progress{}, err
 		}
 		t.batchPairs, t.batchLabels = t.batchPairs[:0], t.batchLabels[:0]
 		for _, k := range ep.order[b*cfg.BatchSize : min((b+1)*cfg.BatchSize, len(ep.order))] {
@@ -264,19 +215,21 @@ func (t *batchTrainer) epoch(ctx context.Context, ep *epochPairs, epoch, batches
 			p.ZeroGrad()
 		}
 		loss := t.m.Loss(t.tape, t.batchPairs, t.batchLabels, t.dropRNG)
-		if err := optim.CheckLoss(epoch, float64(loss.Value[0]), cfg.LR); err != nil {
-			return lossSum, fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
+		if err := e.CheckLoss(float64(loss.Value[0])); err != nil {
+			return loop.Progress{}, fmt.Errorf("%w (batch %d of %d)", err, b+1, t.batches)
 		}
 		t.tape.Backward(loss)
-		t.adam.Step()
-		if err := t.adam.CheckWeights(epoch); err != nil {
-			return lossSum, fmt.Errorf("%w (batch %d of %d)", err, b+1, batches)
+		if err := e.Step(); err != nil {
+			return loop.Progress{}, fmt.Errorf("%w (batch %d of %d)", err, b+1, t.batches)
 		}
 		lossSum += float64(loss.Value[0])
-		if t.progress != nil && b+1 < batches {
-			t.progress(Progress{Epoch: epoch, MaxEpochs: cfg.Epochs, Batch: b + 1, Batches: batches,
-				Loss: lossSum / float64(b+1), BestValAUC: res.ValAUC, BestEpoch: res.BestEpoch, Elapsed: time.Since(t.start)})
+		if b+1 < t.batches {
+			mean := lossSum / float64(b+1)
+			e.Report(loop.Progress{Batch: b + 1, Batches: t.batches, Loss: mean, Cls: mean})
 		}
 	}
-	return lossSum, nil
+	auc := loop.AUC(t.m.Logits(t.valPairs), len(t.sp.ValPos))
+	e.Judge(auc, auc)
+	mean := lossSum / float64(t.batches)
+	return loop.Progress{Batch: t.batches, Batches: t.batches, Loss: mean, Cls: mean}, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
@@ -78,9 +79,9 @@ func TestRunLearnsAndIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{LR: 0.05, Epochs: 60, Patience: 60, BatchSize: 16, Seed: 3}
-	var reports []Progress
+	var reports []loop.Progress
 	m := newDot(1)
-	res, err := Run(context.Background(), sp, m, cfg, func(p Progress) { reports = append(reports, p) })
+	res, err := Run(context.Background(), sp, m, cfg, func(p loop.Progress) { reports = append(reports, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestPairsPerEpochAndCancel(t *testing.T) {
 	cfg := Config{LR: 0.05, Epochs: 5, Patience: 5, BatchSize: 4, PairsPerEpoch: 10, Seed: 3}
 	n := 0
 	ctx, cancel := context.WithCancel(context.Background())
-	res, err := Run(ctx, sp, newDot(1), cfg, func(p Progress) {
+	res, err := Run(ctx, sp, newDot(1), cfg, func(p loop.Progress) {
 		if p.Batches != 5 {
 			t.Errorf("%d batches per epoch, want 5 (20 pairs of 4)", p.Batches)
 		}

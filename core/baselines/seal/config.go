@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ilpgnn/core/baselines/pairfit"
+	"ilpgnn/core/graph"
 )
 
 // Config is everything a SEAL run depends on, besides the split.
@@ -138,3 +139,6 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.UseFeatures, "features", c.UseFeatures, "SEAL: append node features to the DRNL one-hot")
 	fs.BoolVar(&c.NormalizeFeatures, "normalize-features", c.NormalizeFeatures, "SEAL: L2-normalise each feature row")
 }
+
+// Build returns the model on the training graph g (New), for pairfit.Fit.
+func (c Config) Build(g *graph.Graph) (*Model, error) { return New(g, c) }

@@ -2,7 +2,6 @@ package seal
 
 import (
 	"flag"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,37 +11,48 @@ import (
 	"ilpgnn/core/split"
 )
 
-// TestSubgraphSizes logs the distribution of enclosing subgraph sizes and
-// DRNL labels that the model's k is chosen from, on the split of seed 0 of
-// the dataset folder SEAL_SIZES names, with the defaults and SEAL_FLAGS
-// (how Hops and MaxPerHop were chosen), e.g.
+var (
+	measureData  = flag.String("measure.data", "", "BenchmarkSubgraphSizes: the dataset folder to measure")
+	measureFlags = flag.String("measure.flags", "", "BenchmarkSubgraphSizes: the model's flags, as ilpgnn train --model seal takes them")
+)
+
+// BenchmarkSubgraphSizes logs the distribution of enclosing subgraph sizes
+// and DRNL labels that the model's k is chosen from, on the split of seed
+// 0 of the dataset folder -measure.data names, with the defaults and
+// -measure.flags (how Hops and MaxPerHop were chosen,
+// docs/pair-models.md); it skips without -measure.data:
 //
-//	SEAL_SIZES=/work/shared/datasets/cora go test ./core/baselines/seal -run SubgraphSizes -v
-func TestSubgraphSizes(t *testing.T) {
-	path := os.Getenv("SEAL_SIZES")
-	if path == "" {
-		t.Skip("set SEAL_SIZES to a dataset folder to measure")
+//	go test ./core/baselines/seal -run '^$' -bench SubgraphSizes -benchtime 1x \
+//	  -measure.data "$PWD/../shared/datasets/cora" -measure.flags "-hops 1"
+//
+// (go test runs in the package's folder, hence the absolute path.) Each
+// op is one such report.
+func BenchmarkSubgraphSizes(b *testing.B) {
+	if *measureData == "" {
+		b.Skip("pass -measure.data DIR to measure")
 	}
-	g, err := load.Path(path)
+	g, err := load.Path(*measureData)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	cfg := DefaultConfig()
 	fs := flag.NewFlagSet("seal", flag.ContinueOnError)
 	cfg.RegisterFlags(fs)
-	if err := fs.Parse(strings.Fields(os.Getenv("SEAL_FLAGS"))); err != nil {
-		t.Fatal(err)
+	if err := fs.Parse(strings.Fields(*measureFlags)); err != nil {
+		b.Fatal(err)
 	}
 	sp, err := split.New(g, 0, split.DefaultValFrac, split.DefaultTestFrac)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	logSizes(t, sp, cfg)
+	for b.Loop() {
+		logSizes(b, sp, cfg)
+	}
 }
 
 // logSizes logs percentiles of the enclosing subgraph sizes and label
 // counts of the k sample of a model configured as cfg on sp.Train.
-func logSizes(t *testing.T, sp *split.Split, cfg Config) {
+func logSizes(t testing.TB, sp *split.Split, cfg Config) {
 	m, err := New(sp.Train, cfg)
 	if err != nil {
 		t.Fatal(err)

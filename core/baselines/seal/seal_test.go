@@ -17,6 +17,7 @@ import (
 	"ilpgnn/core/baselines/subgraph"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -211,11 +212,11 @@ func TestDeterministic(t *testing.T) {
 	}
 	cfg := tinyConfig()
 	cfg.Fit.Epochs, cfg.Fit.BatchSize = 3, 16
-	a, err := RunSplit(context.Background(), sp, cfg, nil)
+	a, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := RunSplit(context.Background(), sp, cfg, nil)
+	b, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestLearns(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.Hops, cfg.MaxPerHop = 1, 0
 	cfg.Fit.LR, cfg.Fit.Epochs, cfg.Fit.Patience, cfg.Fit.BatchSize = 0.01, 20, 20, 32
-	res, err := RunSplit(context.Background(), sp, cfg, nil)
+	res, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +498,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	batches := 0
-	res, err := RunSplit(ctx, sp, cfg, func(p pairfit.Progress) {
+	res, err := pairfit.Fit(ctx, sp, cfg.Fit, cfg.Build, func(p loop.Progress) {
 		if batches++; p.Epoch == 2 && p.Batch == 1 {
 			cancel()
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ilpgnn/core/baselines/pairfit"
+	"ilpgnn/core/graph"
 )
 
 // Config is everything a WalkPooling run depends on besides the split.
@@ -114,3 +115,6 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the classifier's hidden layer")
 	fs.BoolVar(&c.PairProduct, "pair-product", c.PairProduct, "also feed Z_x ⊙ Z_y to the classifier")
 }
+
+// Build returns the model on the training graph g (New), for pairfit.Fit.
+func (c Config) Build(g *graph.Graph) (*Model, error) { return New(g, c) }

@@ -14,6 +14,7 @@ import (
 	"ilpgnn/core/baselines/pairfit"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -182,14 +183,14 @@ func TestRunDeterministicAndLearns(t *testing.T) {
 	sp := smallSplit(t)
 	cfg := DefaultConfig()
 	cfg.Hops, cfg.Fit.Epochs, cfg.Fit.Patience, cfg.Fit.LR, cfg.Fit.Seed = 1, 10, 10, 0.01, 7
-	a, err := RunSplit(context.Background(), sp, cfg, nil)
+	a, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.TestAUC < 0.8 {
 		t.Errorf("test AUC %.3f on planted communities, want ≥ 0.8", a.TestAUC)
 	}
-	b, err := RunSplit(context.Background(), sp, cfg, nil)
+	b, err := pairfit.Fit(context.Background(), sp, cfg.Fit, cfg.Build, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestCancel(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Hops, cfg.Fit.Epochs = 1, 5
 	ctx, cancel := context.WithCancel(context.Background())
-	res, err := RunSplit(ctx, sp, cfg, func(p pairfit.Progress) {
+	res, err := pairfit.Fit(ctx, sp, cfg.Fit, cfg.Build, func(p loop.Progress) {
 		if p.Batch == 2 {
 			cancel()
 		}

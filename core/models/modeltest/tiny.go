@@ -68,8 +68,8 @@ func (c *Config) Train(_ context.Context, run models.Run, progress func(models.P
 	}
 	sp := run.Split
 	testPos, testNeg := score(sp.TestPos), score(sp.TestNeg)
-	r := models.Result{Split: sp, ValAUC: eval.AUC(score(sp.ValPos), score(sp.ValNeg)), TestAUC: eval.AUC(testPos, testNeg),
-		TestHits: eval.HitsOf(testPos, testNeg), Epochs: 1, BestEpoch: 1}
+	r := models.Result{Split: sp, Result: loop.Result{ValAUC: eval.AUC(score(sp.ValPos), score(sp.ValNeg)),
+		TestAUC: eval.AUC(testPos, testNeg), TestHits: eval.HitsOf(testPos, testNeg), Epochs: 1, BestEpoch: 1}}
 	r.TrainSeconds = time.Since(start).Seconds()
 	r.EpochMillis = 1000 * r.TrainSeconds
 	if progress != nil {

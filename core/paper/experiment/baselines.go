@@ -7,6 +7,7 @@ import (
 	"ilpgnn/core/baselines/conpi"
 	"ilpgnn/core/baselines/gnn"
 	"ilpgnn/core/baselines/gnnexplainer"
+	"ilpgnn/core/baselines/pairfit"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/split"
@@ -17,9 +18,9 @@ import (
 // GNNExplainer over a GAE, and CONPI's context interaction weights.
 type baselines struct {
 	gat, gae  *gnn.Result
-	attention explain.Ranker          // gat's, message passing on sp.Train
-	explainer *gnnexplainer.Explainer // over gae, message passing on sp.Train
-	conpi     *conpi.Result           // contexts from sp.Train
+	attention explain.Ranker                // gat's, message passing on sp.Train
+	explainer *gnnexplainer.Explainer       // over gae, message passing on sp.Train
+	conpi     *pairfit.Fitted[*conpi.Model] // contexts from sp.Train
 }
 
 // conpiConfig returns CONPI's configuration for seed.
@@ -70,7 +71,8 @@ func trainBaselines(ctx context.Context, sp *split.Split, opt *Options, seed uin
 	if b.explainer, err = gnnexplainer.New(b.gae.Model, sp.Train, opt.explainerConfig(seed)); err != nil {
 		return nil, err
 	}
-	if b.conpi, err = conpi.RunSplit(ctx, sp, opt.conpiConfig(seed), nil); err != nil {
+	cc := opt.conpiConfig(seed)
+	if b.conpi, err = pairfit.Fit(ctx, sp, cc.Fit, cc.Build, nil); err != nil {
 		return nil, fmt.Errorf("conpi baseline, seed %d: %w", seed, err)
 	}
 	return b, nil

@@ -5,7 +5,7 @@
 # wall time and of CPU time per epoch (on a shared machine CPU time is the
 # steadier of the two).
 # Usage (from the repository root): core/baselines/gnn/torchref/bench.sh
-# Environment: ROUNDS, EPOCHS (timed epochs per round, default 30), GNN_DATA
+# Environment: ROUNDS, EPOCHS (timed epochs per round, default 30), GNN_DATA (the dataset)
 # (default ../shared/datasets/cora), GAE_TEST_BIN (a prebuilt gnn test
 # binary, e.g. of another commit; default: built here), PYTHON (default
 # /usr/bin/python3, Debian's, where python3-torch installs).
@@ -23,8 +23,8 @@ if [ -z "$bin" ]; then
 fi
 "$PYTHON" -c 'import torch' || { echo "bench-torch: needs PyTorch: apt-get install python3-torch" >&2; exit 1; }
 for r in $(seq "$ROUNDS"); do
-	(cd core/baselines/gnn && GOMAXPROCS=1 GNN_DATA="$DATA" "$bin" -test.run='^$' \
-		-test.bench='^BenchmarkGAEEpoch$' -test.benchtime="${EPOCHS}x") >"$tmp/go.out"
+	(cd core/baselines/gnn && GOMAXPROCS=1 "$bin" -test.run='^$' \
+		-test.bench='^BenchmarkGAEEpoch$' -test.benchtime="${EPOCHS}x" -data "$DATA") >"$tmp/go.out"
 	go_ms=$(awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "ms/epoch") print $i }' "$tmp/go.out")
 	go_cpu=$(awk '{ for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ms/epoch") print $i }' "$tmp/go.out")
 	[ -n "$go_ms" ] && [ -n "$go_cpu" ] || { cat "$tmp/go.out" >&2; exit 1; }

@@ -1,14 +1,25 @@
-package models_test
+// Command signals trains ILP-GNN selecting on validation AUC and prints,
+// for every epoch, signals a selection criterion without groundtruth could
+// use, beside validation and test Precision@1/@2 where the graph has
+// groundtruth (docs/selection.md reads them): one line per epoch,
+//
+//	E epoch auc (validation AUC) tauc (test AUC) suff hard delK dlogit marg agree stab near nsuff same [valP P@1 P@2 testP P@1 P@2]
+//
+// then the best epoch and its test AUC.
+//
+//	go run ./scripts/measure/signals --data synth:medium --seed 0 --epochs 45 --out m0.txt
+//
+// Every hyperparameter flag of `ilpgnn train` (ILP-GNN's) is taken too;
+// patience defaults to 100 and epochs to 45 here.
+package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"strconv"
-	"strings"
-	"testing"
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
@@ -20,62 +31,68 @@ import (
 	"ilpgnn/core/train"
 )
 
-// TestSelectionSignals trains ILP-GNN selecting on validation AUC and
-// writes, for every epoch, signals a selection criterion without
-// groundtruth could use, beside validation and test Precision@1/@2 where
-// the graph has groundtruth (docs/selection.md reads them). It runs
-// only when SELECT_DATA names a --data value, e.g.
-//
-//	SELECT_DATA=synth:medium SELECT_SEED=0 SELECT_EPOCHS=45 SELECT_OUT=/tmp/m0.txt \
-//	  go test ./core/models -run SelectionSignals -v -timeout 0
-func TestSelectionSignals(t *testing.T) {
-	spec := os.Getenv("SELECT_DATA")
-	if spec == "" {
-		t.Skip("set SELECT_DATA to a --data value to measure")
+func main() {
+	fs := flag.NewFlagSet("signals", flag.ExitOnError)
+	data := fs.String("data", "", "a --data value, as ilpgnn train takes it (required)")
+	seed := fs.Uint64("seed", 0, "the seed: the graph's for synth:PRESET, the split's and the weights'")
+	out := fs.String("out", "", "write the epochs' lines to this file instead of stdout")
+	cfg := train.DefaultConfig()
+	cfg.Patience, cfg.Epochs = 100, 45
+	cfg.RegisterFlags(fs)
+	fs.Parse(os.Args[1:])
+	if *data == "" || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: signals --data SPEC [--seed 0] [--out FILE] [ilpgnn train's hyperparameter flags]")
+		os.Exit(2)
 	}
-	seed, _ := strconv.ParseUint(os.Getenv("SELECT_SEED"), 10, 64)
+	if err := run(*data, *seed, *out, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "signals:", err)
+		os.Exit(1)
+	}
+}
+
+func run(spec string, seed uint64, path string, cfg train.Config) error {
 	src, err := dataset.Parse(spec)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	d, err := src.Load(seed)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	sp, err := d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	cfg := train.DefaultConfig()
-	cfg.Seed, cfg.Patience, cfg.Epochs = seed, 100, 45
-	if v, err := strconv.Atoi(os.Getenv("SELECT_EPOCHS")); err == nil {
-		cfg.Epochs = v
-	}
-	if v, err := strconv.Atoi(os.Getenv("SELECT_WARMUP")); err == nil {
-		cfg.Warmup = v
-	}
-	if v, err := strconv.ParseFloat(os.Getenv("SELECT_LR"), 64); err == nil {
-		cfg.LR = v
-	}
+	cfg.Seed = seed
 	sig := newSignals(d, sp, seed)
-	var out strings.Builder
+	w := os.Stdout
+	if path != "" {
+		if w, err = os.Create(path); err != nil {
+			return err
+		}
+	}
+	var werr error
 	crit := func(p *ilpgnn.Predictor) float64 {
 		line, auc := sig.measure(p)
-		out.WriteString(line)
+		if _, err := w.WriteString(line); err != nil && werr == nil {
+			werr = err
+		}
 		return auc
 	}
 	res, err := train.RunSplitSelect(context.Background(), sp, cfg, crit, nil)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if path := os.Getenv("SELECT_OUT"); path != "" {
-		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
-			t.Fatal(err)
+	if path != "" {
+		if err := w.Close(); err != nil && werr == nil {
+			werr = err
 		}
-	} else {
-		t.Log("\n" + out.String())
 	}
-	t.Logf("best epoch %d, test AUC %.4f", res.BestEpoch, res.TestAUC)
+	if werr != nil {
+		return werr
+	}
+	fmt.Printf("best epoch %d, test AUC %.4f\n", res.BestEpoch, res.TestAUC)
+	return nil
 }
 
 type signals struct {

@@ -1,12 +1,26 @@
-package models_test
+// Command ensemble measures what M models trained on the same split from
+// different starts buy over one (docs/selection.md, "Several starts"): each
+// keeps its weights on validation AUC, as a graph without groundtruth gets
+// them; the ensemble ranks a neighbour by its score s averaged over the
+// models and predicts by the mean logit. Model 0 is the run of
+// `ilpgnn experiment precision --select unsupervised` for the same seed.
+// It prints one line per dataset and seed: each model's test Precision@1,
+// @2 and AUC, their mean, and the ensemble's.
+//
+//	go run ./scripts/measure/ensemble --data synth:sparse,synth:medium,synth:dense --seeds 9000,9001,9002 --m 3 --anchor 0.5
+//
+// Every hyperparameter flag of `ilpgnn train` (ILP-GNN's) is taken too.
+// The precision needs groundtruth: --data takes synth:PRESET values or
+// folders written by `ilpgnn synth`.
+package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"ilpgnn/core/dataset"
@@ -19,59 +33,62 @@ import (
 	"ilpgnn/core/train"
 )
 
-// TestMeasureEnsemble measures what M models trained on the same split
-// from different starts buy over one (docs/selection.md): each
-// keeps its weights on validation AUC, as a graph without groundtruth
-// gets them; the ensemble ranks a neighbour by its score s averaged over
-// the models and predicts by the mean logit. Model 0 is the run of
-// `experiment precision --select unsupervised` for the same seed. It runs
-// only when ENSEMBLE_DATA names --data values, e.g.
-//
-//	ENSEMBLE_DATA=synth:medium,synth:dense ENSEMBLE_SEEDS=8000,8001 ENSEMBLE_M=3 \
-//	  ENSEMBLE_ANCHOR=0.5 go test ./core/models -run MeasureEnsemble -v -timeout 0
-func TestMeasureEnsemble(t *testing.T) {
-	specs := os.Getenv("ENSEMBLE_DATA")
-	if specs == "" {
-		t.Skip("set ENSEMBLE_DATA to --data values to measure")
+func main() {
+	fs := flag.NewFlagSet("ensemble", flag.ExitOnError)
+	data := fs.String("data", "", "comma-separated --data values with groundtruth (synth:PRESET, or a folder written by ilpgnn synth) (required)")
+	seedsFlag := fs.String("seeds", "0", "comma-separated seeds")
+	m := fs.Int("m", 3, "models per ensemble, at least 2")
+	cfg := train.DefaultConfig()
+	cfg.RegisterFlags(fs)
+	fs.Parse(os.Args[1:])
+	if *data == "" || *m < 2 || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: ensemble --data SPEC[,SPEC] [--seeds 0,1] [--m 3] [ilpgnn train's hyperparameter flags]")
+		os.Exit(2)
 	}
-	M, _ := strconv.Atoi(os.Getenv("ENSEMBLE_M"))
-	M = max(M, 2)
-	anchor, _ := strconv.ParseFloat(os.Getenv("ENSEMBLE_ANCHOR"), 64)
+	if err := run(*data, *seedsFlag, *m, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "ensemble:", err)
+		os.Exit(1)
+	}
+}
+
+func run(specs, seedsFlag string, M int, base train.Config) error {
 	var seeds []uint64
-	for _, f := range strings.Split(os.Getenv("ENSEMBLE_SEEDS"), ",") {
+	for f := range strings.SplitSeq(seedsFlag, ",") {
 		s, err := strconv.ParseUint(f, 10, 64)
 		if err != nil {
-			t.Fatalf("ENSEMBLE_SEEDS: %v", err)
+			return fmt.Errorf("--seeds %q: %v", seedsFlag, err)
 		}
 		seeds = append(seeds, s)
 	}
-	for _, spec := range strings.Split(specs, ",") {
+	for spec := range strings.SplitSeq(specs, ",") {
 		src, err := dataset.Parse(spec)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		for _, seed := range seeds {
 			d, err := src.Load(seed)
 			if err != nil {
-				t.Fatal(err)
+				return err
+			}
+			if d.Truth == nil {
+				return fmt.Errorf("%s has no groundtruth to measure the explanations against", spec)
 			}
 			sp, err := d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
 			if err != nil {
-				t.Fatal(err)
+				return err
 			}
 			links := d.Truth.ExplainedLinks(synth.Test)
 			var preds []*ilpgnn.Predictor
 			var line strings.Builder
-			fmt.Fprintf(&line, "%s seed %d anchor %g:", spec, seed, anchor)
+			fmt.Fprintf(&line, "%s seed %d anchor %g:", spec, seed, base.Model.Anchor)
 			start := time.Now()
 			var single [3]float64
 			for m := range M {
-				cfg := train.DefaultConfig()
-				cfg.Model.Anchor = anchor
+				cfg := base
 				cfg.Seed = seed ^ uint64(m)<<40 // model 0: the seed's own run
 				res, err := train.RunSplitSelect(context.Background(), sp, cfg, nil, nil)
 				if err != nil {
-					t.Fatal(err)
+					return err
 				}
 				p := ilpgnn.NewPredictor(res.Model, res.Inputs)
 				preds = append(preds, p)
@@ -86,9 +103,10 @@ func TestMeasureEnsemble(t *testing.T) {
 			auc := meanLogitAUC(preds, sp.TestPos, sp.TestNeg)
 			fmt.Fprintf(&line, " mean of singles: P@1 %.2f P@2 %.2f AUC %.2f; ensemble of %d: P@1 %.2f P@2 %.2f AUC %.2f; %.0f s",
 				100*single[0], 100*single[1], 100*single[2], M, 100*ens[0], 100*ens[1], 100*auc, elapsed.Seconds())
-			t.Log(line.String())
+			fmt.Println(line.String())
 		}
 	}
+	return nil
 }
 
 // meanRanker ranks the neighbours of i against j by their score s averaged
