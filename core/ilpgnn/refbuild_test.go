@@ -11,7 +11,7 @@ import (
 )
 
 // This file keeps the per-task neighbour selection that Build used before
-// tasks were grouped by target (select.go's sideGrouped, batch.go's
+// tasks were grouped by target (scorer.go's sideGrouped, batch.go's
 // BuildAt): each side of each pair merges N(i) with N(j), gathers S̃ by a
 // galloping search and pays a dot product per candidate. It is the oracle
 // of TestBuildGroupedMatchesReference, and BenchmarkBuildCandidates times
