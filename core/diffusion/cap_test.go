@@ -11,7 +11,8 @@ import (
 
 // TestWorkCapBelowChangesNothing checks that a cap no column reaches
 // leaves S̃ bit-for-bit as without a cap: on Cora with the default cap
-// (MaxWork 0) against no cap (MaxWork -1), and on a power-law graph with
+// (MaxWork 0, the shared coraDefaultSim) against no cap (MaxWork -1), and
+// on a power-law graph with
 // the cap set to exactly its largest column's work, while one unit less
 // stops that column.
 func TestWorkCapBelowChangesNothing(t *testing.T) {
@@ -42,9 +43,8 @@ func TestWorkCapBelowChangesNothing(t *testing.T) {
 		}
 	})
 	t.Run("cora", func(t *testing.T) {
-		g := loadCora(t)
+		g, def := coraDefaultSim(t)
 		opt := DefaultOptions()
-		def := mustNew(t, g, opt)
 		opt.MaxWork = -1
 		if free := mustNew(t, g, opt); !sameSimilarity(def, free) || def.CappedColumns() != 0 {
 			t.Fatalf("Cora: the default cap changed S̃ (%d columns capped)", def.CappedColumns())
@@ -58,6 +58,7 @@ func TestWorkCapBelowChangesNothing(t *testing.T) {
 // 0 ≤ S[c, v] - p[c] ≤ min(ε'·(deg(c)+1), residual) for every c, ε' ≥ ε,
 // and ε' > ε only on columns that were stopped.
 func TestWorkCapHolds(t *testing.T) {
+	t.Parallel()
 	g, err := randgraph.PowerLaw(400, 3, 0, 9)
 	if err != nil {
 		t.Fatal(err)

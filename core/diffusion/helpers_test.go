@@ -33,16 +33,93 @@ func loadCora(tb testing.TB) *graph.Graph {
 	return cora.g
 }
 
+// coraSubNodes is the size of coraSub: large enough to hold Cora's biggest
+// hub (degree 168) with its neighbourhood and a long tail of low degrees,
+// small enough that its dense exact S (O(N³)) and the pushes at ε = 1e-5
+// checked against it entry by entry take a fraction of full Cora's time.
+const coraSubNodes = 600
+
+var coraSubG struct {
+	once sync.Once
+	g    *graph.Graph
+	err  error
+}
+
+// coraSub returns the subgraph of Cora induced by the first coraSubNodes
+// nodes of a breadth-first search from its highest-degree node (ties: the
+// lowest index), relabelled in that order (once per test binary): a
+// connected piece of the real graph, hub included, for the tests that
+// compare against the dense exact S. It skips like loadCora.
+func coraSub(tb testing.TB) *graph.Graph {
+	tb.Helper()
+	g := loadCora(tb)
+	coraSubG.once.Do(func() {
+		hub := 0
+		for u := range g.NumNodes() {
+			if g.Degree(u) > g.Degree(hub) {
+				hub = u
+			}
+		}
+		id := make([]int32, g.NumNodes()) // new index + 1, 0 outside
+		id[hub] = 1
+		order := []int32{int32(hub)}
+		for head := 0; head < len(order) && len(order) < coraSubNodes; head++ {
+			for _, w := range g.Neighbors(int(order[head])) {
+				if id[w] == 0 && len(order) < coraSubNodes {
+					order = append(order, w)
+					id[w] = int32(len(order))
+				}
+			}
+		}
+		var edges []graph.Edge
+		for a, u := range order {
+			for _, w := range g.Neighbors(int(u)) {
+				if b := id[w] - 1; b > int32(a) {
+					edges = append(edges, graph.Edge{U: int32(a), V: b})
+				}
+			}
+		}
+		coraSubG.g, coraSubG.err = graph.New(len(order), edges, nil, nil)
+	})
+	if coraSubG.err != nil {
+		tb.Fatal(coraSubG.err)
+	}
+	if n := coraSubG.g.NumNodes(); n != coraSubNodes {
+		tb.Fatalf("cora subgraph: %d nodes, want %d", n, coraSubNodes)
+	}
+	return coraSubG.g
+}
+
 var coraExact struct {
 	once sync.Once
 	s    *mat.Dense
 }
 
-// coraExactS returns ExactPPR(cora, 0.05), computed once per test binary.
+// coraExactS returns coraSub and its ExactPPR(·, 0.05), computed once per
+// test binary.
 func coraExactS(tb testing.TB) (*graph.Graph, *mat.Dense) {
-	g := loadCora(tb)
+	g := coraSub(tb)
 	coraExact.once.Do(func() { coraExact.s = ExactPPR(g, 0.05) })
 	return g, coraExact.s
+}
+
+var coraDefault struct {
+	once sync.Once
+	sim  *Similarity
+	err  error
+}
+
+// coraDefaultSim returns Cora and New(cora, DefaultOptions()), computed
+// once per test binary (at the binary's GOMAXPROCS) for the tests that only
+// read it.
+func coraDefaultSim(tb testing.TB) (*graph.Graph, *Similarity) {
+	tb.Helper()
+	g := loadCora(tb)
+	coraDefault.once.Do(func() { coraDefault.sim, coraDefault.err = New(g, DefaultOptions()) })
+	if coraDefault.err != nil {
+		tb.Fatal(coraDefault.err)
+	}
+	return g, coraDefault.sim
 }
 
 // randomGraph returns a G(n, m)-like graph: m uniformly random pairs from a

@@ -14,18 +14,21 @@ import (
 // returns bit-for-bit what the plain one (refpush_test.go) returns from
 // every source: the same nodes (in another order: first pushed, not first
 // reached), the same estimates and residual, and the same work, on Cora
-// and on random and power-law graphs with hubs.
+// and on random and power-law graphs with hubs. The subtests run in
+// parallel: each has its own Pushers.
 func TestPushMatchesReference(t *testing.T) {
-	pl, err := randgraph.PowerLaw(3000, 4, 0, 7)
+	t.Parallel()
+	pl, err := randgraph.PowerLaw(600, 4, 0, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Run("random", func(t *testing.T) { pushMatchesReference(t, randomGraph(t, 2000, 9000, 3)) })
-	t.Run("powerlaw", func(t *testing.T) { pushMatchesReference(t, pl) })
+	t.Run("random", func(t *testing.T) { t.Parallel(); pushMatchesReference(t, randomGraph(t, 400, 1800, 3)) })
+	t.Run("powerlaw", func(t *testing.T) { t.Parallel(); pushMatchesReference(t, pl) })
 	t.Run("path", func(t *testing.T) {
+		t.Parallel()
 		pushMatchesReference(t, mustGraph(t, 5, [2]int32{0, 1}, [2]int32{1, 2}, [2]int32{2, 3}))
 	})
-	t.Run("cora", func(t *testing.T) { pushMatchesReference(t, loadCora(t)) })
+	t.Run("cora", func(t *testing.T) { t.Parallel(); pushMatchesReference(t, loadCora(t)) })
 }
 
 // pushMatchesReference compares both Pushers from every source of g at

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"ilpgnn/core/dataset"
@@ -16,6 +17,49 @@ import (
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/split"
 )
+
+// fixture holds synth:sparse:seed=3's split and ilpgnn.Prepare's inputs for
+// each anchor weight, made once per test binary (generating the graph and
+// its S̃ took most of this package's time, above all under node): the
+// tests read them and build their kits, models and epochs afresh.
+var fixture struct {
+	mu     sync.Mutex
+	sp     *split.Split
+	inputs map[float64]*ilpgnn.Inputs
+}
+
+// preparedRun returns the shared split and the inputs Prepare makes of its
+// training graph with DefaultConfig and the anchor weight ρ.
+func preparedRun(anchor float64) (*split.Split, *ilpgnn.Inputs, error) {
+	fixture.mu.Lock()
+	defer fixture.mu.Unlock()
+	if fixture.sp == nil {
+		src, err := dataset.Parse("synth:sparse:seed=3")
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := src.Load(3)
+		if err != nil {
+			return nil, nil, err
+		}
+		sp, err := d.Split(3, split.DefaultValFrac, split.DefaultTestFrac)
+		if err != nil {
+			return nil, nil, err
+		}
+		fixture.sp, fixture.inputs = sp, map[float64]*ilpgnn.Inputs{}
+	}
+	if in, ok := fixture.inputs[anchor]; ok {
+		return fixture.sp, in, nil
+	}
+	cfg := ilpgnn.DefaultConfig()
+	cfg.Anchor = anchor
+	in, err := ilpgnn.Prepare(fixture.sp.Train, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	fixture.inputs[anchor] = in
+	return fixture.sp, in, nil
+}
 
 // testRun is a kit and an epoch of a fresh model on synth:sparse, with
 // λ = 1 so that every loss term weighs, in batches of 7 pairs.
@@ -25,24 +69,12 @@ func testRun(t testing.TB) (*Kit, *Epoch) { return anchoredRun(t, 0) }
 // start's H^0.
 func anchoredRun(t testing.TB, anchor float64) (*Kit, *Epoch) {
 	t.Helper()
-	src, err := dataset.Parse("synth:sparse:seed=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := src.Load(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, err := d.Split(3, split.DefaultValFrac, split.DefaultTestFrac)
+	sp, in, err := preparedRun(anchor)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := ilpgnn.DefaultConfig()
 	cfg.Anchor = anchor
-	in, err := ilpgnn.Prepare(sp.Train, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := ilpgnn.New(cfg, sp.Train.FeatureDim(), rand.New(rand.NewPCG(3, 1)))
 	if err != nil {
 		t.Fatal(err)

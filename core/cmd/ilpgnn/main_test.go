@@ -33,6 +33,7 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestUsage(t *testing.T) {
+	t.Parallel()
 	for n, tc := range []struct {
 		args []string
 		code int
@@ -103,6 +104,7 @@ func TestTrainHeuristic(t *testing.T) {
 // short while and checks each against the same run made directly; CONPI
 // on a graph with groundtruth also reports its explanations' precision.
 func TestTrainPairModels(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		model, data string
 		flags       []string
@@ -300,6 +302,7 @@ func TestTrainExplainSuggest(t *testing.T) {
 // precision experiment read back with its groundtruth, and a synth: spec
 // generates the preset in memory.
 func TestSynthAndExperiment(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the sparse preset")
 	}

@@ -18,6 +18,7 @@ import (
 // in train itself, and in table 1. Tiny's AUCs are the cn heuristic's,
 // computed here directly.
 func TestRegisteredModel(t *testing.T) {
+	t.Parallel()
 	reg := append(models.Default(), modeltest.Tiny)
 	cmd := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer

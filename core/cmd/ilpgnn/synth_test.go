@@ -12,6 +12,7 @@ import (
 // by the sampled process, written as files that read back with every edge
 // and link; the same sizes work as a --data spec.
 func TestSynthSizes(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "big")
 	code, out, stderr := cli(t, "synth", "--nodes", "3000", "--edges", "20000", "--dim", "16", "--seed", "4", "--out", dir)
 	if code != 0 || !strings.Contains(out, "3000 nodes, 20000 edges (12000 base, 8000 explained: 4000 train, 800 validation, 3200 test)") ||

@@ -20,6 +20,7 @@ import (
 // settings file makes train --config the same run as the flags it holds,
 // with flags on the command line winning.
 func TestTuneAndConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := "synth:sparse:seed=1"
 	file := filepath.Join(dir, "gae.json")
@@ -117,6 +118,7 @@ func testAUC(t *testing.T, out string) float64 {
 // trial, chooses the same settings twice, and explicit flags win over
 // the plan; the JSON carries the plan, its estimate and the actual time.
 func TestTuneBudget(t *testing.T) {
+	t.Parallel()
 	data := "synth:sparse:seed=1"
 	file := filepath.Join(t.TempDir(), "gae.json")
 	args := []string{"tune", "--data", data, "--model", "gae", "--budget", "8s", "--seeds", "0", "--epochs", "4", "--quiet", "--json", "--settings", file}
@@ -188,6 +190,7 @@ type searchJSON struct {
 // tune's choice trained by train --config, and the report says which
 // seeds chose and which measured. Heuristics are measured as they are.
 func TestTable1Tune(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"experiment", "table1", "--data", small, "--models", "ilpgnn,cn,gae", "--seeds", "0,1", "--epochs", "5", "--set", "gae.epochs=5", "--tune", "30s", "--quiet"}
 	code, out, stderr := cli(t, append(args, "--json")...)
