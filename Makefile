@@ -60,7 +60,11 @@ run serve: build
 train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-test: fmt-check vet docs unit wasm-unit ts-unit browser readme
+# The layers run one by one, each timed (scripts/layers.sh prints where
+# the time went).
+TEST_LAYERS = fmt-check vet docs unit wasm-unit ts-unit browser readme
+test:
+	@scripts/layers.sh $(TEST_LAYERS)
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
