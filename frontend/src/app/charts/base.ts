@@ -154,28 +154,12 @@ export abstract class ChartBase {
       yLabel: string;
       xDomain: [number, number];
       yDomain: [number, number];
-      legend: ReadonlyArray<{ label: string; color: string; dash?: number[] | undefined }>;
+      legend: ReadonlyArray<LegendItem>;
     },
   ): Rect {
     const { width, height } = this;
-    // Legend rows.
     ctx.font = this.font();
-    const swatch = 18;
-    const rows: Array<Array<{ x: number; label: string; color: string; dash?: number[] | undefined }>> = [];
-    let row: (typeof rows)[number] = [];
-    let cx = PAD;
-    for (const item of o.legend) {
-      const w = swatch + 4 + ctx.measureText(item.label).width;
-      if (row.length > 0 && cx + w > width - PAD) {
-        rows.push(row);
-        row = [];
-        cx = PAD;
-      }
-      row.push({ x: cx, ...item });
-      cx += w + 14;
-    }
-    if (row.length > 0) rows.push(row);
-
+    const rows = legendRows(ctx, o.legend, width);
     const top = PAD + LINE + 2 + rows.length * LINE + 4;
     const bottom = height - PAD - 2 * LINE;
     const yTicks = niceTicks(o.yDomain[0], o.yDomain[1], Math.max(2, Math.min(8, Math.round((bottom - top) / 40))));
@@ -186,9 +170,6 @@ export abstract class ChartBase {
     const right = width - PAD - 10;
     const plot: Rect = { x: left, y: top, w: Math.max(1, right - left), h: Math.max(1, bottom - top) };
     const xTicks = niceTicks(o.xDomain[0], o.xDomain[1], Math.max(2, Math.min(10, Math.round(plot.w / 80))));
-    const xFmt = tickFormatter(xTicks);
-    const sx = linearScale(o.xDomain, [plot.x, plot.x + plot.w]);
-    const sy = linearScale(o.yDomain, [plot.y + plot.h, plot.y]);
 
     // Title.
     ctx.fillStyle = INK;
@@ -197,72 +178,12 @@ export abstract class ChartBase {
     ctx.font = this.font(FONT_SIZE + 1, "600");
     ctx.fillText(o.title, PAD, PAD + LINE / 2);
 
-    // Legend.
     ctx.font = this.font();
-    rows.forEach((items, r) => {
-      const y = PAD + LINE + 2 + r * LINE + LINE / 2;
-      for (const item of items) {
-        ctx.strokeStyle = item.color;
-        ctx.lineWidth = 2.5;
-        ctx.setLineDash(item.dash ?? []);
-        ctx.beginPath();
-        ctx.moveTo(item.x, y);
-        ctx.lineTo(item.x + swatch, y);
-        ctx.stroke();
-        ctx.fillStyle = INK;
-        ctx.fillText(item.label, item.x + swatch + 4, y);
-      }
+    drawLegend(ctx, rows);
+    drawAxes(ctx, plot, {
+      x: { ticks: xTicks, format: tickFormatter(xTicks), scale: linearScale(o.xDomain, [plot.x, plot.x + plot.w]), label: o.xLabel },
+      y: { ticks: yTicks, format: yFmt, scale: linearScale(o.yDomain, [plot.y + plot.h, plot.y]), label: o.yLabel },
     });
-    ctx.setLineDash([]);
-
-    // Grid lines, in one path.
-    ctx.strokeStyle = DIMMED;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (const t of yTicks) {
-      const y = Math.round(sy(t)) + 0.5;
-      ctx.moveTo(plot.x, y);
-      ctx.lineTo(plot.x + plot.w, y);
-    }
-    ctx.stroke();
-
-    // Axes and ticks.
-    ctx.strokeStyle = NEUTRAL;
-    ctx.beginPath();
-    const x0 = Math.round(plot.x) + 0.5;
-    const y0 = Math.round(plot.y + plot.h) + 0.5;
-    ctx.moveTo(x0, plot.y);
-    ctx.lineTo(x0, y0);
-    ctx.lineTo(plot.x + plot.w, y0);
-    for (const t of xTicks) {
-      const x = Math.round(sx(t)) + 0.5;
-      ctx.moveTo(x, y0);
-      ctx.lineTo(x, y0 + 4);
-    }
-    for (const t of yTicks) {
-      const y = Math.round(sy(t)) + 0.5;
-      ctx.moveTo(x0 - 4, y);
-      ctx.lineTo(x0, y);
-    }
-    ctx.stroke();
-
-    // Tick labels and axis labels.
-    ctx.fillStyle = INK;
-    ctx.textAlign = "center";
-    ctx.textBaseline = "top";
-    for (const t of xTicks) ctx.fillText(xFmt(t), sx(t), y0 + 5);
-    ctx.fillText(o.xLabel, plot.x + plot.w / 2, y0 + 5 + LINE);
-    ctx.textAlign = "right";
-    ctx.textBaseline = "middle";
-    for (const t of yTicks) ctx.fillText(yFmt(t), x0 - 6, sy(t));
-    if (o.yLabel) {
-      ctx.save();
-      ctx.translate(PAD + LINE / 2, plot.y + plot.h / 2);
-      ctx.rotate(-Math.PI / 2);
-      ctx.textAlign = "center";
-      ctx.fillText(o.yLabel, 0, 0);
-      ctx.restore();
-    }
     return plot;
   }
 
@@ -288,4 +209,113 @@ export function padDomain(lo: number, hi: number, fraction: number): [number, nu
   }
   const d = Math.abs(lo) * 0.1 || 1;
   return [lo - d, lo + d];
+}
+
+/** An entry of a chart's legend: a line swatch and its label. */
+export interface LegendItem {
+  label: string;
+  color: string;
+  dash?: number[] | undefined;
+}
+
+/** The legend's swatch length, in CSS px. */
+const SWATCH = 18;
+
+/** Legend entries placed left to right, wrapped into rows within width (ctx's font measures them). */
+function legendRows(ctx: CanvasRenderingContext2D, legend: ReadonlyArray<LegendItem>, width: number): Array<Array<LegendItem & { x: number }>> {
+  const rows: Array<Array<LegendItem & { x: number }>> = [];
+  let row: (typeof rows)[number] = [];
+  let cx = PAD;
+  for (const item of legend) {
+    const w = SWATCH + 4 + ctx.measureText(item.label).width;
+    if (row.length > 0 && cx + w > width - PAD) {
+      rows.push(row);
+      row = [];
+      cx = PAD;
+    }
+    row.push({ x: cx, ...item });
+    cx += w + 14;
+  }
+  if (row.length > 0) rows.push(row);
+  return rows;
+}
+
+/** Draws the legend's rows below the title. */
+function drawLegend(ctx: CanvasRenderingContext2D, rows: ReadonlyArray<ReadonlyArray<LegendItem & { x: number }>>): void {
+  rows.forEach((items, r) => {
+    const y = PAD + LINE + 2 + r * LINE + LINE / 2;
+    for (const item of items) {
+      ctx.strokeStyle = item.color;
+      ctx.lineWidth = 2.5;
+      ctx.setLineDash(item.dash ?? []);
+      ctx.beginPath();
+      ctx.moveTo(item.x, y);
+      ctx.lineTo(item.x + SWATCH, y);
+      ctx.stroke();
+      ctx.fillStyle = INK;
+      ctx.fillText(item.label, item.x + SWATCH + 4, y);
+    }
+  });
+  ctx.setLineDash([]);
+}
+
+/** One axis: its ticks, how they read, where they go, and its label. */
+interface Axis {
+  ticks: readonly number[];
+  format: (t: number) => string;
+  scale: (v: number) => number;
+  label: string;
+}
+
+/** Draws the grid lines, the axes with their ticks, the tick labels and the axis labels around plot. */
+function drawAxes(ctx: CanvasRenderingContext2D, plot: Rect, axes: { x: Axis; y: Axis }): void {
+  const { x: ax, y: ay } = axes;
+  // Grid lines, in one path.
+  ctx.strokeStyle = DIMMED;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (const t of ay.ticks) {
+    const y = Math.round(ay.scale(t)) + 0.5;
+    ctx.moveTo(plot.x, y);
+    ctx.lineTo(plot.x + plot.w, y);
+  }
+  ctx.stroke();
+
+  // Axes and ticks.
+  ctx.strokeStyle = NEUTRAL;
+  ctx.beginPath();
+  const x0 = Math.round(plot.x) + 0.5;
+  const y0 = Math.round(plot.y + plot.h) + 0.5;
+  ctx.moveTo(x0, plot.y);
+  ctx.lineTo(x0, y0);
+  ctx.lineTo(plot.x + plot.w, y0);
+  for (const t of ax.ticks) {
+    const x = Math.round(ax.scale(t)) + 0.5;
+    ctx.moveTo(x, y0);
+    ctx.lineTo(x, y0 + 4);
+  }
+  for (const t of ay.ticks) {
+    const y = Math.round(ay.scale(t)) + 0.5;
+    ctx.moveTo(x0 - 4, y);
+    ctx.lineTo(x0, y);
+  }
+  ctx.stroke();
+
+  // Tick labels and axis labels.
+  ctx.fillStyle = INK;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const t of ax.ticks) ctx.fillText(ax.format(t), ax.scale(t), y0 + 5);
+  ctx.fillText(ax.label, plot.x + plot.w / 2, y0 + 5 + LINE);
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const t of ay.ticks) ctx.fillText(ay.format(t), x0 - 6, ay.scale(t));
+  if (ay.label) {
+    ctx.save();
+    ctx.translate(PAD + LINE / 2, plot.y + plot.h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = "center";
+    ctx.fillText(ay.label, 0, 0);
+    ctx.restore();
+  }
 }

@@ -169,44 +169,71 @@ export function placeLabels(requests: readonly LabelRequest[], fixed: readonly B
   });
 }
 
+/** Screen geometry of a scene under a transform, and the strokes drawn with it. */
+interface Pen {
+  /** Whether i is a node of the scene. */
+  ok(i: number): boolean;
+  sx(i: number): number;
+  sy(i: number): number;
+  /** Node i's radius on screen. */
+  r(i: number): number;
+  /** Strokes the segment between nodes a and b. */
+  line(a: number, b: number): void;
+  /** Strokes the segments of consecutive node pairs, skipping any not in the scene. */
+  path(pairs: readonly number[]): void;
+}
+
+function penFor(ctx: CanvasRenderingContext2D, scene: OverlayScene, t: Transform): Pen {
+  const { pos, radius } = scene;
+  const n = pos.length >> 1;
+  const pen: Pen = {
+    ok: (i) => Number.isInteger(i) && i >= 0 && i < n,
+    sx: (i) => pos[2 * i]! * t.k + t.x,
+    sy: (i) => pos[2 * i + 1]! * t.k + t.y,
+    r: (i) => screenRadius(radius[i]!, t.k),
+    line: (a, b) => {
+      ctx.beginPath();
+      ctx.moveTo(pen.sx(a), pen.sy(a));
+      ctx.lineTo(pen.sx(b), pen.sy(b));
+      ctx.stroke();
+    },
+    path: (pairs) => {
+      ctx.beginPath();
+      for (let e = 0; e + 1 < pairs.length; e += 2) {
+        const a = pairs[e]!, b = pairs[e + 1]!;
+        if (!pen.ok(a) || !pen.ok(b)) continue;
+        ctx.moveTo(pen.sx(a), pen.sy(a));
+        ctx.lineTo(pen.sx(b), pen.sy(b));
+      }
+      ctx.stroke();
+    },
+  };
+  return pen;
+}
+
 /**
  * Draws highlight h over the (dimmed) static layer: the explanation's edges
  * and nodes in the highlight colours, markers, selection rings, and id
  * labels placed so that they do not overlap.
  */
 export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: OverlayScene, t: Transform, dpr: number): void {
-  const { pos, radius } = scene;
-  const n = pos.length >> 1;
-  const ok = (i: number): boolean => Number.isInteger(i) && i >= 0 && i < n;
-  const sx = (i: number): number => pos[2 * i]! * t.k + t.x;
-  const sy = (i: number): number => pos[2 * i + 1]! * t.k + t.y;
-  const r = (i: number): number => screenRadius(radius[i]!, t.k);
-  const line = (a: number, b: number): void => {
-    ctx.beginPath();
-    ctx.moveTo(sx(a), sy(a));
-    ctx.lineTo(sx(b), sy(b));
-    ctx.stroke();
-  };
-  const path = (pairs: readonly number[]): void => {
-    ctx.beginPath();
-    for (let e = 0; e + 1 < pairs.length; e += 2) {
-      const a = pairs[e]!, b = pairs[e + 1]!;
-      if (!ok(a) || !ok(b)) continue;
-      ctx.moveTo(sx(a), sy(a));
-      ctx.lineTo(sx(b), sy(b));
-    }
-    ctx.stroke();
-  };
+  const pen = penFor(ctx, scene, t);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.lineCap = "round";
   const labels = new Set<number>();
-  const first = h.selected[0];
+  drawEdges(ctx, h, scene, pen, labels);
+  drawLitNodes(ctx, h, scene, pen);
+  drawMarkers(ctx, h, pen, labels);
+  drawLabels(ctx, h, scene, pen, labels);
+}
 
-  // Edges.
+/** The highlight's edges; the nodes they reach are added to labels. */
+function drawEdges(ctx: CanvasRenderingContext2D, h: Highlight, scene: OverlayScene, pen: Pen, labels: Set<number>): void {
+  const { ok, line } = pen;
   if (h.neighbors && !h.sides) {
     ctx.strokeStyle = NEUTRAL;
     ctx.lineWidth = 1.5;
-    path(scene.neighborEdges);
+    pen.path(scene.neighborEdges);
     if (h.neighbors.length <= 40) for (const v of h.neighbors) labels.add(v);
   }
   if (h.sides) {
@@ -214,7 +241,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     ctx.strokeStyle = INK;
     ctx.globalAlpha = 0.45;
     ctx.lineWidth = 1;
-    path(scene.innerEdges);
+    pen.path(scene.innerEdges);
     ctx.globalAlpha = 1;
   }
   for (const side of h.sides ?? []) {
@@ -227,6 +254,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
       labels.add(nb.node);
     }
   }
+  const first = h.selected[0];
   if (first !== undefined && ok(first) && h.candidates) {
     ctx.strokeStyle = SIDE_J;
     ctx.lineWidth = 2;
@@ -248,12 +276,16 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     line(pl.i, pl.j);
     ctx.setLineDash([]);
   }
+}
 
-  // Lit nodes in their own colours, white outline for contrast; in a pair,
-  // the ends and their selected neighbours take their side's colour (a
-  // neighbour selected by both sides the common colour). Class colours are
-  // light tints and highlight colours dark (palette.ts): they cannot be
-  // confused.
+/**
+ * Lit nodes in their own colours, white outline for contrast; in a pair,
+ * the ends and their selected neighbours take their side's colour (a
+ * neighbour selected by both sides the common colour). Class colours are
+ * light tints and highlight colours dark (palette.ts): they cannot be
+ * confused.
+ */
+function drawLitNodes(ctx: CanvasRenderingContext2D, h: Highlight, scene: OverlayScene, pen: Pen): void {
   const fill = new Map<number, string>();
   for (const side of h.sides ?? []) {
     fill.set(side.node, side.color);
@@ -269,15 +301,18 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
   ctx.lineWidth = 1;
   ctx.strokeStyle = HALO;
   for (const i of litNodes(h)) {
-    if (!ok(i)) continue;
+    if (!pen.ok(i)) continue;
     ctx.fillStyle = fill.get(i) ?? scene.colorOf(i);
     ctx.beginPath();
-    ctx.arc(sx(i), sy(i), r(i) + 1, 0, 2 * Math.PI);
+    ctx.arc(pen.sx(i), pen.sy(i), pen.r(i) + 1, 0, 2 * Math.PI);
     ctx.fill();
     ctx.stroke();
   }
+}
 
-  // Markers: groundtruth squares, common-neighbour diamonds, selection rings.
+/** Groundtruth squares, common-neighbour diamonds and selection rings; the marked nodes are added to labels. */
+function drawMarkers(ctx: CanvasRenderingContext2D, h: Highlight, pen: Pen, labels: Set<number>): void {
+  const { ok, sx, sy, r } = pen;
   ctx.lineWidth = 2;
   ctx.strokeStyle = GROUNDTRUTH;
   for (const i of h.groundtruth ?? []) {
@@ -309,9 +344,14 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     ctx.stroke();
     labels.add(i);
   }
+}
 
-  // Labels: ids with a white halo, placed apart; the pair's probability at
-  // its link's midpoint first, so that no id covers it.
+/**
+ * Labels: ids with a white halo, placed apart; the pair's probability at
+ * its link's midpoint first, so that no id covers it.
+ */
+function drawLabels(ctx: CanvasRenderingContext2D, h: Highlight, scene: OverlayScene, pen: Pen, labels: Set<number>): void {
+  const { ok, sx, sy, r } = pen;
   ctx.font = FONT;
   ctx.textBaseline = "middle";
   ctx.lineJoin = "round";
@@ -328,6 +368,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, h: Highlight, scene: 
     const s = scene.ids[i] ?? String(i);
     return { s, x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(s).width, height: LABEL_HEIGHT };
   });
+  const pl = h.pairLink;
   if (pl && ok(pl.i) && ok(pl.j)) {
     const s = `p ${probabilityIs(pl.prob)}`;
     // Just above the link's midpoint, off the line.
