@@ -4,7 +4,9 @@
 // sizes their sources publish (gnn-benchmark: Computers 13,752 nodes and
 // 245,861 undirected edges, 767 features; Coauthor CS 18,333 nodes, 163,788
 // directed = 81,894 undirected edges, 6,805 features); Coauthor CS then
-// trains an epoch. Run with `node --test frontend/e2e/datasets.test.mjs`
+// trains an epoch (a narrow encoder and a looser PPR tolerance, which make
+// the run some six times shorter: the test is about the graph, not the
+// model). Run with `node --test frontend/e2e/datasets.test.mjs`
 // after `make site`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -63,6 +65,8 @@ test("Coauthor CS opens when dropped on the page and trains an epoch", async () 
   await page.evaluate(() => (document.getElementById("hyper").open = true));
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "1");
+  await page.fill("#hp-hidden", "16");
+  await page.fill("#hp-ppr-eps", "0.001");
   await page.click("#train");
   await page.waitForFunction(() => document.querySelector("#train-result h3, #train-error") !== null && !window.ilpgnnExplorer.training, null, { timeout: LONG_WAIT, polling: 500 });
   assert.equal(await page.textContent("#train-result h3"), "Trained ILP-GNN", await page.textContent("#train-result"));

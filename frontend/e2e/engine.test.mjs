@@ -80,11 +80,12 @@ test("train, explain, save, reload, load the checkpoint, same explanation", asyn
   const exported = ok(await page.evaluate((k) => window.harness.exportCheckpoint(k), res.key), "export");
   assert.match(exported.filename, /\.ckpt$/);
 
-  // The command line, natively, trains the same weights bit for bit.
+  // The command line, natively, trains the same weights bit for bit (the
+  // binary `make build` wrote beside the site, from the same sources).
   const dir = mkdtempSync(join(tmpdir(), "ilpgnn-native-"));
   try {
     const path = join(dir, "native.ckpt");
-    execFileSync("go", ["run", "./core/cmd/ilpgnn", "train", "--data", "synth:sparse:seed=0", "--seeds", "0", "--epochs", "5", "--select", "auc", "--quiet", "--save", path], { cwd: root });
+    execFileSync(join(root, "build", "ilpgnn"), ["train", "--data", "synth:sparse:seed=0", "--seeds", "0", "--epochs", "5", "--select", "auc", "--quiet", "--save", path], { cwd: root });
     const native = weights(readFileSync(path));
     const browser = weights(Buffer.from(exported.base64, "base64"));
     assert.ok(native.length > 1000);

@@ -44,11 +44,15 @@ async function setHyper(name, value) {
   await page.fill(`#hp-${name}`, String(value));
 }
 
+// The runs' encoder width: narrow, so they train fast (the tests need a model, not a good one).
+const HIDDEN = 16;
+
 /** Starts an ILP-GNN run of at most `epochs` epochs (patience as many, so it runs them all). */
 async function startRun(epochs) {
   await page.selectOption("#model", "ilpgnn");
   await setHyper("epochs", epochs);
   await setHyper("patience", epochs);
+  await setHyper("hidden", HIDDEN);
   await page.click("#train");
   await page.waitForFunction(() => window.ilpgnnExplorer.training, null, { timeout: WAIT });
 }
@@ -99,6 +103,7 @@ test("a node or pair selected while a model trains is explained once the run end
   await page.selectOption("#model", "ilpgnn");
   await setHyper("epochs", 6);
   await setHyper("patience", 6);
+  await setHyper("hidden", HIDDEN);
   const during = await app((node) => {
     document.getElementById("train").click();
     const a = window.ilpgnnExplorer;

@@ -55,12 +55,12 @@ async function trainWith(page, workers) {
   return { run, weights: weights(Buffer.from(exported.base64, "base64")) };
 }
 
-/** The weights `ilpgnn train` writes for the same graph, seed and settings. */
+/** The weights `ilpgnn train` writes for the same graph, seed and settings (the binary `make build` wrote beside the site). */
 function nativeWeights() {
   const dir = mkdtempSync(join(tmpdir(), "ilpgnn-workers-"));
   try {
     const path = join(dir, "native.ckpt");
-    execFileSync("go", ["run", "./core/cmd/ilpgnn", "train", "--data", `synth:${PRESET}:seed=0`, "--seeds", "0", "--epochs", String(EPOCHS),
+    execFileSync(join(root, "build", "ilpgnn"), ["train", "--data", `synth:${PRESET}:seed=0`, "--seeds", "0", "--epochs", String(EPOCHS),
       "--batch-size", String(BATCH), "--select", "auc", "--quiet", "--save", path], { cwd: root });
     return weights(readFileSync(path));
   } finally {
