@@ -60,11 +60,14 @@ run serve: build
 train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-# The layers run one by one, each timed (scripts/layers.sh prints where
-# the time went).
-TEST_LAYERS = fmt-check vet docs unit wasm-unit ts-unit browser readme
+# npm's tools and the build first; then two lanes side by side, the Go
+# and TypeScript unit tests beside the browser suite and the README's
+# commands, each layer timed (scripts/layers.sh prints where the time
+# went). The build comes first because it writes the site that
+# core/cmd/ilpgnn embeds, which the unit tests compile.
 test:
-	@scripts/layers.sh $(TEST_LAYERS)
+	@scripts/layers.sh node_modules build
+	@scripts/layers.sh fmt-check vet docs unit wasm-unit ts-unit -- browser readme
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
@@ -109,9 +112,11 @@ wasm-unit: node_modules
 ts-unit: node_modules
 	node frontend/test/run.mjs
 
-# The real worker in headless Chromium (frontend/e2e).
+# The real worker in headless Chromium (frontend/e2e), two files at a
+# time: each has its own server port, Chromium profile and temporary
+# folders.
 browser: build chromium
-	node --test --test-concurrency=1 frontend/e2e/
+	node --test --test-concurrency=2 frontend/e2e/
 
 node_modules: package.json package-lock.json
 	@echo "==> npm's tools (npm ci)"
