@@ -61,13 +61,13 @@ train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
 # npm's tools and the build first; then two lanes side by side, the Go
-# and TypeScript unit tests beside the browser suite and the README's
-# commands, each layer timed (scripts/layers.sh prints where the time
+# unit tests (native and under node) beside the browser suite, the
+# README's commands and the TypeScript tests, each layer timed (scripts/layers.sh prints where the time
 # went). The build comes first because it writes the site that
 # core/cmd/ilpgnn embeds, which the unit tests compile.
 test:
 	@scripts/layers.sh node_modules build
-	@scripts/layers.sh fmt-check vet docs unit wasm-unit ts-unit -- browser readme
+	@scripts/layers.sh fmt-check vet docs unit wasm-unit -- browser readme ts-unit
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
