@@ -60,15 +60,16 @@ run serve: build
 train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-# npm's tools first; then two lanes side by side, each layer timed
-# (scripts/layers.sh prints where the time went): the Go tests under node
-# and natively, the TypeScript tests; beside them the build, the browser
-# suite and the README's commands. vet and the native tests wait for the
-# build (^build), which writes the site that core/cmd/ilpgnn embeds and
-# they compile.
+# npm's tools and the build first (it writes the site that
+# core/cmd/ilpgnn embeds, which vet and the unit tests compile); then two
+# lanes side by side, each layer timed (scripts/layers.sh prints where the
+# time went): the Go tests natively and under node, beside the browser
+# suite, the README's commands and the TypeScript tests. The browser
+# suite's runs leave a core idle much of the time; three files at a time
+# instead of two starved the Go lane (measured in docs/test-time.md).
 test:
-	@scripts/layers.sh node_modules
-	@scripts/layers.sh wasm-unit fmt-check docs ts-unit ^build vet unit -- build browser readme
+	@scripts/layers.sh node_modules build
+	@scripts/layers.sh fmt-check vet docs unit wasm-unit -- browser readme ts-unit
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
@@ -113,11 +114,11 @@ wasm-unit: node_modules
 ts-unit: node_modules
 	node frontend/test/run.mjs
 
-# The real worker in headless Chromium (frontend/e2e), three files at a
+# The real worker in headless Chromium (frontend/e2e), two files at a
 # time: each has its own server port, Chromium profile and temporary
 # folders.
 browser: build chromium
-	node --test --test-concurrency=3 frontend/e2e/
+	node --test --test-concurrency=2 frontend/e2e/
 
 node_modules: package.json package-lock.json
 	@echo "==> npm's tools (npm ci)"
