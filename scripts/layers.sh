@@ -6,22 +6,17 @@
 # is kept in build/test-logs/LAYER.log and printed whole when it ends, so
 # the lanes' outputs do not interleave. A lane stops at its first failing
 # layer; the others finish. The exit status is that of the first failure.
-# Usage: scripts/layers.sh LAYER... [-- LAYER...]...  (^LAYER: wait for LAYER)
+# Usage: scripts/layers.sh LAYER... [-- LAYER...]...
 set -uo pipefail
 logs=build/test-logs
 rm -rf "$logs" && mkdir -p "$logs"
 lock="$logs/.print"
 : >"$lock"
 
-# lane runs its layers in order and records "layer seconds status". An
-# argument ^LAYER waits until LAYER, in another lane, has ended.
+# lane runs its layers in order and records "layer seconds status".
 lane() {
 	for layer in "$@"; do
 		local start status secs
-		if [[ $layer == ^* ]]; then
-			until grep -q "^${layer#^} " "$logs/times" 2>/dev/null; do sleep 1; done
-			continue
-		fi
 		start=$(date +%s)
 		echo "==> $layer: started"
 		make --no-print-directory "$layer" >"$logs/$layer.log" 2>&1

@@ -288,7 +288,7 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		res.Workers = r.ep.runner.Workers()
 	}
 
-	run, runErr := loop.Run(ctx, r, loop.Options{Seed: cfg.Seed, Params: model.Params(), LR: cfg.LR, Warmup: cfg.Warmup,
+	run, runErr := loop.Run(ctx, r, loop.Options{Seed: cfg.Seed, Params: r.params, LR: cfg.LR, Warmup: cfg.Warmup,
 		WeightDecay: cfg.WeightDecay, Epochs: cfg.Epochs, Stop: *cfg.plateau(), Progress: progress})
 	res.Result = *run
 	kept := ilpgnn.NewPredictor(model, in)
@@ -415,8 +415,7 @@ func (r *run) validateHere(hr *autograd.Var) (auc, score float64) {
 // the fit would not lower their ECE, they are 1 and 0, the model's own
 // sigmoid, and the choice says why.
 func Calibrate(p *ilpgnn.Predictor, sp *split.Split) calibrate.Choice {
-	val := append(append([]graph.Edge{}, sp.ValPos...), sp.ValNeg...)
-	return calibrate.Choose(p.Logits(val), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
+	return calibrate.Choose(p.Logits(loop.ValidationPairs(sp)), calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
 }
 
 // epochLoss is an epoch's loss terms and its count of positives feeding
