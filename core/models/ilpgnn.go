@@ -8,7 +8,6 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
-	"ilpgnn/core/shard"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -85,18 +84,6 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 			progress(Progress{Seed: cfg.Seed, MaxEpochs: cfg.Epochs, Patience: cfg.Patience, Elapsed: p.Elapsed,
 				Prepare: &Prepare{Phase: p.Phase, Done: p.Done, Total: p.Total}})
 		})
-		var last Progress // the latest epoch's end, for the reports within the next
-		ctx = train.WithEpochProgress(ctx, func(p train.EpochProgress) {
-			progress(Progress{Seed: p.Seed, Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Phase: p.Phase,
-				Batch: p.Shards, Batches: shard.Count, Loss: last.Loss, Cls: last.Cls, Pos: last.Pos, Neg: last.Neg,
-				BestValAUC: last.BestValAUC, BestScore: last.BestScore, BestEpoch: last.BestEpoch,
-				Patience: cfg.Patience, StopEpoch: last.StopEpoch, Elapsed: p.Elapsed})
-		})
-		report := progress
-		progress = func(p Progress) {
-			last = p
-			report(p)
-		}
 	}
 	res, err := train.RunSplitSelect(ctx, run.Split, cfg, crit, progress)
 	if res == nil {

@@ -10,6 +10,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/loop"
+	"ilpgnn/core/shard"
 	"ilpgnn/core/split"
 )
 
@@ -245,5 +246,53 @@ func TestShardValidationIsHere(t *testing.T) {
 		if !equalF32(pa[k].Value, pb[k].Value) {
 			t.Fatalf("%s differs", name)
 		}
+	}
+}
+
+// TestShardedEpochReports: a sharded epoch reports from within, through
+// the run's one progress: encoder, validation, each shard as it finishes
+// (1 to shard.Count, in order) and the backward, all before the report
+// that ends the epoch, carrying the loss terms of the epoch before.
+func TestShardedEpochReports(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Seed, cfg.Epochs, cfg.BatchSize, cfg.LR, cfg.Warmup = 3, 3, 200, 0.01, 0
+	_, sp := sparseSplit(t, cfg)
+	var reports []Progress
+	res, err := RunSplit(t.Context(), sp, cfg, func(p Progress) { reports = append(reports, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var within []Progress
+	prevLoss := 0.0
+	for _, p := range reports {
+		if !p.EpochDone {
+			within = append(within, p)
+			continue
+		}
+		want := []string{PhaseEncoder, PhaseValidation}
+		for range shard.Count {
+			want = append(want, PhaseShards)
+		}
+		want = append(want, PhaseBackward)
+		if len(within) != len(want) {
+			t.Fatalf("epoch %d: %d reports within, want %d: %+v", p.Epoch, len(within), len(want), within)
+		}
+		done := 0
+		for k, w := range within {
+			if w.Phase != want[k] || w.Epoch != p.Epoch || w.Batches != shard.Count || w.Loss != prevLoss {
+				t.Fatalf("epoch %d, report %d within: %+v; want phase %q, epoch %d, %d batches, loss %v",
+					p.Epoch, k, w, want[k], p.Epoch, shard.Count, prevLoss)
+			}
+			if w.Phase == PhaseShards {
+				done++
+				if w.Batch != done {
+					t.Fatalf("epoch %d: shard report %d says %d done", p.Epoch, done, w.Batch)
+				}
+			}
+		}
+		within, prevLoss = nil, p.Loss
+	}
+	if len(within) != 0 || len(res.History) != cfg.Epochs {
+		t.Fatalf("%d reports after the last epoch; %d epochs", len(within), len(res.History))
 	}
 }

@@ -145,34 +145,14 @@ func (p *Phases) add(q Phases) {
 // with the loss terms Loss, Cls, Pos, Neg and PosShare.
 type Progress = loop.Progress
 
-// The phases of an epoch, as EpochProgress names them.
+// The phases of an epoch, as its reports from within name them
+// (Progress.Phase, with Batch of Batches the shards done).
 const (
 	PhaseEncoder    = "encoder"              // H^r forward
 	PhaseValidation = "validation"           // the validation AUC of the epoch's weights
-	PhaseShards     = "selection and losses" // Shards of shard.Count done
+	PhaseShards     = "selection and losses" // the shards, as they finish
 	PhaseBackward   = "backward"             // the encoder's backward and Adam's step
 )
-
-// EpochProgress is a report from within an epoch of a run whose epochs
-// are sharded: what it is doing and how many of its shard.Count shards
-// are done.
-type EpochProgress struct {
-	Seed             uint64
-	Epoch, MaxEpochs int // Epoch is the one under way, 1-based
-	Phase            string
-	Shards           int
-	Elapsed          time.Duration // since the first epoch began
-}
-
-type epochTraceKey struct{}
-
-// WithEpochProgress returns a copy of ctx that makes RunSplitSelect report
-// within each sharded epoch to progress (see ilpgnn.WithPrepareProgress
-// for why a context carries it): at each phase's start and after every
-// shard. progress is called from one goroutine at a time.
-func WithEpochProgress(ctx context.Context, progress func(EpochProgress)) context.Context {
-	return context.WithValue(ctx, epochTraceKey{}, progress)
-}
 
 // Result is a finished (or cancelled) run: the training loop's result
 // with the model, which holds the weights of the best score, and what
@@ -269,17 +249,11 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	model.FitIsometricBias(in)
 	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg, PrepSeconds: time.Since(start).Seconds()}
 	r := newRun(sp, cfg, crit, model, in, res)
-	inEpoch, _ := ctx.Value(epochTraceKey{}).(func(EpochProgress))
 	var shardVal []graph.Edge
 	if cfg.Dropout == 0 && crit == nil {
 		shardVal = r.valPairs
 	}
-	r.ep, err = newEpochPass(ctx, model, in, cfg, r.tape, sp.TrainPos, shardVal, func(phase string, done int) {
-		if inEpoch != nil {
-			inEpoch(EpochProgress{Seed: cfg.Seed, Epoch: r.epoch, MaxEpochs: cfg.Epochs, Phase: phase,
-				Shards: done, Elapsed: time.Since(r.start)})
-		}
-	})
+	r.ep, err = newEpochPass(ctx, model, in, cfg, r.tape, sp.TrainPos, shardVal, r.reportWithin)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
@@ -316,8 +290,8 @@ type run struct {
 	valPairs []graph.Edge // the validation links, then their negatives
 	tape     *autograd.Tape
 	ep       *epochPass
-	epoch    int       // the epoch under way
-	start    time.Time // of the first epoch
+	epoch    *loop.Epoch // the epoch under way
+	last     Progress    // the loss terms of the epoch before it
 }
 
 func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in *ilpgnn.Inputs, res *Result) *run {
@@ -329,7 +303,7 @@ func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in
 	tape.SetLean(true)
 	return &run{sp: sp, cfg: cfg, crit: crit, model: model, in: in, res: res, params: model.Params(),
 		sampler: split.NewNegativeSampler(cfg.Seed), dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)),
-		pairs: pairs, labels: labels, valPairs: loop.ValidationPairs(sp), tape: tape, start: time.Now()}
+		pairs: pairs, labels: labels, valPairs: loop.ValidationPairs(sp), tape: tape}
 }
 
 // Epoch trains epoch e.Index: it encodes, judges the weights it starts
@@ -337,7 +311,7 @@ func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in
 // epoch's loss. An epoch cancelled within is not counted.
 func (r *run) Epoch(ctx context.Context, e *loop.Epoch) (Progress, error) {
 	cfg, ep := r.cfg, r.ep
-	r.epoch = e.Index
+	r.epoch = e
 	var ph Phases
 	if ep.runner != nil {
 		ep.report(PhaseEncoder, 0)
@@ -386,8 +360,19 @@ func (r *run) Epoch(ctx context.Context, e *loop.Epoch) (Progress, error) {
 	if err != nil {
 		return Progress{}, fmt.Errorf("train: %w", err)
 	}
-	return Progress{Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
-		PosShare: float64(el.contributing) / float64(max(P, 1))}, nil
+	r.last = Progress{Loss: el.total, Cls: el.cls, Pos: el.pos, Neg: el.neg,
+		PosShare: float64(el.contributing) / float64(max(P, 1))}
+	return r.last, nil
+}
+
+// reportWithin reports where a sharded epoch has got: phase, with done of
+// shard.Count shards, and the loss terms of the epoch before (this one's
+// are not known until its last shard).
+func (r *run) reportWithin(phase string, done int) {
+	p := r.last
+	p.PosShare = 0
+	p.Phase, p.Batch, p.Batches = phase, done, shard.Count
+	r.epoch.Report(p)
 }
 
 // validateHere scores the weights an epoch starts from, whose H^r is hr:

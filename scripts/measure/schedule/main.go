@@ -89,6 +89,9 @@ func run(path, out, seedsFlag string, cfg train.Config) error {
 			return v
 		}
 		res, err := train.RunSplitSelect(context.Background(), sp, cfg, crit, func(p train.Progress) {
+			if !p.EpochDone {
+				return // a report from within a sharded epoch
+			}
 			fmt.Fprintf(f, "%d,%d,%g,%.6f,%.6f,%.3f\n", seed, p.Epoch, p.LR, p.ValAUC, testAUC, p.Elapsed.Seconds())
 		})
 		if err != nil {
