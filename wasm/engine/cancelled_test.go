@@ -104,6 +104,7 @@ func TestCancelledCheckpointMarked(t *testing.T) {
 // A cancelled run with the same settings as a stored completed one has the
 // same key; it must not replace the completed checkpoint.
 func TestCancelledRunKeepsCompleted(t *testing.T) {
+	nativeOnly(t, "which checkpoint a cancelled run may replace")
 	st := &store.Memory{}
 	p := newPage(t, st)
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)

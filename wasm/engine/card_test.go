@@ -32,6 +32,7 @@ func cardFiles() map[string][]byte {
 // bundle explains as the explain operation does (the oracle), and the
 // same model gives the same bytes.
 func TestCardExport(t *testing.T) {
+	nativeOnly(t, "exports a card as a zip")
 	p := newPage(t, nil)
 	if e := p.callErr("card.export", nil, cardFiles()); e.Code != CodeNoGraph && e.Code != CodeNoModel {
 		t.Errorf("without a model: %+v", e)
@@ -125,6 +126,7 @@ func TestCardExport(t *testing.T) {
 }
 
 func TestCardExportErrors(t *testing.T) {
+	nativeOnly(t, "refuses card exports")
 	p := newPage(t, nil)
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
 	p.call("train", trainArgs(2), nil)

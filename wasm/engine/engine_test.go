@@ -50,6 +50,19 @@ type page struct {
 	onProgress func(id int64, p Progress)
 }
 
+// nativeOnly skips t under js/wasm. What such a test checks is the
+// engine's logic, the same Go in WebAssembly as natively, where it runs;
+// under node run the tests whose behaviour depends on the platform (the
+// event loop's yields, cancelling, the workers and their bits, memory,
+// the one whole train-explain-reload flow), and the browser suite drives
+// this engine in WebAssembly end to end. why names what the test does.
+func nativeOnly(t *testing.T, why string) {
+	t.Helper()
+	if runtime.GOOS == "js" {
+		t.Skip(why + ": the engine's logic, run natively (see nativeOnly)")
+	}
+}
+
 func newPage(t testing.TB, st store.Store) *page { return newPageOf(t, st, nil) }
 
 // newPageOf is newPage with the models of reg (nil: the default ones).
@@ -480,6 +493,7 @@ func TestCancelAndBusy(t *testing.T) {
 }
 
 func TestMismatchAndQuota(t *testing.T) {
+	nativeOnly(t, "checkpoint mismatch and the store quota")
 	st := &store.Memory{}
 	p := newPage(t, st)
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
@@ -536,6 +550,7 @@ func TestNoPersistentStorage(t *testing.T) {
 // A folder written by `ilpgnn synth`, dropped as files, loads with its
 // groundtruth, and trains and explains as the generated graph does.
 func TestLoadSynthFiles(t *testing.T) {
+	nativeOnly(t, "loads a synth folder dropped as files")
 	d, err := synth.Generate(mustPreset(t, "sparse"), 4)
 	if err != nil {
 		t.Fatal(err)
@@ -575,6 +590,7 @@ func mustPreset(t *testing.T, name string) synth.Config {
 // The table 1 baselines train through the engine on the same split as
 // ILP-GNN and leave the current model alone.
 func TestBaselines(t *testing.T) {
+	nativeOnly(t, "trains the table 1 baselines through the engine")
 	p := newPage(t, nil)
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 2}, nil)
 	var ilp TrainResult
@@ -690,12 +706,7 @@ func TestBaselines(t *testing.T) {
 // numbers, report progress within epochs, and CONPI joins compare with its
 // context masses over the whole graph.
 func TestPairModels(t *testing.T) {
-	if runtime.GOOS == "js" {
-		// It compares the engine's runs with the packages' own in one
-		// process: the same Go under wasm as natively, where it runs. The
-		// browser suite trains these models in wasm (engine.test.mjs).
-		t.Skip("compares two code paths of one process: run natively")
-	}
+	nativeOnly(t, "compares the engine's pair models with the packages' own runs")
 	p := newPage(t, nil)
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 2}, nil)
 	src, err := dataset.Parse("synth:sparse:seed=2")

@@ -51,6 +51,7 @@ func mustTensor(t *testing.T, c *checkpoint.Checkpoint, name string) *checkpoint
 // graph can show, imported before the graph is there, is refused when
 // loaded.
 func TestHostileCheckpoints(t *testing.T) {
+	nativeOnly(t, "refuses edited checkpoints")
 	st := &store.Memory{}
 	p := newPage(t, st)
 	var gi GraphInfo

@@ -15,6 +15,7 @@ import (
 // in defaults, in train and in compare. Tiny's AUCs are the cn
 // heuristic's, computed here directly.
 func TestRegisteredModel(t *testing.T) {
+	nativeOnly(t, "a registered model appears everywhere")
 	p := newPageOf(t, nil, append(models.Default(), modeltest.Tiny))
 	ms := p.ready.Models
 	if len(ms) != 10 || ms[0].Name != "ilpgnn" || !ms[0].Saves || ms[9].Name != "tiny" || ms[9].About != modeltest.Tiny.About || ms[1].Learns {

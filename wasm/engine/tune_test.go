@@ -3,7 +3,6 @@ package engine
 import (
 	"maps"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -62,12 +61,7 @@ func tuned(t *testing.T, p *page, args map[string]any) (TuneResult, []TuneProgre
 }
 
 func TestTune(t *testing.T) {
-	if runtime.GOOS == "js" {
-		// Its 60-second budget of training is the same Go here as natively;
-		// the browser suite's Tune test (frontend/e2e/tune.test.mjs) runs
-		// this engine's tuning in WebAssembly end to end.
-		t.Skip("tuning runs natively here, and in wasm in the browser suite")
-	}
+	nativeOnly(t, "a 60-second tuning budget (frontend/e2e/tune.test.mjs tunes in wasm)")
 	p := newPage(t, &store.Memory{})
 	_, files := smallSynth(t)
 	if r := p.wait(p.send("load", nil, files)); r.Type != "result" {
