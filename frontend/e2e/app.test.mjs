@@ -268,9 +268,11 @@ test("compare explainers: GAT attention and CONPI beside ILP-GNN's choice", asyn
   await shot("07-training-gat");
   await page.waitForFunction(() => /Trained baseline: GAT/.test(document.getElementById("train-result").textContent), null, { timeout: LONG_WAIT });
   // CONPI steps per mini-batch; its interaction weights join the comparison.
+  // One epoch of 500 links and 16-wide layers: the comparison needs its
+  // weights, not their quality.
   await page.selectOption("#model", "conpi");
   await page.waitForFunction(() => document.getElementById("hp-max-context") !== null);
-  await page.fill("#hp-epochs", "1");
+  for (const [name, value] of [["epochs", "1"], ["pairs-per-epoch", "500"], ["hidden", "16"], ["dim", "16"]]) await page.fill(`#hp-${name}`, value);
   await page.click("#train");
   await page.waitForFunction(() => /Trained baseline: CONPI/.test(document.getElementById("train-result").textContent), null, { timeout: LONG_WAIT });
   assert.match(await page.textContent("#train-result"), /explanation Precision@1/);

@@ -49,10 +49,14 @@ test("workers=1 in the link: the run trains on 1 core and says so; Cancel says C
   assert.match(await app(() => location.hash), /&workers=1(&|$)/, "the page's link keeps it");
   assert.equal(await page.isHidden("#workers-note"), true);
 
-  // A short run with small batches, so its epochs are sharded (reports within them).
+  // A short run with small batches, so its epochs are sharded (reports
+  // within them); narrow, with a coarse push for S̃, so it prepares and
+  // trains fast.
   await setHyper("epochs", 3);
   await setHyper("patience", 3);
   await setHyper("batch-size", 64);
+  await setHyper("hidden", 16);
+  await setHyper("ppr-eps", "0.001");
   await app(() => {
     const el = document.getElementById("progress-text");
     window.progressTexts = [];

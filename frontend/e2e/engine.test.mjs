@@ -150,8 +150,9 @@ test("a bad file gets an error naming it, and the engine keeps serving", async (
 test("cancel stops training within an epoch and keeps the best weights", async () => {
   const { page } = await openHarness(browser.context, server.origin);
   ok(await page.evaluate(() => window.harness.generate("sparse", 2)), "generate");
+  // A coarse push for S̃ (ppr-eps): the preparation is not what is cancelled.
   const run = ok(
-    await page.evaluate(() => window.harness.train({ epochs: 1000, patience: 1000 }, { abortAfter: 2 })),
+    await page.evaluate(() => window.harness.train({ epochs: 1000, patience: 1000, "ppr-eps": "0.001" }, { abortAfter: 2 })),
     "train",
   );
   assert.equal(run.result.cancelled, true);

@@ -154,12 +154,15 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
   await page.goto(`${server.origin}/`);
   await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
 
-  // A real checkpoint of the demo graph: two epochs of a narrow encoder, exported from the panel.
+  // A real checkpoint of the demo graph: two epochs of a narrow encoder
+  // with a coarse push for S̃ (each import that fits the graph prepares it
+  // again), exported from the panel.
   await page.locator("#train-panel").scrollIntoViewIfNeeded();
   await page.evaluate(() => (document.getElementById("hyper").open = true));
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "2");
   await page.fill("#hp-hidden", "16");
+  await page.fill("#hp-ppr-eps", "0.001");
   await page.click("#train");
   await page.waitForFunction(() => /Trained ILP-GNN/.test(document.getElementById("train-result").textContent), null, { timeout: LONG_WAIT });
   await page.click("#checkpoints-panel > summary");

@@ -57,11 +57,13 @@ test("keyboard: find a node, choose a suggestion, stay in the explanation, step 
   assert.equal(await page.isHidden("#loss-chart"), true, "the empty loss chart is hidden");
   assert.equal(await page.isHidden("#auc-chart"), true, "the empty AUC chart is hidden");
 
-  // A short training run with a narrow encoder: the path needs a model, not a good one.
+  // A short training run with a narrow encoder and a coarse push for S̃:
+  // the path needs a model, not a good one.
   await app(() => (document.getElementById("hyper").open = true));
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "3");
   await page.fill("#hp-hidden", "16");
+  await page.fill("#hp-ppr-eps", "0.001");
   await page.click("#train");
   await app(() => (document.getElementById("hyper").open = false)); // as a user leaves it
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });

@@ -44,8 +44,10 @@ async function setHyper(name, value) {
   await page.fill(`#hp-${name}`, String(value));
 }
 
-// The runs' encoder width: narrow, so they train fast (the tests need a model, not a good one).
+// The runs' encoder width and S̃'s push tolerance: narrow and coarse, so
+// they prepare and train fast (the tests need a model, not a good one).
 const HIDDEN = 16;
+const PPR_EPS = "0.001";
 
 /** Starts an ILP-GNN run of at most `epochs` epochs (patience as many, so it runs them all). */
 async function startRun(epochs) {
@@ -53,6 +55,7 @@ async function startRun(epochs) {
   await setHyper("epochs", epochs);
   await setHyper("patience", epochs);
   await setHyper("hidden", HIDDEN);
+  await setHyper("ppr-eps", PPR_EPS);
   await page.click("#train");
   await page.waitForFunction(() => window.ilpgnnExplorer.training, null, { timeout: WAIT });
 }
@@ -104,6 +107,7 @@ test("a node or pair selected while a model trains is explained once the run end
   await setHyper("epochs", 6);
   await setHyper("patience", 6);
   await setHyper("hidden", HIDDEN);
+  await setHyper("ppr-eps", PPR_EPS);
   const during = await app((node) => {
     document.getElementById("train").click();
     const a = window.ilpgnnExplorer;

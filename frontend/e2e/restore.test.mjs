@@ -41,7 +41,11 @@ async function setHyper(name, value) {
   await page.fill(`#hp-${name}`, String(value));
 }
 
-/** Starts an ILP-GNN run with the given seed and epochs (a narrow encoder: the test is about which run is restored, not how good it is). */
+/**
+ * Starts an ILP-GNN run with the given seed and epochs: a narrow encoder
+ * and a coarse push for S̃ (ppr-eps), which every restore computes again;
+ * the test is about which run is restored, not how good it is.
+ */
 async function startRun(seed, epochs) {
   await page.locator("#train-panel").scrollIntoViewIfNeeded();
   await page.selectOption("#model", "ilpgnn");
@@ -49,6 +53,7 @@ async function startRun(seed, epochs) {
   await setHyper("epochs", epochs);
   await setHyper("patience", epochs);
   await setHyper("hidden", 16);
+  await setHyper("ppr-eps", "0.001");
   await page.click("#train");
 }
 

@@ -55,10 +55,11 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   // cost model does not see: trials train faster, the plan is the same),
   // and lr and beta as the user sets them: settings the user changed are
   // kept, not searched, so the candidates are drawn from dropout and
-  // weight-decay alone. One minute: tune.Plan's search for this graph in a
+  // weight-decay alone; a coarse push for S̃ (ppr-eps) keeps each trial's
+  // preparation short. One minute: tune.Plan's search for this graph in a
   // browser, one round of N − 1 candidates and the current settings (a
   // round of 3 or more candidates at the cap ends the search).
-  const kept = { epochs: "12", hidden: "16", lr: "0.01", beta: "1" };
+  const kept = { epochs: "12", hidden: "16", lr: "0.01", beta: "1", "ppr-eps": "0.001" };
   await app(() => (document.getElementById("hyper").open = true));
   const defaults = await fields();
   for (const [name, value] of Object.entries(kept)) await page.fill(`#hp-${name}`, value);
