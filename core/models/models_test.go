@@ -121,8 +121,9 @@ func TestModelsTrain(t *testing.T) {
 	reg := models.Default()
 	d, sp := sparse(t, 4)
 	short := map[string][]string{
-		"ilpgnn": {"-epochs", "2"}, "gae": {"-epochs", "2"}, "vgae": {"-epochs", "2"}, "gat": {"-epochs", "2"},
-		"seal": {"-epochs", "1", "-pairs-per-epoch", "32"}, "wp": {"-epochs", "1", "-pairs-per-epoch", "32"}, "conpi": {"-epochs", "1"},
+		"ilpgnn": {"-epochs", "2", "-ppr-eps", "1e-3"}, "gae": {"-epochs", "2"}, "vgae": {"-epochs", "2"}, "gat": {"-epochs", "2"},
+		"seal": {"-epochs", "1", "-pairs-per-epoch", "32"}, "wp": {"-epochs", "1", "-pairs-per-epoch", "32"},
+		"conpi": {"-epochs", "1", "-pairs-per-epoch", "200", "-hidden", "16", "-dim", "16"},
 	}
 	for _, s := range reg {
 		c := configure(t, reg, s.Name, short[s.Name]...)
@@ -191,7 +192,7 @@ func TestSelection(t *testing.T) {
 func TestSelectUnsupervised(t *testing.T) {
 	d, sp := sparse(t, 2)
 	plain := &dataset.Dataset{Graph: d.Graph}
-	c := configure(t, models.Default(), "ilpgnn", "-epochs", "20", "-anchor", "0.5")
+	c := configure(t, models.Default(), "ilpgnn", "-epochs", "20", "-anchor", "0.5", "-ppr-eps", "1e-3")
 	run := func(d *dataset.Dataset, sel models.Selection) (*models.ILPGNN, []byte) {
 		tr, err := c.Train(context.Background(), models.Run{Data: d, Split: sp, Seed: 2, Select: sel}, nil)
 		if err != nil {

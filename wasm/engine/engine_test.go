@@ -722,7 +722,7 @@ func TestPairModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	small := map[string]map[string]any{
-		"conpi": {"epochs": 2},
+		"conpi": {"epochs": 2, "pairs-per-epoch": 200, "hidden": 16, "dim": 16},
 		"seal":  {"epochs": 1, "pairs-per-epoch": 64},
 		"wp":    {"epochs": 1, "pairs-per-epoch": 64},
 	}

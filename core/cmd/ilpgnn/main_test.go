@@ -111,7 +111,7 @@ func TestTrainPairModels(t *testing.T) {
 	}{
 		{"seal", small, []string{"--epochs", "2", "--pairs-per-epoch", "40"}},
 		{"wp", small, []string{"--epochs", "2", "--pairs-per-epoch", "40"}},
-		{"conpi", "synth:sparse:seed=1", []string{"--epochs", "3"}},
+		{"conpi", "synth:sparse:seed=1", []string{"--epochs", "3", "--pairs-per-epoch", "200", "--hidden", "16", "--dim", "16"}},
 	} {
 		args := append([]string{"train", "--data", tc.data, "--model", tc.model, "--seeds", "2", "--json"}, tc.flags...)
 		code, out, stderr := cli(t, args...)
