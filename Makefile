@@ -60,16 +60,17 @@ run serve: build
 train:
 	$(GO) run ./core/cmd/ilpgnn train --data $(DATA) --seeds $(SEEDS)
 
-# npm's tools and the build first (it writes the site that
-# core/cmd/ilpgnn embeds, which vet and the unit tests compile); then two
-# lanes side by side, each layer timed (scripts/layers.sh prints where the
-# time went): the Go tests natively and under node, beside the browser
-# suite, the README's commands and the TypeScript tests. The browser
-# suite's runs leave a core idle much of the time; three files at a time
+# npm's tools first; then two lanes side by side, each layer timed
+# (scripts/layers.sh prints where the time went). One: the formatting,
+# the links and the Go tests under node, then, once the build has
+# written the site that core/cmd/ilpgnn embeds (^build), vet and the
+# native Go tests. Beside it: the build, the browser suite, the README's
+# commands and the TypeScript tests. The build and the browser suite
+# leave a core idle much of the time; three browser files at a time
 # instead of two starved the Go lane (measured in docs/test-time.md).
 test:
-	@scripts/layers.sh node_modules build
-	@scripts/layers.sh fmt-check vet docs unit wasm-unit -- browser readme ts-unit
+	@scripts/layers.sh node_modules
+	@scripts/layers.sh fmt-check docs wasm-unit ^build vet unit -- build browser readme ts-unit
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample

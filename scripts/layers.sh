@@ -6,6 +6,10 @@
 # is kept in build/test-logs/LAYER.log and printed whole when it ends, so
 # the lanes' outputs do not interleave. A lane stops at its first failing
 # layer; the others finish. The exit status is that of the first failure.
+# An argument ^LAYER waits until LAYER, in another lane, has ended, and
+# stops its own lane if LAYER failed or never ran (the Go tests compile
+# the site the build embeds, so they wait for it while the node tests
+# run beside it).
 # Usage: scripts/layers.sh LAYER... [-- LAYER...]...
 set -uo pipefail
 logs=build/test-logs
@@ -13,10 +17,36 @@ rm -rf "$logs" && mkdir -p "$logs"
 lock="$logs/.print"
 : >"$lock"
 
-# lane runs its layers in order and records "layer seconds status".
-lane() {
+# record appends "layer seconds status" to the times file.
+record() {
+	echo "$1 $2 $3" >>"$logs/times"
+}
+
+# skip records the layers given as not run (waits for other lanes aside).
+skip() {
+	local layer
 	for layer in "$@"; do
-		local start status secs
+		[[ $layer == ^* ]] || record "$layer" 0 -
+	done
+}
+
+# lane runs its layers in order and records each; after a failure it
+# records the layers it did not run as skipped (status -).
+lane() {
+	local layer start status secs
+	while [ $# -gt 0 ]; do
+		layer=$1
+		shift
+		if [[ $layer == ^* ]]; then
+			layer=${layer#^}
+			until grep -q "^$layer " "$logs/times" 2>/dev/null; do sleep 1; done
+			if ! grep -q "^$layer [0-9]* 0$" "$logs/times"; then
+				echo "==> $layer did not pass: the rest of this lane is skipped"
+				skip "$@"
+				return 1
+			fi
+			continue
+		fi
 		start=$(date +%s)
 		echo "==> $layer: started"
 		make --no-print-directory "$layer" >"$logs/$layer.log" 2>&1
@@ -27,9 +57,12 @@ lane() {
 			echo "==> make $layer"
 			cat "$logs/$layer.log"
 			echo "==> $layer: $secs s, exit $status"
-			echo "$layer $secs $status" >>"$logs/times"
+			record "$layer" "$secs" "$status"
 		} 9>"$lock"
-		[ "$status" -eq 0 ] || return "$status"
+		if [ "$status" -ne 0 ]; then
+			skip "$@"
+			return "$status"
+		fi
 	done
 }
 
@@ -52,7 +85,7 @@ done
 echo
 echo "layer        seconds  exit"
 while read -r layer secs code; do
-	printf '%-12s %7d  %4d\n' "$layer" "$secs" "$code"
+	printf '%-12s %7d  %4s\n' "$layer" "$secs" "$code"
 done <"$logs/times"
 printf '%-12s %7d\n' "wall" "$(($(date +%s) - start))"
 exit "$status"
