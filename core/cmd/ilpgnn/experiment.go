@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"ilpgnn/core/baselines/conpi"
 	"ilpgnn/core/baselines/gnn"
 	"ilpgnn/core/baselines/gnnexplainer"
 	"ilpgnn/core/dataset"
@@ -59,7 +60,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	modelsFlag := fs.String("models", strings.Join(reg.Names(), ","), "table1: comma-separated link predictors, as train --model names them")
 	selectOn := fs.String("select", "auc", "on graphs with groundtruth, keep the weights with the best validation auc or precision (P@1 + P@2, with patience 30 unless --patience is given), or as on a graph without groundtruth (unsupervised: reads none); the precision experiment defaults to precision")
-	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention and GNNExplainer, which train a GAT and a GAE per seed (gnn defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
+	noBaselines := fs.Bool("no-baselines", false, "precision, fidelity: skip GAT attention, GNNExplainer and CONPI, which train a GAT, a GAE and a CONPI per seed (their defaults; an explicit --epochs caps their epochs and GNNExplainer's steps too)")
 	tuneBudget := fs.Duration("tune", 0, "table1: choose every learned model's settings first, with tune and this time budget each (a Go duration: 5m), on --tune-seeds, then measure them on --seeds; heuristics are measured as they are")
 	tuneSeeds := fs.String("tune-seeds", "10,11", "table1 --tune: the seeds that choose the settings, on validation AUC alone; none of them may be among --seeds")
 	var sets []string
@@ -192,8 +193,9 @@ func tableTune(reg models.Registry, fs *flag.FlagSet, budget time.Duration, tune
 }
 
 // capEpochs makes an explicit --epochs a budget for every optimisation
-// the experiment runs: the baselines' training and GNNExplainer's steps
-// per pair are capped by it too (quick runs stay quick).
+// the experiment runs: the baselines' training (the GAT, the GAE and
+// CONPI) and GNNExplainer's steps per pair are capped by it too (quick
+// runs stay quick).
 func capEpochs(opt *experiment.Options, budget int) {
 	opt.Baselines = func(k gnn.Kind) gnn.Config {
 		c := gnn.DefaultConfig(k)
@@ -203,6 +205,9 @@ func capEpochs(opt *experiment.Options, budget int) {
 	ex := gnnexplainer.DefaultConfig()
 	ex.Epochs = min(ex.Epochs, budget)
 	opt.Explainer = &ex
+	cc := conpi.DefaultConfig()
+	cc.Fit.Epochs = min(cc.Fit.Epochs, budget)
+	opt.CONPI = &cc
 }
 
 // runPrecision runs the precision experiment on each dataset, every
