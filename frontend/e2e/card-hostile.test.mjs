@@ -220,8 +220,20 @@ test("the exported page: every card shows its pair exactly, and nothing runs", a
   for (const [k, pr] of PAIRS.entries()) {
     assertShows(await shown(page, `div.ilpgnn-card:nth-of-type(${k + 1})`), pr, `card ${k}`);
   }
-  // Hover and focus everything a handler could hang on.
-  for (const el of await page.locator("body *:visible").all()) await el.hover({ force: true, timeout: 2_000 }).catch(() => {});
+  // Hover and focus everything a handler could hang on: the events a
+  // pointer passing over and the keyboard's focus would give each element,
+  // dispatched in the page (a real hover of each of its 600-odd elements
+  // took 15 s); each card also gets a real hover.
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll("body *")) {
+      for (const type of ["pointerover", "pointerenter", "mouseover", "mouseenter", "mousemove", "mouseout", "mouseleave"]) {
+        el.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window }));
+      }
+      el.dispatchEvent(new FocusEvent("focus"));
+      el.dispatchEvent(new FocusEvent("focusin", { bubbles: true }));
+    }
+  });
+  for (const card of await page.locator("div.ilpgnn-card").all()) await card.hover();
   assert.deepEqual(await handlers(page), []);
   const scripts = await page.evaluate(() => [...document.scripts].map((s) => ({ src: s.src ? new URL(s.src).pathname : "", text: s.textContent })));
   assert.deepEqual(scripts.map((s) => s.text), scripts.map(() => ""), "an inline script");
