@@ -99,17 +99,21 @@ unit:
 # The wasm packages run under node with IndexedDB from npm's fake-indexeddb
 # (wasm/testdata/node_exec).
 # The engine's packages run under both toolchains: the SIMD loops must give
-# the bits of the portable ones.
+# the bits of the portable ones. Go 1.26's runs come first and the SIMD
+# ones build with -trimpath, as the site's engine does: on a cold build
+# cache they then reuse the packages the build (beside them in make test)
+# compiled meanwhile instead of compiling them again.
 WASM_EXEC = $(GOROOT)/lib/wasm/go_js_wasm_exec
 SIMD_EXEC = $(SIMD_GOROOT)/lib/wasm/go_js_wasm_exec
+SIMD_TEST = GOOS=js GOARCH=wasm $(SIMD_GO) test -trimpath -count=1 -timeout=$(GOTEST_TIMEOUT)
 wasm-unit: node_modules
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" ./core/detmath
-	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" ./core/f32 ./core/shard
-	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestCheckpointPortable ./core/models
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestCheckpointPortable ./core/models
-	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(SIMD_EXEC)" -run TestPortable ./core/baselines/gnn ./core/baselines/gnnexplainer ./core/calibrate
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(WASM_EXEC)" -run TestSampledDeterministic ./core/synth
-	GOOS=js GOARCH=wasm $(SIMD_GO) test -count=1 -timeout=$(GOTEST_TIMEOUT) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
+	$(SIMD_TEST) -exec="$(SIMD_EXEC)" ./core/f32 ./core/shard
+	$(SIMD_TEST) -exec="$(SIMD_EXEC)" -run TestCheckpointPortable ./core/models
+	$(SIMD_TEST) -exec="$(SIMD_EXEC)" -run TestPortable ./core/baselines/gnn ./core/baselines/gnnexplainer ./core/calibrate
+	$(SIMD_TEST) -exec="$(CURDIR)/wasm/testdata/node_exec" ./wasm/...
 
 # The TypeScript client: type check and unit tests under node.
 ts-unit: node_modules
