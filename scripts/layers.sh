@@ -5,7 +5,7 @@
 # suite, whose runs leave a core idle much of the time). A layer's output
 # is kept in build/test-logs/LAYER.log and printed whole when it ends, so
 # the lanes' outputs do not interleave. A lane stops at its first failing
-# layer; the others finish. The exit status is that of the first failure.
+# layer; the others finish. The exit status is 1 if any layer failed.
 # An argument ^LAYER waits until LAYER, in another lane, has ended, and
 # stops its own lane if LAYER failed or never ran (the Go tests compile
 # the site the build embeds, so they wait for it while the node tests

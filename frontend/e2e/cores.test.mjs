@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 let server, browser, page;
@@ -56,7 +56,7 @@ test("workers=1 in the link: the run trains on 1 core and says so; Cancel says C
   await setHyper("patience", 3);
   await setHyper("batch-size", 64);
   await setHyper("hidden", 16);
-  await setHyper("ppr-eps", "0.001");
+  await setHyper("ppr-eps", QUICK_PPR_EPS);
   await app(() => {
     const el = document.getElementById("progress-text");
     window.progressTexts = [];

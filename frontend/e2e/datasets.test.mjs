@@ -12,7 +12,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const datasets = resolve(root, "..", "shared", "datasets");
 
@@ -66,7 +66,7 @@ test("Coauthor CS opens when dropped on the page and trains an epoch", async () 
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "1");
   await page.fill("#hp-hidden", "16");
-  await page.fill("#hp-ppr-eps", "0.001");
+  await page.fill("#hp-ppr-eps", QUICK_PPR_EPS);
   await page.click("#train");
   await page.waitForFunction(() => document.querySelector("#train-result h3, #train-error") !== null && !window.ilpgnnExplorer.training, null, { timeout: LONG_WAIT, polling: 500 });
   assert.equal(await page.textContent("#train-result h3"), "Trained ILP-GNN", await page.textContent("#train-result"));

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serve } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 let server, browser, page;
 const pageErrors = [];
@@ -34,7 +34,7 @@ test("a diverged run says so and keeps the graph usable", async () => {
   // both runs: they prepare and train fast, and the divergence and the
   // error's words depend on neither.
   await page.fill("#hp-hidden", "16");
-  await page.fill("#hp-ppr-eps", "0.001");
+  await page.fill("#hp-ppr-eps", QUICK_PPR_EPS);
   await page.fill("#hp-lr", "1e30");
   await page.fill("#hp-warmup", "0");
   await page.fill("#hp-epochs", "20");

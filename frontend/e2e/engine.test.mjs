@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, openHarness } from "./browser.mjs";
+import { launch, openHarness, QUICK_PPR_EPS } from "./browser.mjs";
 
 let server, browser;
 const requests = [];
@@ -152,7 +152,7 @@ test("cancel stops training within an epoch and keeps the best weights", async (
   ok(await page.evaluate(() => window.harness.generate("sparse", 2)), "generate");
   // A coarse push for S̃ (ppr-eps): the preparation is not what is cancelled.
   const run = ok(
-    await page.evaluate(() => window.harness.train({ epochs: 1000, patience: 1000, "ppr-eps": "0.001" }, { abortAfter: 2 })),
+    await page.evaluate((eps) => window.harness.train({ epochs: 1000, patience: 1000, "ppr-eps": eps }, { abortAfter: 2 }), QUICK_PPR_EPS),
     "train",
   );
   assert.equal(run.result.cancelled, true);

@@ -11,7 +11,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serve } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 let server, browser, page;
 const pageErrors = [];
@@ -41,7 +41,7 @@ test("training shows epochs done, elapsed time and an upper-bound estimate of th
   // Narrow and with a coarse push for S̃: the estimate is of epochs, not
   // of the model's quality.
   await page.fill("#hp-hidden", "16");
-  await page.fill("#hp-ppr-eps", "0.001");
+  await page.fill("#hp-ppr-eps", QUICK_PPR_EPS);
   assert.equal(await page.isHidden("#progress-eta"), true, "no estimate before a run");
 
   await page.evaluate(() => {

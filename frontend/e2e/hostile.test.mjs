@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { serve } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 let server, browser, page;
 const pageErrors = [];
@@ -162,7 +162,7 @@ test("hostile checkpoints are refused by name and the app keeps working", async 
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "2");
   await page.fill("#hp-hidden", "16");
-  await page.fill("#hp-ppr-eps", "0.001");
+  await page.fill("#hp-ppr-eps", QUICK_PPR_EPS);
   await page.click("#train");
   await page.waitForFunction(() => /Trained ILP-GNN/.test(document.getElementById("train-result").textContent), null, { timeout: LONG_WAIT });
   await page.click("#checkpoints-panel > summary");

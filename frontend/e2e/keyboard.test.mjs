@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 let server, browser, page;
@@ -63,7 +63,7 @@ test("keyboard: find a node, choose a suggestion, stay in the explanation, step 
   await page.waitForSelector("#hp-epochs");
   await page.fill("#hp-epochs", "3");
   await page.fill("#hp-hidden", "16");
-  await page.fill("#hp-ppr-eps", "0.001");
+  await page.fill("#hp-ppr-eps", QUICK_PPR_EPS);
   await page.click("#train");
   await app(() => (document.getElementById("hyper").open = false)); // as a user leaves it
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 let server, browser, page;
@@ -44,10 +44,10 @@ async function setHyper(name, value) {
   await page.fill(`#hp-${name}`, String(value));
 }
 
-// The runs' encoder width and S̃'s push tolerance: narrow and coarse, so
-// they prepare and train fast (the tests need a model, not a good one).
+// The runs' encoder width, and S̃'s push tolerance QUICK_PPR_EPS: narrow
+// and coarse, so they prepare and train fast (the tests need a model, not
+// a good one).
 const HIDDEN = 16;
-const PPR_EPS = "0.001";
 
 /** Starts an ILP-GNN run of at most `epochs` epochs (patience as many, so it runs them all). */
 async function startRun(epochs) {
@@ -55,7 +55,7 @@ async function startRun(epochs) {
   await setHyper("epochs", epochs);
   await setHyper("patience", epochs);
   await setHyper("hidden", HIDDEN);
-  await setHyper("ppr-eps", PPR_EPS);
+  await setHyper("ppr-eps", QUICK_PPR_EPS);
   await page.click("#train");
   await page.waitForFunction(() => window.ilpgnnExplorer.training, null, { timeout: WAIT });
 }
@@ -107,7 +107,7 @@ test("a node or pair selected while a model trains is explained once the run end
   await setHyper("epochs", 6);
   await setHyper("patience", 6);
   await setHyper("hidden", HIDDEN);
-  await setHyper("ppr-eps", PPR_EPS);
+  await setHyper("ppr-eps", QUICK_PPR_EPS);
   const during = await app((node) => {
     document.getElementById("train").click();
     const a = window.ilpgnnExplorer;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 // Generous: the machine may be several times slower than a laptop.
@@ -53,7 +53,7 @@ async function startRun(seed, epochs) {
   await setHyper("epochs", epochs);
   await setHyper("patience", epochs);
   await setHyper("hidden", 16);
-  await setHyper("ppr-eps", "0.001");
+  await setHyper("ppr-eps", QUICK_PPR_EPS);
   await page.click("#train");
 }
 

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, WAIT, LONG_WAIT } from "./browser.mjs";
+import { launch, appPage, WAIT, LONG_WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const artifacts = join(root, "build", "e2e-artifacts");
 let server, browser, page;
@@ -59,7 +59,7 @@ test("Tune: every trial reported, the chosen settings applied, trained with and 
   // preparation short. One minute: tune.Plan's search for this graph in a
   // browser, one round of N − 1 candidates and the current settings (a
   // round of 3 or more candidates at the cap ends the search).
-  const kept = { epochs: "12", hidden: "16", lr: "0.01", beta: "1", "ppr-eps": "0.001" };
+  const kept = { epochs: "12", hidden: "16", lr: "0.01", beta: "1", "ppr-eps": QUICK_PPR_EPS };
   await app(() => (document.getElementById("hyper").open = true));
   const defaults = await fields();
   for (const [name, value] of Object.entries(kept)) await page.fill(`#hp-${name}`, value);

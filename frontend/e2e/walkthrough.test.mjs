@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, appPage, recordCSPViolations, WAIT } from "./browser.mjs";
+import { launch, appPage, recordCSPViolations, WAIT, QUICK_PPR_EPS } from "./browser.mjs";
 
 const bin = join(root, "build", "ilpgnn");
 const cora = resolve(root, "..", "shared", "datasets", "cora");
@@ -40,8 +40,8 @@ before(async () => {
   // Short runs with a coarse push for S̃ (the checkpoint carries it, and
   // the app prepares S̃ again on import): the app must equal the command
   // line whatever the weights and the tolerance.
-  ilpgnn("train", "--data", "synth:medium", "--seeds", "0", "--epochs", "15", "--ppr-eps", "1e-3", "--save", demoCkpt);
-  ilpgnn("train", "--data", cora, "--seeds", "0", "--epochs", "10", "--ppr-eps", "1e-3", "--save", coraCkpt);
+  ilpgnn("train", "--data", "synth:medium", "--seeds", "0", "--epochs", "15", "--ppr-eps", QUICK_PPR_EPS, "--save", demoCkpt);
+  ilpgnn("train", "--data", cora, "--seeds", "0", "--epochs", "10", "--ppr-eps", QUICK_PPR_EPS, "--save", coraCkpt);
   server = await serve();
   browser = await launch();
   browser.context.on("request", (r) => requests.push(r.url()));

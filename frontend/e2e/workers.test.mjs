@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
-import { launch, openHarness } from "./browser.mjs";
+import { launch, openHarness, QUICK_PPR_EPS } from "./browser.mjs";
 
 let server, browser;
 const requests = [];
@@ -35,8 +35,7 @@ after(async () => {
 const PRESET = "medium";
 const EPOCHS = 3;
 const BATCH = 512;
-const PPR_EPS = "0.001";
-const CONFIG = { epochs: EPOCHS, "batch-size": BATCH, "ppr-eps": PPR_EPS };
+const CONFIG = { epochs: EPOCHS, "batch-size": BATCH, "ppr-eps": QUICK_PPR_EPS };
 
 /** The tensor data of an encoded checkpoint, without its header (which holds the creation time); FORMAT.md. */
 function weights(buf) {
@@ -64,7 +63,7 @@ function nativeWeights() {
   try {
     const path = join(dir, "native.ckpt");
     execFileSync(join(root, "build", "ilpgnn"), ["train", "--data", `synth:${PRESET}:seed=0`, "--seeds", "0", "--epochs", String(EPOCHS),
-      "--batch-size", String(BATCH), "--ppr-eps", PPR_EPS, "--select", "auc", "--quiet", "--save", path], { cwd: root });
+      "--batch-size", String(BATCH), "--ppr-eps", QUICK_PPR_EPS, "--select", "auc", "--quiet", "--save", path], { cwd: root });
     return weights(readFileSync(path));
   } finally {
     rmSync(dir, { recursive: true, force: true });
