@@ -126,3 +126,16 @@ func gcnAdjacency(g *graph.Graph) *f32.CSR {
 	}
 	return a
 }
+
+// PrepareKey is what of a Config Prepare reads: configurations with equal
+// keys prepare a graph into equal Inputs, so one preparation serves them
+// all (the browser's engine keeps a graph's Inputs by it).
+type PrepareKey struct {
+	Diffusion         diffusion.Options
+	NormalizeFeatures bool
+}
+
+// PrepareKey returns the settings of c that Prepare reads.
+func (c Config) PrepareKey() PrepareKey {
+	return PrepareKey{Diffusion: c.Diffusion, NormalizeFeatures: c.NormalizeFeatures}
+}

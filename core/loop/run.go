@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"math"
 	"time"
 
@@ -43,6 +44,13 @@ type Options struct {
 	// Progress, if non-nil, is called after every epoch and with every
 	// report an epoch makes within (Epoch.Report).
 	Progress func(Progress)
+	// Kept, if non-nil, is called at the end of every epoch that judged
+	// better weights than any before it, before that epoch's Progress,
+	// with the epoch and the weights (in Params order): the weights a
+	// run ending now would keep, so a caller can use them while training
+	// goes on. They are the loop's own until the next better epoch: the
+	// call must copy what it keeps and change nothing.
+	Kept func(epoch int, weights [][]float32)
 }
 
 // Result is what a finished (or cancelled) run measured; the parameters
@@ -50,6 +58,10 @@ type Options struct {
 type Result struct {
 	Epochs    int // epochs completed
 	BestEpoch int // the epoch whose weights were kept
+	// StoppedDuring is the epoch under way when the run was cancelled
+	// within it (that epoch does not count in Epochs); 0 when the run
+	// ended between epochs.
+	StoppedDuring int
 	// ValAUC and ValScore are the validation AUC and the selection score
 	// (ValAUC unless the family judges on another) of the kept weights;
 	// both are -1 when no epoch judged any.
@@ -152,13 +164,20 @@ func Run(ctx context.Context, t Trainer, o Options) (*Result, error) {
 		}
 		e := &Epoch{Index: epoch, run: r,
 			LR: o.LR * min(1, float64(epoch)/float64(max(o.Warmup, 1))) * r.stop.Scale()}
+		bestBefore := res.BestEpoch
 		p, err := t.Epoch(ctx, e)
 		if err != nil {
 			runErr = err
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				res.StoppedDuring = epoch
+			}
 			break
 		}
 		res.Epochs = epoch
 		stop := e.judged && r.stop.Observe(epoch, e.valScore)
+		if o.Kept != nil && res.BestEpoch != bestBefore {
+			o.Kept(res.BestEpoch, r.best)
+		}
 		p.EpochDone, p.LR = true, e.LR
 		if e.judged {
 			p.ValAUC, p.Score = e.valAUC, e.valScore

@@ -122,8 +122,71 @@ func TestRunCancel(t *testing.T) {
 	}
 	// The trainer does not look at ctx: the loop stops before epoch 4.
 	res, err := Run(ctx, s, Options{Params: []*autograd.Var{s.w}, LR: 0.1, Epochs: 4, Stop: Plateau{Patience: 10}})
-	if err != context.Canceled || res.Epochs != 3 || res.BestEpoch != 1 || s.w.Value[0] != 0 {
-		t.Errorf("err %v, %d epochs, best %d, weight %v; want Canceled, 3, 1 and the initial 0", err, res.Epochs, res.BestEpoch, s.w.Value[0])
+	if err != context.Canceled || res.Epochs != 3 || res.BestEpoch != 1 || s.w.Value[0] != 0 || res.StoppedDuring != 0 {
+		t.Errorf("err %v, %d epochs, best %d, weight %v, stopped during %d; want Canceled, 3, 1, the initial 0 and between epochs (0)",
+			err, res.Epochs, res.BestEpoch, s.w.Value[0], res.StoppedDuring)
+	}
+}
+
+// cancelledWithin is a scripted trainer that returns ctx's error from
+// epoch at, as a trainer stopping between two of its shards does.
+type cancelledWithin struct {
+	*scripted
+	at     int
+	cancel context.CancelFunc
+}
+
+func (c *cancelledWithin) Epoch(ctx context.Context, e *Epoch) (Progress, error) {
+	if e.Index == c.at {
+		c.cancel()
+		return Progress{}, ctx.Err()
+	}
+	return c.scripted.Epoch(ctx, e)
+}
+
+// TestRunCancelWithinEpoch: a trainer cancelled inside epoch 3 leaves 2
+// epochs done, names epoch 3 as the one it stopped during, and keeps the
+// best weights judged before.
+func TestRunCancelWithinEpoch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &cancelledWithin{scripted: newScripted(0.5, 0.8, 0.9), at: 3, cancel: cancel}
+	res, err := Run(ctx, s, Options{Params: []*autograd.Var{s.w}, LR: 0.1, Epochs: 5, Stop: Plateau{Patience: 10}})
+	if err != context.Canceled || res.Epochs != 2 || res.StoppedDuring != 3 || res.BestEpoch != 2 || s.w.Value[0] != s.judgedW[1] {
+		t.Errorf("err %v, %d epochs, stopped during %d, best %d, weight %v; want Canceled, 2, 3, 2 and epoch 2's %v",
+			err, res.Epochs, res.StoppedDuring, res.BestEpoch, s.w.Value[0], s.judgedW[1])
+	}
+}
+
+// TestRunKept: Kept is called at the end of each epoch that judged a
+// better score, before its Progress, with that epoch and the weights it
+// judged; after the run the parameters hold the last weights Kept was
+// given.
+func TestRunKept(t *testing.T) {
+	s := newScripted(0.5, 0.7, 0.6, 0.8, 0.75)
+	type kept struct {
+		epoch    int
+		w        float32
+		reported int // progress reports before the call
+	}
+	var got []kept
+	reports := 0
+	_, err := Run(context.Background(), s, Options{Params: []*autograd.Var{s.w}, LR: 0.1, Epochs: 5, Stop: Plateau{Patience: 10},
+		Progress: func(Progress) { reports++ },
+		Kept:     func(epoch int, w [][]float32) { got = append(got, kept{epoch, w[0][0], reports}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []kept{{1, s.judgedW[0], 0}, {2, s.judgedW[1], 1}, {4, s.judgedW[3], 3}}
+	if len(got) != len(want) {
+		t.Fatalf("Kept calls %+v, want %+v", got, want)
+	}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Errorf("Kept call %d: %+v, want %+v", k, got[k], want[k])
+		}
+	}
+	if s.w.Value[0] != got[len(got)-1].w {
+		t.Errorf("restored weight %v, want the last kept %v", s.w.Value[0], got[len(got)-1].w)
 	}
 }
 

@@ -109,18 +109,41 @@ func OpenILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Model, train.
 // run's configuration. Errors about c are OpenILPGNN's; an error after c
 // was accepted wraps ErrPreparing.
 func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor, train.Config, error) {
+	return OpenPredictorOn(c, g, nil)
+}
+
+// OpenPredictorOn is OpenPredictor with g already prepared: in, when it
+// is not nil, must be ilpgnn.Prepare's result for g under the settings
+// of the checkpoint's model (PrepareKey tells which settings those are),
+// and saves preparing g again.
+func OpenPredictorOn(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs) (*ilpgnn.Predictor, train.Config, error) {
 	m, cfg, err := OpenILPGNN(c, g)
 	if err != nil {
 		return nil, train.Config{}, err
 	}
-	in, err := ilpgnn.Prepare(g, cfg.Model)
-	if err != nil {
-		return nil, train.Config{}, fmt.Errorf("%w: %w", ErrPreparing, err)
+	if in == nil {
+		if in, err = ilpgnn.Prepare(g, cfg.Model); err != nil {
+			return nil, train.Config{}, fmt.Errorf("%w: %w", ErrPreparing, err)
+		}
 	}
 	p := ilpgnn.NewPredictor(m, in)
 	p.Seed = cfg.Seed
 	p.Temperature, p.Bias, p.CalibrationError = calibrationOf(c)
 	return p, cfg, nil
+}
+
+// KeptPredictor is the predictor of a run's best weights so far
+// (train.WithKept) on in, the prepared graph it explains on: its
+// counterfactuals drawn from the run's seed and its probabilities
+// calibrated on the split's validation pairs as the finished run's will
+// be (train.Calibrate). The calibration error, which the finished run
+// measures on the test pairs, is left unknown (0).
+func KeptPredictor(k train.Kept, in *ilpgnn.Inputs) *ilpgnn.Predictor {
+	c := train.Calibrate(ilpgnn.NewPredictor(k.Model, k.Inputs), k.Split)
+	p := ilpgnn.NewPredictor(k.Model, in)
+	p.Seed = k.Config.Seed
+	p.Temperature, p.Bias = c.Temperature, c.Bias
+	return p
 }
 
 // calibrationOf returns the temperature, bias and calibration error saved

@@ -262,8 +262,19 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 		res.Workers = r.ep.runner.Workers()
 	}
 
-	run, runErr := loop.Run(ctx, r, loop.Options{Seed: cfg.Seed, Params: r.params, LR: cfg.LR, Warmup: cfg.Warmup,
-		WeightDecay: cfg.WeightDecay, Epochs: cfg.Epochs, Stop: *cfg.plateau(), Progress: progress})
+	opt := loop.Options{Seed: cfg.Seed, Params: r.params, LR: cfg.LR, Warmup: cfg.Warmup,
+		WeightDecay: cfg.WeightDecay, Epochs: cfg.Epochs, Stop: *cfg.plateau(), Progress: progress}
+	if kept, ok := ctx.Value(keptKey{}).(func(Kept)); ok && kept != nil {
+		opt.Kept = func(epoch int, weights [][]float32) {
+			m, err := NewModel(cfg, sp.Train.FeatureDim())
+			if err != nil {
+				return // cfg was validated above, so NewModel accepts it
+			}
+			autograd.Restore(m.Params(), weights)
+			kept(Kept{Epoch: epoch, Model: m, Inputs: in, Split: sp, Config: cfg})
+		}
+	}
+	run, runErr := loop.Run(ctx, r, opt)
 	res.Result = *run
 	kept := ilpgnn.NewPredictor(model, in)
 	s := res.Test(sp, kept.Logits)
@@ -271,6 +282,28 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	res.Calibration = calibrate.MeasureChoice(s, len(sp.TestPos), Calibrate(kept, sp))
 	res.TestSeconds += time.Since(calStart).Seconds()
 	return res, runErr
+}
+
+// Kept is a run's best weights so far, handed out while it trains
+// (WithKept): a model of its own holding them, which the receiver may
+// keep and use while training goes on, with what it was trained on.
+type Kept struct {
+	Epoch  int           // the epoch whose weights these are (Result.BestEpoch, were the run to end now)
+	Model  *ilpgnn.Model // a copy: training never changes it
+	Inputs *ilpgnn.Inputs
+	Split  *split.Split
+	Config Config
+}
+
+type keptKey struct{}
+
+// WithKept returns a copy of ctx that makes RunSplitSelect hand kept the
+// run's best weights at the end of every epoch that judged better ones
+// (loop.Options.Kept), on the training goroutine, before that epoch's
+// progress report: so a caller far above the run, such as the browser's
+// engine, can answer with the best model so far while it trains.
+func WithKept(ctx context.Context, kept func(Kept)) context.Context {
+	return context.WithValue(ctx, keptKey{}, kept)
 }
 
 // run is ILP-GNN's epoch (loop.Trainer) with the state it keeps from one

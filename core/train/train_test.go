@@ -236,3 +236,49 @@ func TestPlateauSchedule(t *testing.T) {
 		}
 	}
 }
+
+// TestKept: WithKept hands out a copy of the best weights at every epoch
+// that judged better ones; the last one handed out is the run's kept
+// model, weight for weight and logit for logit, and training does not
+// change a copy it handed out.
+func TestKept(t *testing.T) {
+	g := plantedGraph(t, 200, 1)
+	var got []Kept
+	var firstW1 []float32
+	ctx := WithKept(context.Background(), func(k Kept) {
+		if len(got) == 0 {
+			firstW1 = append([]float32(nil), k.Model.W1.Value...)
+		}
+		got = append(got, k)
+	})
+	c := quickConfig(0)
+	c.Epochs = 12
+	res, err := Run(ctx, g, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 {
+		t.Fatal("no kept weights handed out")
+	}
+	last := got[len(got)-1]
+	if last.Epoch != res.BestEpoch || last.Split != res.Split || last.Inputs != res.Inputs {
+		t.Fatalf("last kept epoch %d (split %p, inputs %p), run kept %d (%p, %p)", last.Epoch, last.Split, last.Inputs, res.BestEpoch, res.Split, res.Inputs)
+	}
+	for k, p := range res.Model.Params() {
+		if !equalF32(p.Value, last.Model.Params()[k].Value) {
+			t.Fatalf("kept copy's weight %s differs from the run's kept weights", ilpgnn.ParamNames()[k])
+		}
+	}
+	pairs := append(append([]graph.Edge{}, res.Split.TestPos...), res.Split.TestNeg...)
+	if a, b := ilpgnn.NewPredictor(res.Model, res.Inputs).Logits(pairs), ilpgnn.NewPredictor(last.Model, last.Inputs).Logits(pairs); !equalF32(a, b) {
+		t.Error("the kept copy's logits differ from the run's model's")
+	}
+	for k := 1; k < len(got); k++ {
+		if got[k].Epoch <= got[k-1].Epoch {
+			t.Errorf("kept epochs %d then %d: want increasing", got[k-1].Epoch, got[k].Epoch)
+		}
+	}
+	if len(got) > 1 && !equalF32(got[0].Model.W1.Value, firstW1) {
+		t.Error("training changed the first copy it handed out")
+	}
+}

@@ -25,10 +25,17 @@ func (e *Engine) open(data []byte, l *loaded) (*model, error) {
 	if err != nil {
 		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
 	}
-	pred, cfg, err := models.OpenPredictor(ck, l.d.Graph)
-	if errors.Is(err, models.ErrPreparing) {
-		return nil, errorf(CodeInternal, "%v", err) // not the checkpoint's fault
+	cfg, _, err := models.VerifyILPGNN(ck, l.d.Graph)
+	if err != nil {
+		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
 	}
+	// The graph is prepared once for all the models of the same settings:
+	// a finished run's were prepared before it trained.
+	in, err := e.prepared(context.Background(), l, cfg.Model)
+	if err != nil {
+		return nil, errorf(CodeInternal, "%v: %v", models.ErrPreparing, err) // not the checkpoint's fault
+	}
+	pred, cfg, err := models.OpenPredictorOn(ck, l.d.Graph, in)
 	if err != nil {
 		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
 	}

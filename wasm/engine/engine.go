@@ -20,6 +20,7 @@ import (
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/shard"
+	"ilpgnn/core/split"
 	"ilpgnn/core/train"
 	"ilpgnn/wasm/store"
 )
@@ -67,12 +68,17 @@ type Engine struct {
 	// checkpoints (the baselines), by name, for comparing their
 	// explanations with the current model's.
 	trained map[string]models.Trained
+	// kept is the best model so far of the ILP-GNN run in progress.
+	kept *keptRun
 }
 
 type loaded struct {
 	d         *dataset.Dataset
 	info      GraphInfo
 	synthetic *Synthetic
+	// prepared holds the whole graph's inputs, by the settings they were
+	// prepared with.
+	prepared preparedInputs
 }
 
 type model struct {
@@ -85,6 +91,11 @@ type model struct {
 	// held is the predictor on the seed split's training graph (evaluate,
 	// insight, fidelity), built on first use; Engine.mu guards it.
 	held *heldOut
+	// trainSplit and trainIn are the split and the prepared training
+	// graph of the run that trained the model in this session, which
+	// held then reuses (nil for a restored checkpoint).
+	trainSplit *split.Split
+	trainIn    *ilpgnn.Inputs
 }
 
 // run is the background run the engine is busy with.
@@ -124,7 +135,7 @@ func New(opt Options) *Engine {
 
 func (e *Engine) info() Info {
 	out := Info{Protocol: Protocol, Version: e.opt.Version, Models: make([]ModelSpec, len(e.opt.Models)),
-		Cores: max(e.opt.Cores, 1), MaxWorkers: shard.Count,
+		Cores: max(e.opt.Cores, 1), MaxWorkers: shard.Count, DefaultWorkers: min(DefaultWorkers(e.opt.Cores), shard.Count),
 		Storage: StorageInfo{Available: e.persistent, Message: e.opt.StorageMessage}}
 	for k, s := range e.opt.Models {
 		out.Models[k] = ModelSpec{Name: s.Name, About: s.About, Learns: s.Learns, Saves: s.Saves, Explanation: s.Explanation}
@@ -173,7 +184,9 @@ var background = map[string]func(e *Engine, ctx context.Context, req Request) er
 type operation struct {
 	serve func(e *Engine, ctx context.Context, req Request) (any, []byte, error)
 	// idle says it reads or replaces the graph or the model, so it is
-	// refused while a training run is in progress.
+	// refused while a training run is in progress. explain and suggest
+	// are not: while an ILP-GNN run trains, its best weights so far
+	// answer them (answering).
 	idle bool
 }
 
@@ -192,8 +205,8 @@ var operations = map[string]operation{
 	"evaluate":           {serve: (*Engine).evaluate, idle: true},
 	"insight":            {serve: (*Engine).insight, idle: true},
 	"fidelity":           {serve: (*Engine).fidelity, idle: true},
-	"explain":            {serve: (*Engine).explain, idle: true},
-	"suggest":            {serve: (*Engine).suggest, idle: true},
+	"explain":            {serve: (*Engine).explain},
+	"suggest":            {serve: (*Engine).suggest},
 	"compare":            {serve: (*Engine).compare, idle: true},
 	"checkpoints.save":   {serve: (*Engine).saveCurrent, idle: true},
 	"checkpoints.load":   {serve: (*Engine).loadStored, idle: true},
@@ -329,12 +342,4 @@ func memoryBytes() uint64 {
 		return 0
 	}
 	return sample[0].Value.Uint64()
-}
-
-// remainingMs estimates the time left after epoch, from the mean epoch so
-// far: at most maxEpochs run, and early stopping ends the run patience
-// epochs after the best one unless a better one comes.
-func remainingMs(elapsedMs float64, epoch, maxEpochs, bestEpoch, patience int) float64 {
-	left := min(maxEpochs-epoch, max(patience-(epoch-bestEpoch), 0))
-	return elapsedMs / float64(epoch) * float64(left)
 }

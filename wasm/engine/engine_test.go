@@ -227,7 +227,7 @@ func TestTrainExplainReload(t *testing.T) {
 	if tr.Cancelled || !tr.Saved.Saved || tr.Epochs != 4 || tr.Seed != 1 || tr.P1 == nil || tr.SelectedOn != string(models.SelectPrecision) {
 		t.Fatalf("train result: %+v", tr)
 	}
-	checkPrepareReports(t, p.prepares[id], 4)
+	checkPrepareReports(t, p.prepares[id], 4, PrepareWhole, PrepareTraining)
 	ev := p.events[id]
 	if len(ev) != 4 {
 		t.Fatalf("%d progress events, want one per epoch (4)", len(ev))
@@ -445,11 +445,16 @@ func TestRequestErrors(t *testing.T) {
 	}
 }
 
+// TestCancelAndBusy: while an ILP-GNN run trains, its best weights so far
+// answer explain and suggest, naming their epoch, and the operations that
+// need the finished model are busy; a cancel keeps the best weights, which
+// can be saved on request. The answer during training is the one a run
+// stopped at that epoch gives once finished, bit for bit.
 func TestCancelAndBusy(t *testing.T) {
 	p := newPage(t, &store.Memory{})
 	p.call("generate", map[string]any{"preset": "sparse", "seed": 0}, nil)
 	cancelled := make(chan Reply, 1)
-	busy := make(chan Reply, 1)
+	during := make(chan [3]Reply, 1)
 	var once sync.Once
 	var id int64
 	p.onProgress = func(target int64, pr Progress) {
@@ -457,7 +462,10 @@ func TestCancelAndBusy(t *testing.T) {
 			return
 		}
 		once.Do(func() {
-			busy <- p.wait(p.send("explain", map[string]any{"i": 0, "j": 1}, nil))
+			ex := p.wait(p.send("explain", map[string]any{"i": 0, "j": 1}, nil))
+			sug := p.wait(p.send("suggest", map[string]any{"node": 0, "top": 3}, nil))
+			ev := p.wait(p.send("evaluate", nil, nil))
+			during <- [3]Reply{ex, sug, ev}
 			cancelled <- p.wait(p.send("cancel", map[string]any{"target": target}, nil))
 		})
 	}
@@ -468,18 +476,35 @@ func TestCancelAndBusy(t *testing.T) {
 	}
 	var tr TrainResult
 	roundTrip(t, r.Result, &tr)
-	if !tr.Cancelled || tr.Saved.Saved || !strings.Contains(tr.Saved.Message, "cancelled") || tr.Epochs > 4 {
+	// The requests run beside the training goroutine: a few epochs may pass
+	// before the cancel.
+	if !tr.Cancelled || tr.Saved.Saved || !strings.Contains(tr.Saved.Message, "cancelled") || tr.Epochs >= 100 {
 		t.Fatalf("cancelled run: %+v", tr)
 	}
-	if b := <-busy; b.Type != "error" || b.Error.Code != CodeBusy {
-		t.Errorf("explain during training: %+v", b)
+	if tr.StoppedDuring != 0 && tr.StoppedDuring != tr.Epochs+1 {
+		t.Errorf("stopped during epoch %d after %d epochs", tr.StoppedDuring, tr.Epochs)
+	}
+	d := <-during
+	if d[0].Type != "result" || d[1].Type != "result" {
+		t.Fatalf("explain and suggest during training: %+v, %+v", d[0].Error, d[1].Error)
+	}
+	if d[2].Type != "error" || d[2].Error.Code != CodeBusy {
+		t.Errorf("evaluate during training: %+v", d[2])
+	}
+	var live Explanation
+	roundTrip(t, d[0].Result, &live)
+	if live.Weights == nil || !live.Weights.Training || live.Weights.Epoch < 1 || live.Weights.Epoch > 2 {
+		t.Fatalf("explanation during training names weights %+v, want epoch 1 or 2 of the run", live.Weights)
 	}
 	if c := <-cancelled; c.Type != "result" || !c.Result.(map[string]bool)["cancelled"] {
 		t.Errorf("cancel reply: %+v", c)
 	}
 	// The best weights so far are usable, and can be saved on request.
-	var ex explain.Explanation
+	var ex Explanation
 	p.call("explain", map[string]any{"i": 0, "j": 1}, &ex)
+	if ex.Weights != nil {
+		t.Errorf("the current model's explanation names training weights %+v", ex.Weights)
+	}
 	var st SaveStatus
 	p.call("checkpoints.save", nil, &st)
 	if !st.Saved || st.Key != tr.Key {
@@ -489,6 +514,29 @@ func TestCancelAndBusy(t *testing.T) {
 	p.call("cancel", map[string]any{"target": id}, &c)
 	if c.Cancelled {
 		t.Error("cancelling a finished run reports success")
+	}
+
+	// A run of as many epochs as the answering weights had keeps the same
+	// weights, and its finished model explains the pair as they did.
+	// The whole graph was prepared by the first run: this one prepares
+	// only its training graph.
+	oid := p.send("train", map[string]any{"save": false, "config": map[string]any{"epochs": live.Weights.Epoch, "patience": 500}}, nil)
+	if oracle := p.wait(oid); oracle.Type != "result" {
+		t.Fatalf("oracle run: %+v", oracle.Error)
+	}
+	p.mu.Lock()
+	prepared := p.prepares[oid]
+	p.mu.Unlock()
+	checkPrepareReports(t, prepared, live.Weights.Epoch, PrepareTraining)
+	var done Explanation
+	p.call("explain", map[string]any{"i": 0, "j": 1}, &done)
+	if done.Prob != live.Prob || done.Logit != live.Logit || len(done.I.Neighbors) != len(live.I.Neighbors) {
+		t.Fatalf("finished run of %d epochs: p %v, logit %v; during training: p %v, logit %v", live.Weights.Epoch, done.Prob, done.Logit, live.Prob, live.Logit)
+	}
+	for k, n := range done.I.Neighbors {
+		if m := live.I.Neighbors[k]; n.Node != m.Node || n.Score != m.Score || n.Weight != m.Weight {
+			t.Errorf("neighbour %d of i: finished %+v, during training %+v", k, n, m)
+		}
 	}
 }
 
@@ -928,33 +976,41 @@ func TestFewTestLinksWarning(t *testing.T) {
 }
 
 // checkPrepareReports checks the preparation's reports of an ILP-GNN run
-// against ilpgnn.PrepareContext's contract: the structure similarity's
-// columns counted up to every node, then the features, then the adjacency,
-// each ending with Done == Total, all before epoch 1 (Epoch 0).
-func checkPrepareReports(t *testing.T, reports []Progress, maxEpochs int) {
+// against ilpgnn.PrepareContext's contract, once per graph prepared, in
+// order (graphs: PrepareWhole then PrepareTraining on a graph's first
+// run, PrepareTraining alone after it): the structure similarity's columns
+// counted up to every node, then the features, then the adjacency, each
+// ending with Done == Total, all before epoch 1 (Epoch 0).
+func checkPrepareReports(t *testing.T, reports []Progress, maxEpochs int, graphs ...string) {
 	t.Helper()
-	want := []string{ilpgnn.PhaseSimilarity, ilpgnn.PhaseFeatures, ilpgnn.PhaseAdjacency}
-	var phases []string
+	phases := []string{ilpgnn.PhaseSimilarity, ilpgnn.PhaseFeatures, ilpgnn.PhaseAdjacency}
+	var want, got []string
+	for _, g := range graphs {
+		for _, ph := range phases {
+			want = append(want, g+" "+ph)
+		}
+	}
 	prevDone := -1
 	for k, r := range reports {
 		pr := r.Prepare
 		if r.Epoch != 0 || r.MaxEpochs != maxEpochs || pr.Done > pr.Total || pr.Total < 1 || r.ElapsedMs < 0 {
 			t.Errorf("preparation report %d: %+v %+v", k, r, *pr)
 		}
-		if len(phases) == 0 || phases[len(phases)-1] != pr.Phase {
-			phases = append(phases, pr.Phase)
+		name := pr.Graph + " " + pr.Phase
+		if len(got) == 0 || got[len(got)-1] != name {
+			got = append(got, name)
 			prevDone = -1
 		}
 		if pr.Done < prevDone {
-			t.Errorf("preparation report %d: %s went back from %d to %d", k, pr.Phase, prevDone, pr.Done)
+			t.Errorf("preparation report %d: %s went back from %d to %d", k, name, prevDone, pr.Done)
 		}
 		prevDone = pr.Done
-		last := k == len(reports)-1 || reports[k+1].Prepare.Phase != pr.Phase
+		last := k == len(reports)-1 || reports[k+1].Prepare.Phase != pr.Phase || reports[k+1].Prepare.Graph != pr.Graph
 		if last && pr.Done != pr.Total {
-			t.Errorf("preparation report %d ends %s at %d of %d", k, pr.Phase, pr.Done, pr.Total)
+			t.Errorf("preparation report %d ends %s at %d of %d", k, name, pr.Done, pr.Total)
 		}
 	}
-	if !slices.Equal(phases, want) {
-		t.Errorf("preparation phases %q, want %q", phases, want)
+	if !slices.Equal(got, want) {
+		t.Errorf("preparation phases %q, want %q", got, want)
 	}
 }

@@ -43,7 +43,7 @@ func (e *Engine) explain(_ context.Context, req Request) (any, []byte, error) {
 	if a.I == nil || a.J == nil {
 		return nil, nil, errorf(CodeBadRequest, "explain: args.i and args.j (node indices) are required")
 	}
-	l, mo, err := e.modelAndGraph()
+	l, pred, weights, err := e.answering("explain")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,11 +55,13 @@ func (e *Engine) explain(_ context.Context, req Request) (any, []byte, error) {
 			return nil, nil, err
 		}
 	}
-	ex, err := mo.pred.Explain(*a.I, *a.J)
+	ex, err := pred.Explain(*a.I, *a.J)
 	if err != nil {
 		return nil, nil, errorf(CodeBadRequest, "explain: %v", err)
 	}
-	return e.withGroundtruth(l, ex), nil, nil
+	out := e.withGroundtruth(l, ex)
+	out.Weights = weights
+	return out, nil, nil
 }
 
 func (e *Engine) suggest(_ context.Context, req Request) (any, []byte, error) {
@@ -80,14 +82,14 @@ func (e *Engine) suggest(_ context.Context, req Request) (any, []byte, error) {
 	if top < 1 {
 		return nil, nil, errorf(CodeBadRequest, "suggest: args.top must be at least 1 (got %d)", top)
 	}
-	l, mo, err := e.modelAndGraph()
+	l, pred, _, err := e.answering("suggest")
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := e.node(l, "suggest", "node", *a.Node); err != nil {
 		return nil, nil, err
 	}
-	s, err := mo.pred.Suggest(*a.Node, top)
+	s, err := pred.Suggest(*a.Node, top)
 	if err != nil {
 		return nil, nil, errorf(CodeBadRequest, "suggest: %v", err)
 	}

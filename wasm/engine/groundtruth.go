@@ -11,6 +11,9 @@ import (
 type Explanation struct {
 	*explain.Explanation
 	Groundtruth *Groundtruth `json:"groundtruth,omitempty"`
+	// Weights, set while a run trains, names the epoch whose weights
+	// answered.
+	Weights *Weights `json:"weights,omitempty"`
 }
 
 // Groundtruth is the groundtruth explanation of a link (docs/model.md §8): the

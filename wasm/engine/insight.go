@@ -37,13 +37,15 @@ func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
 	if h != nil && h.l == l {
 		return h, nil
 	}
-	sp, err := l.d.Split(mo.cfg.Seed, mo.cfg.ValFrac, mo.cfg.TestFrac)
-	if err != nil {
-		return nil, errorf(CodeInternal, "splitting: %v", err)
-	}
-	in, err := ilpgnn.Prepare(sp.Train, mo.cfg.Model)
-	if err != nil {
-		return nil, errorf(CodeInternal, "preparing the training graph: %v", err)
+	sp, in := mo.trainSplit, mo.trainIn
+	if in == nil {
+		var err error
+		if sp, err = l.d.Split(mo.cfg.Seed, mo.cfg.ValFrac, mo.cfg.TestFrac); err != nil {
+			return nil, errorf(CodeInternal, "splitting: %v", err)
+		}
+		if in, err = ilpgnn.Prepare(sp.Train, mo.cfg.Model); err != nil {
+			return nil, errorf(CodeInternal, "preparing the training graph: %v", err)
+		}
 	}
 	pred := ilpgnn.NewPredictor(mo.m, in)
 	pred.Seed = mo.cfg.Seed // the run's draws, as core/paper/experiment's fidelity takes them

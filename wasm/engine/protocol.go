@@ -71,11 +71,14 @@ type Info struct {
 	// Models are the models train accepts, in the order the page offers
 	// them (the first is the default).
 	Models []ModelSpec `json:"models"`
-	// Cores is how many logical processors the machine reports; train's
-	// workers default to one fewer (at least 1, at most MaxWorkers).
+	// Cores is how many logical processors the machine reports.
 	Cores int `json:"cores"`
 	// MaxWorkers is the most workers train accepts (shard.Count).
 	MaxWorkers int `json:"maxWorkers"`
+	// DefaultWorkers is how many workers train uses when the request names
+	// none (DefaultWorkers of Cores, at most MaxWorkers), before a large
+	// graph's memory cuts it.
+	DefaultWorkers int `json:"defaultWorkers"`
 }
 
 // ModelSpec describes a model the engine can train.
@@ -137,6 +140,10 @@ type Progress struct {
 	// Workers is how many workers (cores) compute an ILP-GNN run's
 	// shards; absent when its epochs fit one batch and use one.
 	Workers int `json:"workers,omitempty"`
+	// KeptEpoch is the epoch whose weights, the best so far, answer
+	// explain and suggest while an ILP-GNN run trains; absent before the
+	// first epoch ends.
+	KeptEpoch int `json:"keptEpoch,omitempty"`
 }
 
 // PrepareProgress is how far ILP-GNN's preparation of a graph has got:
@@ -146,7 +153,17 @@ type PrepareProgress struct {
 	Phase string `json:"phase"`
 	Done  int    `json:"done"`
 	Total int    `json:"total"`
+	// Graph is which graph is being prepared: PrepareWhole, the graph
+	// the model explains on (once per graph and settings), or
+	// PrepareTraining, the split's training graph the run trains on.
+	Graph string `json:"graph"`
 }
+
+// The graphs a run prepares, as PrepareProgress names them.
+const (
+	PrepareWhole    = "whole"
+	PrepareTraining = "training"
+)
 
 // GraphInfo describes the loaded graph.
 type GraphInfo struct {
@@ -254,6 +271,10 @@ type TrainResult struct {
 	// Workers is how many workers (cores) computed the run's shards;
 	// absent when its epochs fit one batch and used one.
 	Workers int `json:"workers,omitempty"`
+	// StoppedDuring is the epoch a cancelled run was in when it stopped
+	// (it does not count in Epochs); absent when it stopped between
+	// epochs.
+	StoppedDuring int `json:"stoppedDuring,omitempty"`
 }
 
 // Evaluation is the result of an evaluate request.

@@ -7,6 +7,7 @@ import (
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/shard"
 	"ilpgnn/core/train"
@@ -37,6 +38,9 @@ type trainJob struct {
 	// used is how many workers compute the run's shards, set when its
 	// runner starts (0: its epochs are not sharded).
 	used int
+	// kept is the epoch whose weights answer while the run trains (0:
+	// none yet).
+	kept int
 }
 
 // startTraining checks a train request and starts its run on a goroutine
@@ -131,7 +135,21 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 	}
 	run := models.Run{Data: l.d, Split: sp, Seed: seed, Select: job.selection, Given: job.given}
 	ctx = shard.WithStarter(ctx, e.starter(job))
-	t, err := job.config.Train(ctx, run, e.progress(job))
+	progress := e.progress(job)
+	if ic, ok := job.config.(*models.ILPGNNConfig); ok {
+		// The whole graph's inputs first: the run's best weights answer
+		// explanations on them while it trains, and the finished model
+		// needs them at once.
+		whole, err := e.prepared(e.reportPreparing(ctx, job, ic, PrepareWhole), l, ic.Model)
+		if err != nil {
+			return e.notPrepared(ctx, job, l, seed, err)
+		}
+		ctx = train.WithKept(ctx, func(k train.Kept) {
+			e.keep(job.id, k, whole)
+			job.kept = k.Epoch
+		})
+	}
+	t, err := job.config.Train(ctx, run, progress)
 	cancelled := errors.Is(err, context.Canceled)
 	if err != nil && !cancelled {
 		// The graph and the current model stay as they were.
@@ -163,9 +181,15 @@ func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, 
 	if err != nil {
 		return nil, err
 	}
+	if it, ok := t.(*models.ILPGNN); ok {
+		e.mu.Lock()
+		mo.trainSplit, mo.trainIn = it.Run.Split, it.Run.Inputs
+		e.mu.Unlock()
+	}
 	r := t.Result()
 	out := TrainResult{ModelInfo: modelInfo(mo), Model: job.spec.Name, Cancelled: cancelled, Epochs: r.Epochs, TrainSeconds: r.TrainSeconds,
-		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split), SelectedOn: string(r.SelectedOn), Workers: job.used}
+		TestHits: &r.TestHits, Warning: train.TestWarning(r.Split), SelectedOn: string(r.SelectedOn), Workers: job.used,
+		StoppedDuring: r.StoppedDuring}
 	switch {
 	case job.save && (!cancelled || job.saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)
@@ -220,20 +244,29 @@ func (e *Engine) keepTrained(l *loaded, name string, t models.Trained) {
 const WorkersBudget = 2 << 30
 
 // Workers is how many workers a run on kit gets when asked for asked (0:
-// the default, one fewer than the machine's cores) on a machine with
-// cores: at most shard.Count, and no more than the coordinator's estimate
-// (coordinator bytes) and the helpers' (shard.HelperMemory) fit in
-// WorkersBudget; at least 1.
+// the default, DefaultWorkers) on a machine with cores: at most
+// shard.Count, and no more than the coordinator's estimate (coordinator
+// bytes) and the helpers' (shard.HelperMemory) fit in WorkersBudget; at
+// least 1.
 func Workers(asked, cores int, coordinator int64, kit *shard.Kit) int {
 	n := asked
 	if n == 0 {
-		n = cores - 1
+		n = DefaultWorkers(cores)
 	}
 	n = min(max(n, 1), shard.Count)
 	if helper := shard.HelperMemory(kit); helper > 0 {
 		n = min(n, 1+int(max(WorkersBudget-coordinator, 0)/helper))
 	}
 	return max(n, 1)
+}
+
+// DefaultWorkers is the number of workers a run gets unasked on a
+// machine with cores: one fewer than the cores, leaving one to the page,
+// except on two cores, where a second worker still shortens an epoch
+// far more than the page loses (docs/scale.md measures both), so both
+// train.
+func DefaultWorkers(cores int) int {
+	return max(cores-1, min(cores, 2), 1)
 }
 
 // starter returns the shard.Starter of job's run: Options.Helpers with
@@ -275,13 +308,14 @@ func (e *Engine) progress(job *trainJob) func(models.Progress) {
 		pr := &Progress{Epoch: p.Epoch, MaxEpochs: p.MaxEpochs, Loss: p.Loss, Cls: p.Cls, Pos: p.Pos, Neg: p.Neg,
 			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestScore,
 			ElapsedMs: millis(p.Elapsed), RemainingMs: millis(p.Remaining()), Batch: p.Batch, Batches: p.Batches,
-			Patience: p.Patience, StopEpoch: p.StopEpoch, MemoryBytes: memoryBytes(), Phase: p.Phase, Workers: job.used}
+			Patience: p.Patience, StopEpoch: p.StopEpoch, MemoryBytes: memoryBytes(), Phase: p.Phase, Workers: job.used,
+			KeptEpoch: job.kept}
 		if p.EpochDone {
 			pr.ValAUC, pr.Score = p.ValAUC, p.Score
 		}
 		if p.Prepare != nil {
 			pr = &Progress{MaxEpochs: p.MaxEpochs, ElapsedMs: millis(p.Elapsed), MemoryBytes: memoryBytes(),
-				Prepare: &PrepareProgress{Phase: p.Prepare.Phase, Done: p.Prepare.Done, Total: p.Prepare.Total}}
+				Prepare: &PrepareProgress{Phase: p.Prepare.Phase, Done: p.Prepare.Done, Total: p.Prepare.Total, Graph: PrepareTraining}}
 		}
 		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: pr})
 		if p.Prepare == nil {
@@ -319,6 +353,7 @@ func (e *Engine) release() {
 	defer e.mu.Unlock()
 	e.training.cancel()
 	e.training = nil
+	e.kept = nil
 }
 
 // runSeed is the seed of a run: the one asked for, else a synthetic
@@ -355,4 +390,31 @@ func (e *Engine) finishRun(id int64, body func() (any, error)) {
 		return
 	}
 	e.opt.Post(Reply{V: Protocol, Type: "result", ID: &id, Result: out})
+}
+
+// reportPreparing returns ctx carrying a progress function that posts the
+// preparation of graph (PrepareWhole or PrepareTraining) as job's
+// progress events, yielding to the event loop after each so that a
+// cancel is read.
+func (e *Engine) reportPreparing(ctx context.Context, job *trainJob, ic *models.ILPGNNConfig, graph string) context.Context {
+	id := job.id
+	return ilpgnn.WithPrepareProgress(ctx, func(p ilpgnn.PrepareProgress) {
+		pr := &Progress{MaxEpochs: ic.Epochs, ElapsedMs: millis(p.Elapsed), MemoryBytes: memoryBytes(),
+			Prepare: &PrepareProgress{Phase: p.Phase, Done: p.Done, Total: p.Total, Graph: graph}}
+		e.opt.Post(Reply{V: Protocol, Type: "progress", ID: &id, Progress: pr})
+		e.opt.Yield()
+	})
+}
+
+// notPrepared answers a run whose whole graph could not be prepared: a
+// cancel during the preparation ends it with nothing trained (the current
+// model stays); any other error fails it.
+func (e *Engine) notPrepared(ctx context.Context, job *trainJob, l *loaded, seed uint64, err error) (any, error) {
+	if !errors.Is(err, context.Canceled) || ctx.Err() == nil {
+		return nil, runFailed(err)
+	}
+	out := TrainResult{Model: job.spec.Name, ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: seed, Created: e.opt.Now().Unix()},
+		Cancelled: true, Saved: SaveStatus{Message: "not saved: training was cancelled before its first epoch"}}
+	out.Config = models.Settings(job.config)
+	return out, nil
 }

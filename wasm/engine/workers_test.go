@@ -87,7 +87,7 @@ func TestTrainWorkersSameBits(t *testing.T) {
 		}
 		var tr TrainResult
 		roundTrip(t, r.Result, &tr)
-		want := 3 // the default: cores - 1
+		want := DefaultWorkers(4) // 3: one core left to the page
 		if workers != nil {
 			want = workers.(int)
 		}
@@ -114,6 +114,16 @@ func TestTrainWorkersSameBits(t *testing.T) {
 	for k := 1; k < len(ckpts); k++ {
 		if !bytes.Equal(ckpts[0], ckpts[k]) {
 			t.Fatalf("the checkpoint of run %d differs from one worker's", k)
+		}
+	}
+}
+
+// TestDefaultWorkers: one worker per core but the page's, except that
+// two cores train on both and one on its one.
+func TestDefaultWorkers(t *testing.T) {
+	for cores, want := range map[int]int{0: 1, 1: 1, 2: 2, 3: 2, 4: 3, 16: 15} {
+		if got := DefaultWorkers(cores); got != want {
+			t.Errorf("DefaultWorkers(%d) = %d, want %d", cores, got, want)
 		}
 	}
 }
