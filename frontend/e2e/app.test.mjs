@@ -100,7 +100,7 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   const shownTexts = await app(() => window.progressTexts);
   const preparing = shownTexts.filter((t) => t.startsWith("Preparing the graph: "));
   assert.ok(preparing.some((t) => /^Preparing the graph: structure similarity \d+% \([\d,]+ of 1,000 columns\)/.test(t)), preparing.join("\n"));
-  assert.ok(shownTexts.some((t) => /epoch \d+ of at most 1000 .* left/.test(t)), shownTexts.join("\n"));
+  assert.ok(shownTexts.some((t) => /epoch \d+ of at most 1000 .* · (early stopping in about .+ unless validation improves|at most about .+ left)$/.test(t)), shownTexts.join("\n"));
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
   const result = await page.textContent("#train-result");
   assert.match(result, /Trained ILP-GNN/);
@@ -297,7 +297,7 @@ test("compare explainers: GAT attention and CONPI beside ILP-GNN's choice", asyn
   await page.click("#train");
   await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 2, null, { timeout: WAIT });
   await page.click("#cancel");
-  await page.waitForFunction(() => /Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: WAIT });
+  await page.waitForFunction(() => /Stopped (during|after) epoch \d+/.test(document.getElementById("progress-text").textContent), null, { timeout: WAIT });
   assert.match(await page.textContent("#train-result"), /Trained ILP-GNN/);
   assert.match(await page.textContent("#train-result"), /Checkpoint: not saved: a completed run with the same settings is stored under this key and is kept/);
 });

@@ -94,7 +94,7 @@ test("workers=1 in the link: the run trains on 1 core and says so; Cancel says C
   });
   assert.deepEqual(pressed, { before: true, text: "Cancelling…", status: "Cancelling…", disabled: true });
   await shot("02-cancelling");
-  await page.waitForFunction(() => /^Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
+  await page.waitForFunction(() => /^Stopped (during|after) epoch \d+/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
   // The result shows before the checkpoint list is read again; Train comes back after it.
   await page.waitForFunction(() => !document.getElementById("train").disabled, null, { timeout: WAIT });
   assert.equal(await page.isDisabled("#cancel"), true);

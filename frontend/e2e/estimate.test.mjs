@@ -1,8 +1,8 @@
 // The train panel's progress while a run trains, in headless Chromium: the
 // bar counts epochs done of the maximum, the line says the time elapsed and
-// "at most about … left", and the estimate's explanation names its basis
-// and, while the best epoch is recent enough, the epoch at which early
-// stopping would end the run (best epoch + patience). Every report is
+// when early stopping would end the run (best epoch + patience) or, where
+// that is not sooner, "at most about … left"; the estimate's explanation
+// leads with that epoch, then the upper bound and its basis. Every report is
 // recorded in the page as it is shown (a MutationObserver), so the check
 // does not depend on how fast the run goes. The run is on the sparse
 // synthetic graph with a narrow encoder (hidden 16): the estimate's text
@@ -57,7 +57,8 @@ test("training shows epochs done, elapsed time and an upper-bound estimate of th
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
   const shown = await page.evaluate(() => window.__shown);
 
-  const epochLine = new RegExp(`^epoch (\\d+) of at most ${EPOCHS} · loss [\\d.]+ · validation AUC [\\d.]+% \\(best [\\d.]+% at epoch (\\d+)\\) · (.+) elapsed · at most about (.+) left$`);
+  // Where early stopping comes before the last epoch it leads; else the upper bound.
+  const epochLine = new RegExp(`^epoch (\\d+) of at most ${EPOCHS} · loss [\\d.]+ · validation AUC [\\d.]+% \\(best [\\d.]+% at epoch (\\d+)\\) · (.+) elapsed · (early stopping in about .+ unless validation improves|at most about .+ left)$`);
   const reports = shown.filter((s) => epochLine.test(s.text));
   assert.ok(reports.length >= 2, `at least two epoch reports, got:\n${shown.map((s) => s.text).join("\n")}`);
   for (const r of reports) {
@@ -65,15 +66,17 @@ test("training shows epochs done, elapsed time and an upper-bound estimate of th
     // The bar: epochs done of the most the run may take.
     assert.equal(r.bar, epoch / EPOCHS, r.text);
     const eta = new RegExp(
-      `^Time left: at most about .+ left \\(median of the last (\\d+) epochs?, .+ each, × ${EPOCHS - epoch} epochs to go\\)(; early stopping ends it at epoch (\\d+), in about .+, unless validation improves)?\\. Engine memory [\\d.]+ (kB|MB)\\.$`,
+      `^Time left: (early stopping ends it at epoch (\\d+), in about .+, unless validation improves; )?at most about .+ left \\(median of the last (\\d+) epochs?, .+ each, × ${EPOCHS - epoch} epochs to go\\)\\. Engine memory [\\d.]+ (kB|MB)\\.$`,
     );
     const m = eta.exec(r.eta ?? "");
     assert.ok(m, `estimate at epoch ${epoch}: ${r.eta}`);
     // The median covers the epochs so far, ten at most.
-    assert.equal(Number(m[1]), Math.min(epoch, 10), r.eta);
+    assert.equal(Number(m[3]), Math.min(epoch, 10), r.eta);
     const stop = best + PATIENCE;
-    if (stop < EPOCHS) assert.equal(Number(m[3]), stop, `early stopping at best ${best} + patience ${PATIENCE}: ${r.eta}`);
-    else assert.equal(m[2], undefined, `no early stop before the last epoch: ${r.eta}`);
+    if (stop < EPOCHS) {
+      assert.equal(Number(m[2]), stop, `early stopping at best ${best} + patience ${PATIENCE}: ${r.eta}`);
+      assert.match(r.text, / · early stopping in about .+ unless validation improves$/, r.text);
+    } else assert.equal(m[1], undefined, `no early stop before the last epoch: ${r.eta}`);
   }
 
   const done = await page.textContent("#progress-text");

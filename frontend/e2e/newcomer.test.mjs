@@ -123,16 +123,26 @@ test("a node or pair selected while a model trains is explained once the run end
   await assertSuggestionPlaces();
   await shot("02-after-training");
 
-  // 2. A run cancelled part way, a pair selected meanwhile: the cancelled
-  // run keeps its best weights, and the pair is explained with them.
+  // 2. A run questioned while it trains, then stopped: from the end of
+  // its first epoch its best weights so far explain a pair, naming their
+  // epoch, and Stop offers to keep them; stopped, the run keeps its best
+  // weights, says whose, and the pair is explained by the model they make.
   const w = Number(await page.getAttribute("#suggestions li button", "data-node"));
   await startRun(1000);
-  await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 2, null, { timeout: LONG_WAIT });
+  await page.waitForFunction(() => window.ilpgnnExplorer.kept !== null, null, { timeout: LONG_WAIT });
+  assert.match(await text("#cancel"), /^Stop and keep this model \(epoch \d+\)$/);
   await app(([i, j]) => window.ilpgnnExplorer.select({ kind: "pair", i, j }), [v, w]);
-  await page.waitForFunction((s) => document.getElementById("explain-body").textContent.includes(s), STALE);
-  await page.click("#cancel");
-  await page.waitForFunction(() => /^Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
+  await page.waitForSelector("#answered-by", { timeout: WAIT });
+  assert.equal(await app(() => window.ilpgnnExplorer.training), true, "answered while the run trains");
+  assert.match(await text("#answered-by"), /^Answered by epoch \d+'s weights/);
   await page.waitForSelector("#pair-prob", { timeout: WAIT });
+  await shot("03-answered-while-training");
+  await page.click("#cancel");
+  await page.waitForFunction(() => /^Stopped (during|after) epoch \d+ \(.+\); the model keeps epoch \d+'s weights\.$/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
+  const stopped = await text("#progress-text");
+  const keptEpoch = Number(/keeps epoch (\d+)'s/.exec(stopped)[1]);
+  assert.equal(await app(() => window.ilpgnnExplorer.model.info.bestEpoch), keptEpoch, stopped);
+  await page.waitForFunction(() => document.getElementById("answered-by") === null && document.getElementById("pair-prob") !== null, null, { timeout: WAIT });
   assert.ok(!(await text("#explain-body")).includes(STALE));
   await assertExplanationNumbers();
   await shot("03-after-cancel");

@@ -82,10 +82,12 @@ test("a reload or deep link restores the completed run, not a later cancelled on
   await startRun(2, 1000);
   await page.waitForFunction(() => window.ilpgnnExplorer.train.progressEvents >= 2, null, { timeout: LONG });
   await page.click("#cancel");
-  await page.waitForFunction(() => /^Cancelled after \d+ epochs/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG });
+  await page.waitForFunction(() => /^Stopped (during|after) epoch \d+/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG });
   await page.waitForSelector("#train-result h3", { timeout: LONG });
   const cut = await app(() => window.ilpgnnExplorer.model.info);
-  const epochs = Number(/^Cancelled after (\d+) epochs/.exec(await page.textContent("#progress-text"))[1]);
+  // Stopped during epoch n: n - 1 epochs done; stopped after epoch n: n.
+  const [, when, n] = /^Stopped (during|after) epoch (\d+)/.exec(await page.textContent("#progress-text"));
+  const epochs = when === "during" ? Number(n) - 1 : Number(n);
   assert.equal(cut.cancelledAtEpoch, epochs);
   assert.notEqual(cut.key, done.key);
   assert.ok(cut.created >= done.created, `cancelled run ${cut.created}, completed ${done.created}`);

@@ -95,13 +95,16 @@ export interface EngineInfo {
    * them (the first is the default).
    */
   models: ModelSpec[];
-  /**
-   * Cores is how many logical processors the machine reports; train's
-   * workers default to one fewer (at least 1, at most MaxWorkers).
-   */
+  /** Cores is how many logical processors the machine reports. */
   cores: number;
   /** MaxWorkers is the most workers train accepts (shard.Count). */
   maxWorkers: number;
+  /**
+   * DefaultWorkers is how many workers train uses when the request names
+   * none (DefaultWorkers of Cores, at most MaxWorkers), before a large
+   * graph's memory cuts it.
+   */
+  defaultWorkers: number;
 }
 
 /** DefaultsArgs are the args of defaults. */
@@ -286,6 +289,12 @@ export interface TrainResult extends ModelInfo {
    * absent when its epochs fit one batch and used one.
    */
   workers?: number;
+  /**
+   * StoppedDuring is the epoch a cancelled run was in when it stopped
+   * (it does not count in Epochs); absent when it stopped between
+   * epochs.
+   */
+  stoppedDuring?: number;
 }
 
 /**
@@ -297,6 +306,12 @@ export interface PrepareProgress {
   phase: string;
   done: number;
   total: number;
+  /**
+   * Graph is which graph is being prepared: PrepareWhole, the graph
+   * the model explains on (once per graph and settings), or
+   * PrepareTraining, the split's training graph the run trains on.
+   */
+  graph: string;
 }
 
 /** TrainProgress is the progress event of one training epoch. */
@@ -354,6 +369,12 @@ export interface TrainProgress {
    * shards; absent when its epochs fit one batch and use one.
    */
   workers?: number;
+  /**
+   * KeptEpoch is the epoch whose weights, the best so far, answer
+   * explain and suggest while an ILP-GNN run trains; absent before the
+   * first epoch ends.
+   */
+  keptEpoch?: number;
 }
 
 /** TuneArgs are the args of tune. */
@@ -673,12 +694,26 @@ export interface Groundtruth {
 }
 
 /**
+ * Weights says which weights answered a request: those of epoch Epoch of
+ * the run in progress (Training), absent when the current model answered.
+ */
+export interface Weights {
+  epoch: number;
+  training: boolean;
+}
+
+/**
  * Explanation is the result of explain: ILP-GNN's explanation (its fields
  * flattened into the same JSON object) and, for a link of a synthetic graph
  * with groundtruth, the neighbours the generator drew it from.
  */
 export interface Explanation extends ModelExplanation {
   groundtruth?: Groundtruth;
+  /**
+   * Weights, set while a run trains, names the epoch whose weights
+   * answered.
+   */
+  weights?: Weights;
 }
 
 /**

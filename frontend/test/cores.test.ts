@@ -8,7 +8,7 @@ import { EngineClient } from "../src/client";
 import { coreChoices, coreOptions, coresText, defaultWorkers, linkWorkers, parseChoice, workersOf, workersOption } from "../src/app/cores";
 import { EpochClock } from "../src/app/estimate";
 import { formatHash, parseHash } from "../src/app/hash";
-import { CANCELLING, RunControl, SHARDS_PHASE, epochsDone, phaseText, progressLine, progressShare, withinEpoch, type RunReport } from "../src/app/run";
+import { CANCELLING, RunControl, SHARDS_PHASE, epochsDone, phaseText, preparingWhat, progressLine, progressShare, stoppedText, withinEpoch, type RunReport } from "../src/app/run";
 import type { TrainArgs, TrainResult } from "../src/protocol";
 import { FakeWorker } from "./fake-worker";
 
@@ -29,20 +29,21 @@ test("cores are counted in words, absent workers meaning one", () => {
 
 test("the choices run from 1 to the machine's cores, capped at the engine's most; auto is the engine's default", () => {
   for (const cores of [1, 2, 3, 8, 16, 17, 64]) {
-    const info = { cores, maxWorkers: 16 };
+    const info = { cores, maxWorkers: 16, defaultWorkers: 1 };
     const choices = coreChoices(info);
     // Brute force: every n the engine accepts that the machine has cores for (one at least).
     const want: number[] = [];
     for (let n = 1; n <= 16; n++) if (n <= Math.max(1, cores)) want.push(n);
     assert.deepEqual(choices, want, `${cores} cores`);
-    // The engine's rule (wasm/PROTOCOL.md): cores − 1, at least 1, at most maxWorkers.
-    assert.equal(defaultWorkers(info), cores <= 1 ? 1 : Math.min(cores - 1, 16), `${cores} cores`);
   }
-  const options = coreOptions({ cores: 4, maxWorkers: 16 }, null);
+  // Auto is the engine's own default (engine.DefaultWorkers, tested in Go), whatever the page would guess.
+  for (const n of [1, 2, 3]) assert.equal(defaultWorkers({ cores: 4, maxWorkers: 16, defaultWorkers: n }), n);
+  assert.equal(coreOptions({ cores: 2, maxWorkers: 16, defaultWorkers: 2 }, null)[0]!.label, "auto (2)");
+  const options = coreOptions({ cores: 4, maxWorkers: 16, defaultWorkers: 3 }, null);
   assert.deepEqual(options.map((o) => o.label), ["auto (3)", "1", "2", "3", "4"]);
   assert.deepEqual(options.map((o) => parseChoice(o.value)), [null, 1, 2, 3, 4], "each option reads back as its choice");
   // A link's 8 on a 4-core machine is shown, not dropped.
-  assert.deepEqual(coreOptions({ cores: 4, maxWorkers: 16 }, 8).map((o) => o.label), ["auto (3)", "1", "2", "3", "4", "8"]);
+  assert.deepEqual(coreOptions({ cores: 4, maxWorkers: 16, defaultWorkers: 3 }, 8).map((o) => o.label), ["auto (3)", "1", "2", "3", "4", "8"]);
 });
 
 test("the workers link parameter: 1 to maxWorkers is taken, anything else ignored with a note", () => {
@@ -114,13 +115,21 @@ test("a report within a sharded epoch moves the bar by the shards done and says 
     progressLine(report(1, { phase: SHARDS_PHASE, batch: 5, batches: 16, workers: 2, bestEpoch: 0 }), { ilpgnn: true }),
     "epoch 1 of at most 1000 · selection and losses 5/16 · training on 2 cores · validation after the first epoch · 3 s elapsed",
   );
+  // Before any weights are kept, when the first model to question comes
+  // (the rest of this epoch) leads; early stopping, when sooner than the
+  // cap, comes before the cap, which it then replaces.
+  const early = { epochMs: 8000, epochsLeft: 999.5, atMostMs: 7_996_000, stopEpoch: 51, stopMs: 404_000 };
   assert.equal(
-    progressLine(report(3, { phase: "encoder", batch: 0, batches: 16, workers: 1 }), { ilpgnn: true, leftMs: 125_000 }),
+    progressLine(report(1, { phase: SHARDS_PHASE, batch: 8, batches: 16, workers: 2, bestEpoch: 0 }), { ilpgnn: true, estimate: early }),
+    "epoch 1 of at most 1000 · selection and losses 8/16 · training on 2 cores · validation after the first epoch · 3 s elapsed · a model to question in about 4 s · early stopping in about 7 min unless validation improves",
+  );
+  assert.equal(
+    progressLine(report(3, { phase: "encoder", batch: 0, batches: 16, workers: 1, keptEpoch: 2 }), { ilpgnn: true, estimate: { epochMs: 125, epochsLeft: 1000, atMostMs: 125_000 } }),
     "epoch 3 of at most 1000 · encoder · training on 1 core · best validation AUC 91.0% at epoch 2 · 3 s elapsed · at most about 2 min left",
   );
   // An epoch's end: its loss and AUC, then the cores (none named: one batch, one core).
   assert.equal(
-    progressLine(report(3), { ilpgnn: true, leftMs: 40_000 }),
+    progressLine(report(3, { keptEpoch: 2 }), { ilpgnn: true, estimate: { epochMs: 40, epochsLeft: 1000, atMostMs: 40_000 } }),
     "epoch 3 of at most 1000 · loss 0.500 · validation AUC 90.0% (best 91.0% at epoch 2) · training on 1 core · 3 s elapsed · at most about 40 s left",
   );
   // A pair model's mini-batch: no phase, no cores.
@@ -191,4 +200,12 @@ test("Cancel: the run says Cancelling… at once and takes no second press, then
   const signal = control.begin();
   assert.equal(signal.aborted, false);
   assert.equal(control.cancellable, true);
+});
+
+test("a stopped run says the epoch it stopped during or after, and whose weights the model keeps", () => {
+  assert.equal(stoppedText({ epochs: 2, bestEpoch: 2, stoppedDuring: 3, trainSeconds: 74 }), "Stopped during epoch 3 (1 min 14 s); the model keeps epoch 2's weights.");
+  assert.equal(stoppedText({ epochs: 3, bestEpoch: 1, trainSeconds: 2 }), "Stopped after epoch 3 (2 s); the model keeps epoch 1's weights.");
+  assert.equal(stoppedText({ epochs: 0, bestEpoch: 0, stoppedDuring: 1, trainSeconds: 1 }), "Stopped during epoch 1 (1 s); no epoch was judged, so the model keeps its starting weights.");
+  assert.equal(preparingWhat({ phase: "features", done: 1, total: 1, graph: "training" }), "Preparing the training graph");
+  assert.equal(preparingWhat({ phase: "features", done: 1, total: 1, graph: "whole" }), "Preparing the graph");
 });

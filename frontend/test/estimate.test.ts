@@ -67,9 +67,9 @@ test("roughly rounds as a person would say it", () => {
   assert.equal(roughly(Number.NaN), "–");
 });
 
-test("describeEstimate says it is an upper bound and when patience may stop the run", () => {
+test("describeEstimate leads with when patience may stop the run, then says the upper bound", () => {
   const text = describeEstimate({ epochMs: 250, epochsLeft: 980, atMostMs: 245_000, stopEpoch: 115, stopMs: 23_750 }, 10, 2);
-  assert.equal(text, "at most about 4 min left (median of the last 2 epochs, 250 ms each, × 980 epochs to go); early stopping ends it at epoch 115, in about 24 s, unless validation improves");
+  assert.equal(text, "early stopping ends it at epoch 115, in about 24 s, unless validation improves; at most about 4 min left (median of the last 2 epochs, 250 ms each, × 980 epochs to go)");
   // Patience at the end of the run adds nothing.
   assert.equal(describeEstimate({ epochMs: 2000, epochsLeft: 3.75, atMostMs: 7500 }, 10, 0), "at most about 8 s left (the pace of the current epoch, 2 s each, × 3.8 epochs to go)");
   assert.equal(describeEstimate({ epochMs: 1000, epochsLeft: 1, atMostMs: 1000 }, 10, 1), "at most about 1 s left (median of the last 1 epoch, 1 s each, × 1 epochs to go)");

@@ -7,7 +7,7 @@ import type { GraphDescription } from "../src/protocol";
 
 test("a new app store holds the defaults; every key reads back what was set", () => {
   const s = new AppStore();
-  assert.deepEqual(s.snapshot(), { engineInfo: null, graph: null, dataKey: "synth:medium", dataSeed: 0, model: null, selection: { kind: "none" }, training: false, workers: null });
+  assert.deepEqual(s.snapshot(), { engineInfo: null, graph: null, dataKey: "synth:medium", dataSeed: 0, model: null, selection: { kind: "none" }, training: false, kept: null, workers: null });
   assert.deepEqual(s.metrics, { trainRuns: 0 });
   const stats = { density: 0, minDegree: 1, maxDegree: 2, meanDegree: 4 / 3, medianDegree: 1, isolated: 0, components: 1, largestComponent: 3 };
   const desc: GraphDescription = {

@@ -156,6 +156,9 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 		return nil, runFailed(err)
 	}
 	if job.spec.Saves {
+		if t == nil { // cancelled while preparing the training graph
+			return e.notPrepared(ctx, job, l, seed, err)
+		}
 		return e.adoptRun(ctx, job, t, l, cancelled)
 	}
 	out := TrainResult{Model: job.spec.Name, ModelInfo: ModelInfo{Dataset: l.info.Name, Seed: seed, Created: e.opt.Now().Unix()},
@@ -406,9 +409,9 @@ func (e *Engine) reportPreparing(ctx context.Context, job *trainJob, ic *models.
 	})
 }
 
-// notPrepared answers a run whose whole graph could not be prepared: a
-// cancel during the preparation ends it with nothing trained (the current
-// model stays); any other error fails it.
+// notPrepared answers a run whose graphs could not be prepared: a cancel
+// during the preparation ends it with nothing trained (no key; the
+// current model stays); any other error fails it.
 func (e *Engine) notPrepared(ctx context.Context, job *trainJob, l *loaded, seed uint64, err error) (any, error) {
 	if !errors.Is(err, context.Canceled) || ctx.Err() == nil {
 		return nil, runFailed(err)

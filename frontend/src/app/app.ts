@@ -68,6 +68,10 @@ export class App {
   get training(): boolean {
     return this.store.get("training");
   }
+  /** The epoch whose weights answer while a run trains (null: none). */
+  get kept(): number | null {
+    return this.store.get("kept");
+  }
 
   constructor(engine: EngineClient) {
     this.engine = engine;
@@ -105,6 +109,7 @@ export class App {
     });
     this.explain = new ExplainPanel(store, engine, {
       select: (sel) => this.select(sel),
+      refresh: () => void this.select(store.get("selection"), true),
       highlight: (hl) => {
         this.view.setHighlight(hl);
         // The walk-through's steps keep the pair on screen.
@@ -127,6 +132,11 @@ export class App {
     store.subscribe("selection", (sel) => document.body.classList.toggle("has-selection", sel.kind !== "none"));
     store.subscribe("training", (on) => {
       if (!on && store.get("selection").kind !== "none") void this.select(store.get("selection"), true);
+    });
+    // The first weights a run keeps answer at once what is selected;
+    // better ones later are offered (the explanation view's refresh).
+    store.subscribe("kept", (epoch, was) => {
+      if (epoch !== null && was === null && store.get("training") && store.get("selection").kind !== "none") void this.select(store.get("selection"), true);
     });
     byId("fit", HTMLButtonElement).addEventListener("click", () => this.view.fit());
     const search = byId("search", HTMLInputElement);

@@ -1,12 +1,12 @@
 // How many cores (Web Workers) an ILP-GNN run computes its epochs' shards
 // on: the training panel's choice, the `workers=N` link parameter, and the
 // words for it. DOM-free. "Auto" sends no `workers`, so the engine takes
-// its default (one fewer than the machine's cores, cut to fit its memory).
+// its default (one fewer than the machine's cores but both of two, cut to fit its memory).
 
 import type { EngineInfo } from "../protocol";
 
 /** The engine's facts the choice depends on. */
-export type CoreInfo = Pick<EngineInfo, "cores" | "maxWorkers">;
+export type CoreInfo = Pick<EngineInfo, "cores" | "maxWorkers" | "defaultWorkers">;
 
 /** "1 core", "4 cores". */
 export function coresText(n: number): string {
@@ -18,9 +18,9 @@ export function workersOf(p: { workers?: number }): number {
   return p.workers ?? 1;
 }
 
-/** The engine's default number of workers: one fewer than the cores, at least 1, at most maxWorkers. */
+/** The engine's default number of workers, as the engine says it (wasm/PROTOCOL.md: one fewer than the cores, but both of two). */
 export function defaultWorkers(info: CoreInfo): number {
-  return Math.max(1, Math.min(info.cores - 1, info.maxWorkers));
+  return info.defaultWorkers;
 }
 
 /** The numbers of cores offered: 1 to the machine's cores (at least 1), at most maxWorkers. */

@@ -118,14 +118,15 @@ export function roughly(ms: number): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
 }
 
-/** The estimate in words: the upper bound first, then what early stopping may make of it. */
+/** The estimate in words: when early stopping ends the run unless validation improves, where that comes before the upper bound, then the upper bound. */
 export function describeEstimate(e: Estimate, window: number, counted: number): string {
   const basis = counted > 0 ? `median of the last ${Math.min(counted, window)} epoch${counted === 1 ? "" : "s"}` : "the pace of the current epoch";
-  const parts = [`at most about ${roughly(e.atMostMs)} left (${basis}, ${duration(e.epochMs)} each, × ${fmtEpochs(e.epochsLeft)} epochs to go)`];
+  const cap = `at most about ${roughly(e.atMostMs)} left (${basis}, ${duration(e.epochMs)} each, × ${fmtEpochs(e.epochsLeft)} epochs to go)`;
+  // What will most likely happen leads; the cap of the epochs is the bound behind it.
   if (e.stopEpoch !== undefined && e.stopMs !== undefined && e.stopMs < e.atMostMs) {
-    parts.push(`early stopping ends it at epoch ${e.stopEpoch}, in about ${roughly(e.stopMs)}, unless validation improves`);
+    return `early stopping ends it at epoch ${e.stopEpoch}, in about ${roughly(e.stopMs)}, unless validation improves; ${cap}`;
   }
-  return parts.join("; ");
+  return cap;
 }
 
 function fmtEpochs(n: number): string {

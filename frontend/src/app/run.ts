@@ -5,9 +5,9 @@
 // part of the epoch done; only the event that ends an epoch has a
 // validation AUC of its own.
 
-import type { TrainProgress } from "../protocol";
+import type { PrepareProgress, TrainProgress, TrainResult } from "../protocol";
 import { coresText, workersOf } from "./cores";
-import { roughly } from "./estimate";
+import { roughly, type Estimate } from "./estimate";
 import { duration, fixed, percent } from "./format";
 
 /** What the progress line says from the moment Cancel is pressed until the run ends. */
@@ -17,7 +17,7 @@ export const CANCELLING = "Cancelling…";
 export const SHARDS_PHASE = "selection and losses";
 
 /** The fields of a progress event the words and the bar read. */
-export type RunReport = Pick<TrainProgress, "epoch" | "maxEpochs" | "loss" | "valAUC" | "bestValAUC" | "bestEpoch" | "elapsedMs" | "batch" | "batches" | "phase" | "workers">;
+export type RunReport = Pick<TrainProgress, "epoch" | "maxEpochs" | "loss" | "valAUC" | "bestValAUC" | "bestEpoch" | "elapsedMs" | "batch" | "batches" | "phase" | "workers" | "keptEpoch">;
 
 /** "training on 2 cores". */
 export function trainingOn(workers: number): string {
@@ -54,16 +54,37 @@ function bestSoFar(p: RunReport): string {
 
 /** Options of {@link progressLine}. */
 export interface LineOptions {
-  /** An ILP-GNN run: the line says how many cores train it. */
+  /** An ILP-GNN run: the line says how many cores train it, and when its first model answers. */
   ilpgnn: boolean;
-  /** The upper bound of the time left, when there is an estimate. */
-  leftMs?: number | undefined;
+  /** The estimate of the time left, when there is one. */
+  estimate?: Estimate | undefined;
+}
+
+/**
+ * What the run's estimate says will happen next, most useful first: for
+ * an ILP-GNN run without kept weights yet, when the first model to
+ * question comes (at the end of the epoch under way); then when early
+ * stopping ends the run unless validation improves, or, where that is
+ * not known or not sooner, the upper bound of the time left.
+ */
+export function leadText(p: RunReport, opts: LineOptions): string[] {
+  const e = opts.estimate;
+  if (e === undefined) return [];
+  const out: string[] = [];
+  if (opts.ilpgnn && p.keptEpoch === undefined && withinEpoch(p)) {
+    const partLeft = e.epochsLeft - Math.max(0, p.maxEpochs - p.epoch);
+    out.push(`a model to question in about ${roughly(e.epochMs * partLeft)}`);
+  }
+  if (e.stopMs !== undefined && e.stopMs < e.atMostMs) out.push(`early stopping in about ${roughly(e.stopMs)} unless validation improves`);
+  else out.push(`at most about ${roughly(e.atMostMs)} left`);
+  return out;
 }
 
 /**
  * The progress line of a report, e.g. "epoch 1 of at most 1000 ·
  * selection and losses 5/16 · training on 2 cores · validation after the
- * first epoch · 3 s elapsed · at most about 50 min left". An epoch's end
+ * first epoch · 3 s elapsed · a model to question in about 8 s · early
+ * stopping in about 9 min unless validation improves". An epoch's end
  * gives its loss and validation AUC; a report within an epoch, what the
  * epoch is doing and the best AUC so far (the loss it carries is the
  * previous epoch's).
@@ -79,8 +100,7 @@ export function progressLine(p: RunReport, opts: LineOptions): string {
   } else {
     parts = [`epoch ${p.epoch} ${of}`, `loss ${fixed(p.loss)}`, `validation AUC ${percent(p.valAUC)} (best ${percent(p.bestValAUC)} at epoch ${p.bestEpoch})`, cores];
   }
-  parts.push(`${duration(p.elapsedMs)} elapsed`);
-  if (opts.leftMs !== undefined) parts.push(`at most about ${roughly(opts.leftMs)} left`);
+  parts.push(`${duration(p.elapsedMs)} elapsed`, ...leadText(p, opts));
   return parts.filter((s): s is string => s !== null).join(" · ");
 }
 
@@ -158,4 +178,19 @@ export function runBlocked(s: RunPrerequisites): string | null {
   if (!s.graph) return "No graph is loaded yet: pick one or open your files.";
   if (s.training) return "A run is under way: wait for it or cancel it.";
   return null;
+}
+
+/** What a preparation report prepares: the whole graph (which the model explains on) or the split's training graph. */
+export function preparingWhat(p: PrepareProgress): string {
+  return p.graph === "training" ? "Preparing the training graph" : "Preparing the graph";
+}
+
+/**
+ * How a cancelled run ended, in the words of what happened: the epoch it
+ * stopped during (or after) and the epoch whose weights the model keeps.
+ */
+export function stoppedText(r: Pick<TrainResult, "epochs" | "bestEpoch" | "stoppedDuring" | "trainSeconds">): string {
+  const when = r.stoppedDuring !== undefined && r.stoppedDuring > 0 ? `Stopped during epoch ${r.stoppedDuring}` : r.epochs > 0 ? `Stopped after epoch ${r.epochs}` : "Stopped before the first epoch";
+  const kept = r.bestEpoch > 0 ? `the model keeps epoch ${r.bestEpoch}'s weights` : "no epoch was judged, so the model keeps its starting weights";
+  return `${when} (${duration(r.trainSeconds * 1000)}); ${kept}.`;
 }

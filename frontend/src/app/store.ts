@@ -45,6 +45,8 @@ export interface AppState {
   selection: Selection;
   /** Whether a training run is under way. */
   training: boolean;
+  /** While an ILP-GNN run trains: the epoch whose weights, the best so far, answer explanations and suggestions (null: none yet, or no run). */
+  kept: number | null;
   /** The cores an ILP-GNN run trains on, as chosen (panel or link); null: the engine's default. */
   workers: number | null;
 }
@@ -117,6 +119,6 @@ export class AppStore extends Store<AppState> {
   readonly metrics: AppMetrics = { trainRuns: 0 };
 
   constructor(initial: Partial<AppState> = {}) {
-    super({ engineInfo: null, graph: null, dataKey: DEFAULT_DATA, dataSeed: 0, model: null, selection: { kind: "none" }, training: false, workers: null, ...initial });
+    super({ engineInfo: null, graph: null, dataKey: DEFAULT_DATA, dataSeed: 0, model: null, selection: { kind: "none" }, training: false, kept: null, workers: null, ...initial });
   }
 }

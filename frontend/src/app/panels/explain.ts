@@ -30,6 +30,8 @@ const CARD_FILES = ["ilpgnn-card.js", "ilpgnn-card.css", "ilpgnn-card.wasm", "wa
 export interface ExplainActions {
   /** Changes the selection (canvas, this view and the URL follow). */
   select(sel: Selection): Promise<void>;
+  /** Shows the selection again (newer weights came). */
+  refresh(): void;
   /** Lights the canvas (the walk-through's steps). */
   highlight(h: Highlight): void;
   /** The walk-through's step changed or it closed: the URL follows. */
@@ -63,11 +65,14 @@ export class ExplainPanel {
    * search) is dropped instead of replacing it.
    */
   private views = 0;
+  /** While a run trains: the epoch whose weights answered what the panel shows (null: the current model, or nothing). */
+  private answeredBy: number | null = null;
 
   constructor(store: AppStore, engine: ExplainEngine, actions: ExplainActions) {
     this.store = store;
     this.engine = engine;
     this.actions = actions;
+    store.subscribe("kept", (epoch) => this.offerRefresh(epoch));
     this.links = {
       id: (v) => store.get("graph")!.id(v),
       selectNode: (v) => this.choose({ kind: "node", node: v }),
@@ -158,7 +163,36 @@ export class ExplainPanel {
   }
 
   private noModelNote(): HTMLElement {
-    return h("p", { class: "note" }, this.store.get("training") ? "Training is running; explanations follow when it ends." : "Train a model (or restore a checkpoint) to see suggestions and explanations.");
+    return h(
+      "p",
+      { class: "note" },
+      this.store.get("training")
+        ? "Training is running; the best weights so far answer once its first epoch ends."
+        : "Train a model (or restore a checkpoint) to see suggestions and explanations.",
+    );
+  }
+
+  /** Whether explanations can be asked for now: of the current model, or, while a run trains, of its best weights so far. */
+  private canAnswer(): boolean {
+    return this.store.get("training") ? this.store.get("kept") !== null : this.store.get("model") !== null;
+  }
+
+  /**
+   * Says that epoch's weights, the best of a run still training, answered
+   * what follows; a refresh is offered when better ones come.
+   */
+  private answeredNote(epoch: number): HTMLElement {
+    this.answeredBy = epoch;
+    return h("p", { class: "note", id: "answered-by" }, `Answered by epoch ${epoch}'s weights, the best so far; training goes on.`);
+  }
+
+  /** Newer kept weights: offers to show their answer instead, where the panel shows an older epoch's. */
+  private offerRefresh(epoch: number | null): void {
+    const note = this.body.querySelector<HTMLElement>("#answered-by");
+    if (epoch === null || this.answeredBy === null || note === null || epoch <= this.answeredBy) return;
+    const button = h("button", { type: "button", id: "refresh-weights" }, `Show epoch ${epoch}'s answer`);
+    button.addEventListener("click", () => this.actions.refresh());
+    replace(note, `Answered by epoch ${this.answeredBy}'s weights; epoch ${epoch}'s are better now. `, button);
   }
 
   /** One node selected: its neighbours and, with a model, its suggested links. Returns the suggestions. */
@@ -177,10 +211,12 @@ export class ExplainPanel {
       h("h3", { id: "node-heading", tabindex: -1 }, `Node ${g.id(node)}`),
       h("p", { class: "small" }, `${nbrs.length} neighbour${nbrs.length === 1 ? "" : "s"}${cls ? ` · ${cls}` : ""}: `, ...joinNodes(this.links, nbrs.slice(0, 30)), nbrs.length > 30 ? ` and ${nbrs.length - 30} more` : ""),
     );
-    if (this.store.get("model") === null || this.store.get("training")) {
+    this.answeredBy = null;
+    if (!this.canAnswer()) {
       replace(this.body, head, this.noModelNote());
       return null;
     }
+    const kept = this.store.get("training") ? this.store.get("kept") : null;
     replace(this.body, head, h("p", { class: "muted" }, "Finding the most probable new links…"));
     let list: Suggestion[];
     try {
@@ -206,6 +242,7 @@ export class ExplainPanel {
     replace(
       this.body,
       head,
+      kept !== null ? this.answeredNote(kept) : null,
       h("h4", {}, "Suggested new links"),
       list.length > 0 ? h("ol", { class: "suggestions", id: "suggestions" }, ...items) : h("p", { class: "muted" }, "No candidates."),
       list[0]?.tie_note ? h("p", { class: "note", id: "suggestions-tied" }, `Note: ${list[0].tie_note}; they share one place.`) : null,
@@ -225,7 +262,8 @@ export class ExplainPanel {
     const keepStep = this.walk !== null && was !== null && was.i.node === i && was.j.node === j ? this.walk.step : 0;
     this.current = null;
     this.walk = null;
-    if (this.store.get("model") === null || this.store.get("training")) {
+    this.answeredBy = null;
+    if (!this.canAnswer()) {
       const linked = g.linked(i, j);
       replace(this.body, h("h3", {}, `${g.id(i)} and ${g.id(j)}`), h("p", {}, linked ? "They are linked." : "They are not linked."), this.noModelNote());
       return null;
@@ -243,6 +281,7 @@ export class ExplainPanel {
     this.compareBox = h("div", { class: "compare-block", id: "compare" });
     const parts = renderExplanation(this.links, ex);
     parts.splice(parts.length - 1, 0, this.walkBlock(ex));
+    if (ex.weights !== undefined) parts.unshift(this.answeredNote(ex.weights.epoch));
     replace(this.body, ...parts, this.exportBlock(ex), renderDefinitions(ex, this.store.get("model")?.info.calibrated ?? true), this.compareBox);
     const pending = this.pendingStep;
     if (pending !== null && pending.i === i && pending.j === j) {

@@ -16,7 +16,7 @@ import { EpochClock, describeEstimate } from "../estimate";
 import { bytes, createdTime, duration, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, changedSettings, describeMeta, describeModel, runState } from "../restore";
-import { CANCELLING, RunControl, progressLine, progressShare, runBlocked, withinEpoch } from "../run";
+import { CANCELLING, RunControl, preparingWhat, progressLine, progressShare, runBlocked, stoppedText, withinEpoch } from "../run";
 import type { AppStore } from "../store";
 import { epochLine, parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
 
@@ -292,6 +292,8 @@ export class TrainPanel {
     this.progressText.textContent = "Preparing the graph (diffusion, split)…";
     this.progressEta.hidden = true;
     replace(this.result);
+    store.set("kept", null);
+    this.showStopLabel(null);
     const t0 = performance.now();
     this.startedAt = t0;
     this.clock = new EpochClock();
@@ -309,7 +311,8 @@ export class TrainPanel {
       });
       store.metrics.lastTrainMs = performance.now() - t0;
       this.showResult(res);
-      if (model === "ilpgnn") this.actions.setModel(res);
+      // A run cancelled while preparing trained nothing (no key).
+      if (model === "ilpgnn" && res.key !== "") this.actions.setModel(res);
       await this.actions.refreshCheckpoints();
     } catch (e) {
       this.progressEta.hidden = true;
@@ -330,8 +333,18 @@ export class TrainPanel {
       replace(this.result, h("p", { class: "error", id: "train-error" }, `Training failed: ${errorText(e)}`));
     } finally {
       this.run.end();
+      this.store.set("kept", null);
+      this.showStopLabel(null);
       this.setTraining(false);
     }
+  }
+
+  /**
+   * Cancel's words: once a run has kept weights, pressing it ends the run
+   * with them, which is what the button then says.
+   */
+  private showStopLabel(kept: number | null): void {
+    this.cancelButton.textContent = kept === null ? "Cancel" : `Stop and keep this model (epoch ${kept})`;
   }
 
   private setTraining(on: boolean, doing = "Training…"): void {
@@ -448,6 +461,10 @@ export class TrainPanel {
       return;
     }
     this.progressEvents++;
+    if (p.keptEpoch !== undefined && p.keptEpoch !== this.store.get("kept")) {
+      this.store.set("kept", p.keptEpoch);
+      this.showStopLabel(p.keptEpoch);
+    }
     const stats = this.runStats;
     stats.setupMs ??= performance.now() - this.startedAt - p.elapsedMs;
     if (p.memoryBytes !== undefined) stats.peakMemoryBytes = Math.max(stats.peakMemoryBytes, p.memoryBytes);
@@ -457,7 +474,7 @@ export class TrainPanel {
     // within an epoch by its batches (or shards) done.
     this.progress.value = progressShare(p);
     const est = this.clock.report(p);
-    this.progressText.textContent = this.run.say(progressLine(p, { ilpgnn: this.modelName === "ilpgnn", leftMs: est?.atMostMs }));
+    this.progressText.textContent = this.run.say(progressLine(p, { ilpgnn: this.modelName === "ilpgnn", estimate: est }));
     // Once Cancel is pressed the time left is moot; the charts still take the epoch.
     if (est && this.run.state !== "cancelling") {
       const memory = p.memoryBytes !== undefined ? ` Engine memory ${bytes(p.memoryBytes)}.` : "";
@@ -480,15 +497,17 @@ export class TrainPanel {
   private showPreparing(p: PrepareProgress, elapsedMs: number): void {
     const share = p.total > 0 ? p.done / p.total : 1;
     const counted = p.total > 1 ? ` ${Math.floor(100 * share)}% (${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} columns)` : "";
-    this.progressText.textContent = this.run.say(`Preparing the graph: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`);
+    this.progressText.textContent = this.run.say(`${preparingWhat(p)}: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`);
   }
 
   private showResult(r: TrainResult): void {
     this.progress.value = 1;
     this.progressEta.hidden = true;
-    this.progressText.textContent = r.cancelled
-      ? `Cancelled after ${r.epochs} epochs (${duration(r.trainSeconds * 1000)}); the best weights so far are kept.`
-      : `Done: ${r.epochs} epochs in ${duration(r.trainSeconds * 1000)}.`;
+    this.progressText.textContent = r.cancelled ? stoppedText(r) : `Done: ${r.epochs} epochs in ${duration(r.trainSeconds * 1000)}.`;
+    if (r.cancelled && r.key === "" && r.model === "ilpgnn") {
+      replace(this.result, h("p", { class: "note", id: "train-nothing" }, "Nothing was trained: the run stopped while preparing the graph. The graph and any earlier model are unchanged."));
+      return;
+    }
     const rows: Array<[string, string]> = [["test AUC", percent(r.testAUC, 2)]];
     if (r.testHits) rows.push(["test Hits@20 / @50 / @100", `${percent(r.testHits["20"])} / ${percent(r.testHits["50"])} / ${percent(r.testHits["100"])}`]);
     rows.push(["validation AUC", percent(r.valAUC, 2)]);
@@ -597,7 +616,7 @@ export class TrainPanel {
   /** Says in the result area that the graph has no model yet (nothing when it has one, or while a run's result is shown). */
   private showNoModel(): void {
     if (this.store.get("model") !== null || this.store.get("training")) return;
-    replace(this.result, h("p", { class: "muted", id: "no-model" }, "No model yet: press Train (a minute or less on the synthetic graphs)."));
+    replace(this.result, h("p", { class: "muted", id: "no-model" }, "No model yet: press Train. From the end of the first epoch on, the best weights so far answer your questions while training goes on."));
   }
 }
 
