@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 
 import { buildTree, hitTest, hitTestBrute } from "../src/app/graph/hit";
 import { findNodes, describeNode } from "../src/app/graph/index";
-import { createLayout, defaultMaxTicks, initialPositions } from "../src/app/graph/layout-core";
+import { createLayout, finestIterations, initialPositions } from "../src/app/graph/layout-core";
 import { innerEdges, litNodes, neighborEdges, placeLabels } from "../src/app/graph/overlay";
 import { seededRandom } from "../src/app/graph/prng";
 import { frameServes } from "../src/app/graph/layout-protocol";
@@ -213,6 +213,31 @@ describe("force layout core", () => {
     assert.notDeepEqual(initialPositions(n, 1), initialPositions(n, 2));
   });
 
+  test("same seed, same positions at every iteration, across the levels", () => {
+    // Large enough to coarsen over several levels; with isolated nodes and a star.
+    const big = communities(3000, 12, 4);
+    const extra: number[] = [];
+    for (let v = 1; v < 60; v++) extra.push(3000, 3000 + v);
+    const edges2 = Uint32Array.from([...big, ...extra]);
+    const n2 = 3000 + 60 + 25; // the last 25 isolated
+    const a = createLayout(n2, edges2, { seed: 4 });
+    const b = createLayout(n2, edges2, { seed: 4 });
+    assert.equal(a.maxTicks, b.maxTicks);
+    assert.ok(a.maxTicks > finestIterations(n2, edges2.length / 2), "coarse levels ran before the finest");
+    assert.deepEqual(a.write(), b.write());
+    let steps = 0;
+    while (!a.done()) {
+      a.step(7);
+      b.step(7);
+      const pa = a.write();
+      assert.ok(pa.every(Number.isFinite));
+      assert.deepEqual(pa, b.write());
+      steps++;
+    }
+    assert.ok(b.done() && steps > 3);
+    assert.notDeepEqual(createLayout(n2, edges2, { seed: 5 }).write(), a.write());
+  });
+
   test("positions are finite and bounded; isolated nodes stay near", () => {
     const p = settle(n, edges, 5);
     assert.equal(p.length, 2 * n);
@@ -247,7 +272,7 @@ describe("force layout core", () => {
     assert.equal(layout.step(5), 0);
     const start = Float32Array.from({ length: 2 * n }, (_, i) => i);
     assert.deepEqual(createLayout(n, edges, { positions: start }).write(), start);
-    assert.ok(defaultMaxTicks(7650, 119081) < defaultMaxTicks(2708, 5278));
+    assert.ok(finestIterations(7650, 119081) < finestIterations(2708, 5278));
   });
 
   test("an empty graph and self-loops are fine", () => {

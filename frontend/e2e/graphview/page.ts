@@ -19,6 +19,7 @@ let input: GraphInput | null = null;
 let data: GraphData | null = null;
 let layoutDone: Promise<number> = Promise.resolve(0);
 let progressEvents = 0;
+let lastTick = 0;
 
 function degreesOf(n: number, edges: Uint32Array): number[] {
   const d = new Array<number>(n).fill(0);
@@ -60,11 +61,12 @@ async function cora(): Promise<GraphData> {
   return { n, edges, ids, degrees: degreesOf(n, edges), labels, classNames };
 }
 
-async function photo(): Promise<GraphData> {
+/** A graph written next to this page by setup.mjs's writeGraph: NAME-edges.bin, NAME-labels.bin, NAME.json. */
+async function written(name: string): Promise<GraphData> {
   const [edgesBuf, labelsBuf, meta] = await Promise.all([
-    fetch("photo-edges.bin").then((r) => r.arrayBuffer()),
-    fetch("photo-labels.bin").then((r) => r.arrayBuffer()),
-    fetch("photo.json").then((r) => r.json() as Promise<{ classNames: string[] }>),
+    fetch(`${name}-edges.bin`).then((r) => r.arrayBuffer()),
+    fetch(`${name}-labels.bin`).then((r) => r.arrayBuffer()),
+    fetch(`${name}.json`).then((r) => r.json() as Promise<{ classNames: string[] }>),
   ]);
   const edges = new Uint32Array(edgesBuf);
   const labels = new Int32Array(labelsBuf);
@@ -73,8 +75,9 @@ async function photo(): Promise<GraphData> {
 }
 
 const gv = {
-  async load(kind: "cora" | "photo", options: { staticLayer?: "auto" | "page" | "worker"; seed?: number } = {}) {
-    data = kind === "cora" ? await cora() : await photo();
+  /** kind: "cora", or the name of a graph written next to the page ("photo", or the benchmark's). */
+  async load(kind: string, options: { staticLayer?: "auto" | "page" | "worker"; seed?: number } = {}) {
+    data = kind === "cora" ? await cora() : await written(kind);
     input?.destroy();
     view?.destroy();
     view = new GraphView(canvas, {
@@ -82,6 +85,7 @@ const gv = {
       tooltip: tip,
       onLayoutProgress: (p) => {
         progressEvents++;
+        lastTick = p.tick;
         if (p.done) finish(performance.now() - t0);
       },
       staticLayer: options.staticLayer ?? "auto",
@@ -122,7 +126,7 @@ const gv = {
     const ms = await layoutDone;
     // Let the final frame (and the worker's final render) land.
     await new Promise((ok) => setTimeout(ok, 300));
-    return { ms, progressEvents, done: view!.layoutDone() };
+    return { ms, progressEvents, ticks: lastTick, done: view!.layoutDone() };
   },
   node(id: string) {
     return data!.ids.indexOf(id);

@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..", "..", "..");
 export const datasets = resolve(root, "..", "shared", "datasets");
 
-/** Amazon Photo's symmetrised edges, labels and class names from the gnn-benchmark .npz (stored, uncompressed). */
+/** A gnn-benchmark .npz's (Amazon Photo's, Coauthor CS's; stored, uncompressed) symmetrised edges, labels and class names. */
 export function readPhoto(file) {
   const buf = readFileSync(file);
   const members = new Map();
@@ -36,17 +36,23 @@ export function readPhoto(file) {
   const indices = new Int32Array(npy("adj_indices.npy").body);
   const indptr = new Int32Array(npy("adj_indptr.npy").body);
   const labels64 = new BigInt64Array(npy("labels.npy").body);
-  const names = npy("class_names.npy");
-  const width = Number(/<U(\d+)/.exec(names.header)[1]);
-  const text = Buffer.from(names.body);
   const classNames = [];
-  for (let o = 0; o < text.length; o += 4 * width) {
-    let s = "";
-    for (let c = 0; c < width; c++) {
-      const cp = text.readUInt32LE(o + 4 * c);
-      if (cp) s += String.fromCodePoint(cp);
+  const names = npy("class_names.npy");
+  const unicode = /<U(\d+)/.exec(names.header);
+  if (unicode) {
+    const width = Number(unicode[1]);
+    const text = Buffer.from(names.body);
+    for (let o = 0; o < text.length; o += 4 * width) {
+      let s = "";
+      for (let c = 0; c < width; c++) {
+        const cp = text.readUInt32LE(o + 4 * c);
+        if (cp) s += String.fromCodePoint(cp);
+      }
+      classNames.push(s);
     }
-    classNames.push(s);
+  } else {
+    // Coauthor CS stores its names as pickled objects: number the classes instead.
+    for (let c = 0, k = Math.max(-1, ...Array.from(labels64, Number)) + 1; c < k; c++) classNames.push(`class ${c}`);
   }
   const n = indptr.length - 1;
   const seen = new Set();
@@ -73,9 +79,13 @@ export async function buildGraphviewPage() {
     build({ ...common, entryPoints: [join(root, "frontend", "src", "app", "graph", "layout-worker.ts")], outfile: join(dir, "layout.js"), format: "iife" }),
   ]);
   copyFileSync(join(here, "index.html"), join(dir, "index.html"));
-  const photo = readPhoto(join(datasets, "amazon_photo", "amazon_electronics_photo.npz"));
-  writeFileSync(join(dir, "photo-edges.bin"), Buffer.from(photo.edges.buffer));
-  writeFileSync(join(dir, "photo-labels.bin"), Buffer.from(photo.labels.buffer));
-  writeFileSync(join(dir, "photo.json"), JSON.stringify({ classNames: photo.classNames }));
+  writeGraph(dir, "photo", readPhoto(join(datasets, "amazon_photo", "amazon_electronics_photo.npz")));
   return dir;
+}
+
+/** Writes graph g ({ edges, labels, classNames }) into the page's folder as `name`, for page.ts's gv.load(name). */
+export function writeGraph(dir, name, g) {
+  writeFileSync(join(dir, `${name}-edges.bin`), Buffer.from(g.edges.buffer, g.edges.byteOffset, g.edges.byteLength));
+  writeFileSync(join(dir, `${name}-labels.bin`), Buffer.from(g.labels.buffer, g.labels.byteOffset, g.labels.byteLength));
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ classNames: g.classNames }));
 }
