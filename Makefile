@@ -33,7 +33,7 @@ PAGE_SOURCES := $(shell find frontend/src public -type f) frontend/build.mjs
 # What `ilpgnn --version` names: the commit built, "+dirty" with changes.
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo +dirty)
 
-.PHONY: all build embed run serve train test readme docs fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-card screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test readme docs fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-bigtab bench-card screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -222,6 +222,14 @@ bench-app: site chromium
 # BENCH_WORKERS_DATA (default amazon_photo) the folder under ../shared/datasets.
 bench-workers: site chromium
 	node frontend/scripts/bench-workers.mjs
+
+# The large graphs in the tab through the app's controls, as a person
+# uses them: first picture, layout settled, preparation, the default
+# cores and an epoch's time, Train to the first explanation answered
+# during training, and Cancel to Train back (frontend/scripts/bench-bigtab.mjs;
+# BENCH_BIGTAB_DATA picks the graphs).
+bench-bigtab: site chromium
+	node frontend/scripts/bench-bigtab.mjs
 
 # The embeddable card: its WebAssembly's size with brotli and the time to
 # the first card on Cora, cold and warm (frontend/scripts/bench-card.mjs).

@@ -43,6 +43,22 @@ const (
 	eceMetric         = "ece"
 )
 
+// TestAUCMetric is the checkpoint metric of the test AUC, which a
+// checkpoint of a run whose test evaluation is pending lacks.
+const TestAUCMetric = "test_auc"
+
+// TestMetrics returns the metrics a checkpoint of r packed while r's
+// test evaluation was pending (train.WithTestLater) lacks, once
+// r.FinishTest has measured them: the test AUC and, for a calibrated run,
+// the test pairs' calibration error.
+func TestMetrics(r *train.Result) []checkpoint.Metric {
+	out := []checkpoint.Metric{{Name: TestAUCMetric, Value: r.TestAUC}}
+	if r.Calibration.Temperature != 0 {
+		out = append(out, checkpoint.Metric{Name: eceMetric, Value: r.Calibration.ECE})
+	}
+	return out
+}
+
 // ILPGNNCheckpoint packs a finished run for g, the graph it was trained on
 // (the whole graph, before the split). It carries no timings or dates, so
 // the same seed gives byte-identical checkpoints.
@@ -58,15 +74,22 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 		Seed:        r.Config.Seed,
 		Config:      cfg,
 		Metrics: []checkpoint.Metric{
-			{Name: "test_auc", Value: r.TestAUC},
+			{Name: TestAUCMetric, Value: r.TestAUC},
 			{Name: "val_auc", Value: r.ValAUC},
 			{Name: "epochs", Value: float64(r.Epochs)},
 			{Name: "best_epoch", Value: float64(r.BestEpoch)},
 		},
 	}
+	pending := r.TestPending()
+	if pending {
+		c.Metrics = c.Metrics[1:] // measured later: TestMetrics
+	}
 	if cal := r.Calibration; cal.Temperature != 0 {
 		c.Metrics = append(c.Metrics, checkpoint.Metric{Name: temperatureMetric, Value: cal.Temperature},
-			checkpoint.Metric{Name: biasMetric, Value: cal.Bias}, checkpoint.Metric{Name: eceMetric, Value: cal.ECE})
+			checkpoint.Metric{Name: biasMetric, Value: cal.Bias})
+		if !pending {
+			c.Metrics = append(c.Metrics, checkpoint.Metric{Name: eceMetric, Value: cal.ECE})
+		}
 	}
 	for k, p := range r.Model.Params() {
 		c.Tensors = append(c.Tensors, checkpoint.Tensor{Name: ilpgnn.ParamNames()[k], Rows: p.Rows, Cols: p.Cols,

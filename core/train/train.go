@@ -173,6 +173,8 @@ type Result struct {
 	// Workers is how many workers computed the shards of batched epochs
 	// (0: the epochs fit one batch and were not sharded).
 	Workers int
+	// pending is the test evaluation still to do (TestPending).
+	pending *pendingTest
 }
 
 // ErrDiverged marks a run stopped by a non-finite loss or weight; it is
@@ -277,11 +279,51 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	run, runErr := loop.Run(ctx, r, opt)
 	res.Result = *run
 	kept := ilpgnn.NewPredictor(model, in)
-	s := res.Test(sp, kept.Logits)
-	calStart := time.Now()
-	res.Calibration = calibrate.MeasureChoice(s, len(sp.TestPos), Calibrate(kept, sp))
-	res.TestSeconds += time.Since(calStart).Seconds()
+	choice := Calibrate(kept, sp)
+	res.Calibration = calibrate.Calibration{Temperature: choice.Temperature, Bias: choice.Bias, Applied: choice.Applied, NotApplied: choice.Why}
+	res.pending = &pendingTest{pred: kept, choice: choice}
+	if later, _ := ctx.Value(testLaterKey{}).(bool); !later || !errors.Is(runErr, context.Canceled) {
+		res.FinishTest()
+	}
 	return res, runErr
+}
+
+// pendingTest is what evaluating a run's kept weights on its test pairs
+// takes: their predictor on the training graph and the calibration
+// chosen on the validation pairs.
+type pendingTest struct {
+	pred   *ilpgnn.Predictor
+	choice calibrate.Choice
+}
+
+type testLaterKey struct{}
+
+// WithTestLater returns a copy of ctx that makes RunSplitSelect return a
+// cancelled run before evaluating its test pairs: the caller, who wants
+// the best weights back at once (the browser's engine, after the user
+// stopped the run), calls Result.FinishTest when it has time.
+func WithTestLater(ctx context.Context) context.Context {
+	return context.WithValue(ctx, testLaterKey{}, true)
+}
+
+// TestPending reports whether the test pairs are still to be evaluated
+// (WithTestLater): until FinishTest, TestAUC and TestHits are 0 and the
+// Calibration holds the temperature and bias alone.
+func (r *Result) TestPending() bool { return r.pending != nil }
+
+// FinishTest evaluates the kept weights on the test pairs, if that is
+// still to be done: their AUC and Hits, and how well the calibrated
+// probabilities match the links observed there.
+func (r *Result) FinishTest() {
+	p := r.pending
+	if p == nil {
+		return
+	}
+	r.pending = nil
+	s := r.Test(r.Split, p.pred.Logits)
+	start := time.Now()
+	r.Calibration = calibrate.MeasureChoice(s, len(r.Split.TestPos), p.choice)
+	r.TestSeconds += time.Since(start).Seconds()
 }
 
 // Kept is a run's best weights so far, handed out while it trains

@@ -282,3 +282,45 @@ func TestKept(t *testing.T) {
 		t.Error("training changed the first copy it handed out")
 	}
 }
+
+// TestTestLater: a run cancelled under WithTestLater comes back without
+// its test evaluation, with the calibration's temperature and bias
+// already chosen; FinishTest then gives the test AUC, Hits and
+// calibration of a run that evaluated at once, bit for bit. A run that
+// ends by itself evaluates at once all the same.
+func TestTestLater(t *testing.T) {
+	g := plantedGraph(t, 200, 3)
+	c := quickConfig(0)
+	c.Epochs = 1000
+	run := func(later bool) *Result {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if later {
+			ctx = WithTestLater(ctx)
+		}
+		res, err := Run(ctx, g, c, func(p Progress) {
+			if p.Epoch == 3 {
+				cancel()
+			}
+		})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("later %v: err %v, want cancelled", later, err)
+		}
+		return res
+	}
+	now, later := run(false), run(true)
+	if now.TestPending() || !later.TestPending() || later.TestAUC != 0 {
+		t.Fatalf("pending: at once %v, later %v (test AUC %v)", now.TestPending(), later.TestPending(), later.TestAUC)
+	}
+	if later.Calibration.Temperature != now.Calibration.Temperature || later.Calibration.Bias != now.Calibration.Bias {
+		t.Fatalf("calibration before the test: %+v, at once %+v", later.Calibration, now.Calibration)
+	}
+	later.FinishTest()
+	if later.TestPending() || later.TestAUC != now.TestAUC || later.TestHits != now.TestHits || later.Calibration.ECE != now.Calibration.ECE {
+		t.Fatalf("finished later: AUC %v hits %v ECE %v; at once %v %v %v", later.TestAUC, later.TestHits, later.Calibration.ECE, now.TestAUC, now.TestHits, now.Calibration.ECE)
+	}
+	done, err := Run(WithTestLater(context.Background()), g, quickConfig(0), nil)
+	if err != nil || done.TestPending() || done.TestAUC == 0 {
+		t.Fatalf("a completed run under WithTestLater: err %v, pending %v, test AUC %v", err, done.TestPending(), done.TestAUC)
+	}
+}

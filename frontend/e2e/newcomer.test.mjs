@@ -141,6 +141,9 @@ test("a node or pair selected while a model trains is explained once the run end
   await page.waitForFunction(() => /^Stopped (during|after) epoch \d+ \(.+\); the model keeps epoch \d+'s weights\.$/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
   const stopped = await text("#progress-text");
   const keptEpoch = Number(/keeps epoch (\d+)'s/.exec(stopped)[1]);
+  // Train came back before the test evaluation, which the result then shows.
+  await page.waitForFunction(() => document.getElementById("test-pending") === null && /test AUC\d+\.\d+%/.test(document.getElementById("train-result").textContent), null, { timeout: LONG_WAIT });
+  assert.ok((await app(() => window.ilpgnnExplorer.model.info.testAUC)) > 0.5);
   assert.equal(await app(() => window.ilpgnnExplorer.model.info.bestEpoch), keptEpoch, stopped);
   await page.waitForFunction(() => document.getElementById("answered-by") === null && document.getElementById("pair-prob") !== null, null, { timeout: WAIT });
   assert.ok(!(await text("#explain-body")).includes(STALE));

@@ -241,6 +241,12 @@ export interface ModelInfo {
    * were not (too few pairs, or no lower error).
    */
   calibrated: boolean;
+  /**
+   * TestPending says the test pairs are still to be evaluated (a run
+   * stopped by the user answers at once): TestAUC is 0 until evaluate
+   * measures it, and keeps it in the model's checkpoint.
+   */
+  testPending?: boolean;
 }
 
 /** SaveStatus says whether a checkpoint was stored, and why not. */

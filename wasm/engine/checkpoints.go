@@ -49,9 +49,12 @@ func (e *Engine) open(data []byte, l *loaded) (*model, error) {
 func modelInfo(mo *model) ModelInfo {
 	h := mo.meta
 	out := ModelInfo{Key: h.Key, Dataset: h.Dataset, Seed: h.Seed, Created: h.Created,
-		TestAUC: h.Metrics["test_auc"], ValAUC: h.Metrics["val_auc"], BestEpoch: int(h.Metrics["best_epoch"]),
+		TestAUC: h.Metrics[models.TestAUCMetric], ValAUC: h.Metrics["val_auc"], BestEpoch: int(h.Metrics["best_epoch"]),
 		Config:     models.Settings(&models.ILPGNNConfig{Config: mo.cfg}),
 		Calibrated: mo.pred.Temperature != 1 || mo.pred.Bias != 0}
+	if _, ok := h.Metrics[models.TestAUCMetric]; !ok {
+		out.TestPending = true
+	}
 	if v, ok := h.Metrics["p_at_1"]; ok {
 		out.P1 = &v
 	}
@@ -231,5 +234,44 @@ func (e *Engine) saveCurrent(ctx context.Context, _ Request) (any, []byte, error
 	if err != nil {
 		return nil, nil, err
 	}
-	return e.save(ctx, mo), nil, nil
+	st := e.save(ctx, mo)
+	if st.Key != "" {
+		mo.stored = true
+	}
+	return st, nil, nil
+}
+
+// finishTest measures the current model on its test pairs when the run
+// that trained it left that to later (a run the user stopped), and keeps
+// the measurements with the model: in its checkpoint (stored again, when
+// it was stored) and its calibration error.
+func (e *Engine) finishTest(ctx context.Context, mo *model) error {
+	r := mo.run
+	if r == nil || !r.TestPending() {
+		return nil
+	}
+	r.FinishTest()
+	ck := *mo.ck
+	ck.Metrics = append(append([]checkpoint.Metric(nil), ck.Metrics...), models.TestMetrics(r)...)
+	data, err := ck.MarshalBinary()
+	if err != nil {
+		return errorf(CodeInternal, "encoding the checkpoint: %v", err)
+	}
+	meta, err := store.MetaOf(data)
+	if err != nil {
+		return errorf(CodeInternal, "reading the checkpoint back: %v", err)
+	}
+	e.mu.Lock()
+	mo.ck, mo.data, mo.meta = &ck, data, meta
+	mo.pred.CalibrationError = r.Calibration.ECE
+	if mo.held != nil {
+		mo.held.pred.CalibrationError = r.Calibration.ECE
+	}
+	e.mu.Unlock()
+	if mo.stored {
+		if st := e.put(ctx, meta, data); st.Key == "" {
+			return errorf(CodeStorage, "keeping the test measurements: %s", st.Message)
+		}
+	}
+	return nil
 }

@@ -96,6 +96,11 @@ type model struct {
 	// held then reuses (nil for a restored checkpoint).
 	trainSplit *split.Split
 	trainIn    *ilpgnn.Inputs
+	// run is the training run behind a model trained in this session,
+	// whose test evaluation evaluate finishes when the run left it
+	// pending; stored says its checkpoint is in the store.
+	run    *train.Result
+	stored bool
 }
 
 // run is the background run the engine is busy with.

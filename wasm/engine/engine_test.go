@@ -510,6 +510,19 @@ func TestCancelAndBusy(t *testing.T) {
 	if !st.Saved || st.Key != tr.Key {
 		t.Errorf("save after cancel: %+v", st)
 	}
+	// Stopped by the user, the run answered before its test evaluation;
+	// evaluate measures it, and the stored checkpoint keeps what the run's
+	// own predictor measured, the same AUC.
+	if !tr.TestPending || tr.TestAUC != 0 {
+		t.Errorf("cancelled run: test pending %v, test AUC %v; want pending and 0", tr.TestPending, tr.TestAUC)
+	}
+	var ev Evaluation
+	p.call("evaluate", nil, &ev)
+	var list CheckpointList
+	p.call("checkpoints.list", nil, &list)
+	if len(list.Checkpoints) != 1 || list.Checkpoints[0].Meta.Metrics[models.TestAUCMetric] != ev.TestAUC || ev.TestAUC < 0.6 {
+		t.Errorf("after evaluate: test AUC %v, stored %+v", ev.TestAUC, list.Checkpoints)
+	}
 	var c struct{ Cancelled bool }
 	p.call("cancel", map[string]any{"target": id}, &c)
 	if c.Cancelled {

@@ -9,9 +9,12 @@ import (
 	"time"
 )
 
-func (e *Engine) evaluate(context.Context, Request) (any, []byte, error) {
-	l, _, h, err := e.heldModel()
+func (e *Engine) evaluate(ctx context.Context, _ Request) (any, []byte, error) {
+	l, mo, h, err := e.heldModel()
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.finishTest(ctx, mo); err != nil {
 		return nil, nil, err
 	}
 	sp, pred := h.split, h.pred

@@ -242,6 +242,10 @@ type ModelInfo struct {
 	// validation pairs; the insight's calibration says why not when they
 	// were not (too few pairs, or no lower error).
 	Calibrated bool `json:"calibrated"`
+	// TestPending says the test pairs are still to be evaluated (a run
+	// stopped by the user answers at once): TestAUC is 0 until evaluate
+	// measures it, and keeps it in the model's checkpoint.
+	TestPending bool `json:"testPending,omitempty"`
 }
 
 // SaveStatus says whether a checkpoint was stored, and why not.

@@ -144,6 +144,9 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 		if err != nil {
 			return e.notPrepared(ctx, job, l, seed, err)
 		}
+		// Stopped by the user, the run answers with its best weights at
+		// once; evaluate measures them on the test pairs afterwards.
+		ctx = train.WithTestLater(ctx)
 		ctx = train.WithKept(ctx, func(k train.Kept) {
 			e.keep(job.id, k, whole)
 			job.kept = k.Epoch
@@ -186,7 +189,7 @@ func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, 
 	}
 	if it, ok := t.(*models.ILPGNN); ok {
 		e.mu.Lock()
-		mo.trainSplit, mo.trainIn = it.Run.Split, it.Run.Inputs
+		mo.trainSplit, mo.trainIn, mo.run = it.Run.Split, it.Run.Inputs, it.Run
 		e.mu.Unlock()
 	}
 	r := t.Result()
@@ -196,6 +199,7 @@ func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, 
 	switch {
 	case job.save && (!cancelled || job.saveOnCancel):
 		out.Saved = e.save(context.WithoutCancel(ctx), mo)
+		mo.stored = out.Saved.Key != ""
 	case cancelled:
 		out.Saved = SaveStatus{Message: "not saved: training was cancelled"}
 	default:

@@ -21,7 +21,7 @@ import type { AppStore } from "../store";
 import { epochLine, parseBudget, seedsNote, settingsText, trialLine, trialRows, tuneShare, tuneSummary, TRIAL_COLUMNS } from "../tune";
 
 /** The engine requests the training panel makes, and whether the engine is gone. */
-export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "tune" | "error">;
+export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "tune" | "evaluate" | "error">;
 
 /** What the training panel asks of the rest of the app. */
 export interface TrainActions {
@@ -313,7 +313,8 @@ export class TrainPanel {
       this.showResult(res);
       // A run cancelled while preparing trained nothing (no key).
       if (model === "ilpgnn" && res.key !== "") this.actions.setModel(res);
-      await this.actions.refreshCheckpoints();
+      if (res.testPending) void this.finishTest(res);
+      else await this.actions.refreshCheckpoints();
     } catch (e) {
       this.progressEta.hidden = true;
       if (e instanceof EngineError && e.code === "fatal") {
@@ -500,6 +501,29 @@ export class TrainPanel {
     this.progressText.textContent = this.run.say(`${preparingWhat(p)}: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`);
   }
 
+  /**
+   * A stopped run answered before its test evaluation, so that Train
+   * came back at once: the engine measures it now, and the result (and
+   * the stored checkpoint) show it when it is ready.
+   */
+  private async finishTest(r: TrainResult): Promise<void> {
+    let ev;
+    try {
+      ev = await this.engine.evaluate();
+    } catch (e) {
+      this.result.querySelector("#test-pending")?.replaceChildren(`not measured: ${errorText(e)}`);
+      return;
+    }
+    // A newer run or model since: its own result stands.
+    if (this.store.get("training") || this.store.get("model")?.info.key !== r.key) return;
+    const done: TrainResult = { ...r, testAUC: ev.testAUC, testHits: ev.testHits, testPending: false };
+    const text = this.progressText.textContent;
+    this.showResult(done);
+    this.progressText.textContent = text;
+    this.actions.setModel(done);
+    await this.actions.refreshCheckpoints();
+  }
+
   private showResult(r: TrainResult): void {
     this.progress.value = 1;
     this.progressEta.hidden = true;
@@ -508,8 +532,8 @@ export class TrainPanel {
       replace(this.result, h("p", { class: "note", id: "train-nothing" }, "Nothing was trained: the run stopped while preparing the graph. The graph and any earlier model are unchanged."));
       return;
     }
-    const rows: Array<[string, string]> = [["test AUC", percent(r.testAUC, 2)]];
-    if (r.testHits) rows.push(["test Hits@20 / @50 / @100", `${percent(r.testHits["20"])} / ${percent(r.testHits["50"])} / ${percent(r.testHits["100"])}`]);
+    const rows: Array<[string, string | HTMLElement]> = [["test AUC", r.testPending ? h("span", { id: "test-pending" }, "measuring on the test pairs…") : percent(r.testAUC, 2)]];
+    if (r.testHits && !r.testPending) rows.push(["test Hits@20 / @50 / @100", `${percent(r.testHits["20"])} / ${percent(r.testHits["50"])} / ${percent(r.testHits["100"])}`]);
     rows.push(["validation AUC", percent(r.valAUC, 2)]);
     if (r.p1 !== undefined && r.p2 !== undefined) rows.push(["explanation Precision@1 / @2", `${percent(r.p1)} / ${percent(r.p2)}`]);
     rows.push(["kept epoch", String(r.bestEpoch)], ["model · seed", `${r.model} · ${r.seed}`]);
@@ -625,7 +649,7 @@ function valueOf(input: HTMLInputElement): string {
 }
 
 /** A definition list of metric rows. */
-export function metricsList(rows: Array<[string, string]>): HTMLElement {
+export function metricsList(rows: Array<[string, string | HTMLElement]>): HTMLElement {
   return h("dl", { class: "metrics" }, ...rows.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
 }
 
