@@ -44,12 +44,13 @@ type Options struct {
 	// Progress, if non-nil, is called after every epoch and with every
 	// report an epoch makes within (Epoch.Report).
 	Progress func(Progress)
-	// Kept, if non-nil, is called at the end of every epoch that judged
-	// better weights than any before it, before that epoch's Progress,
-	// with the epoch and the weights (in Params order): the weights a
-	// run ending now would keep, so a caller can use them while training
-	// goes on. They are the loop's own until the next better epoch: the
-	// call must copy what it keeps and change nothing.
+	// Kept, if non-nil, is called whenever an epoch judges better weights
+	// than any before it (from Epoch.Judge, so before the rest of that
+	// epoch and its Progress), with the epoch and the weights (in Params
+	// order): the weights a run ending now would keep, so a caller can
+	// use them while training goes on. They are the loop's own until the
+	// next better epoch: the call must copy what it keeps and change
+	// nothing.
 	Kept func(epoch int, weights [][]float32)
 }
 
@@ -112,6 +113,9 @@ func (e *Epoch) Judge(auc, score float64) {
 		r.bestScore = score
 		r.res.ValScore, r.res.ValAUC, r.res.BestEpoch = score, auc, e.Index
 		r.best = autograd.Snapshot(r.opt.Params, r.best)
+		if r.opt.Kept != nil {
+			r.opt.Kept(e.Index, r.best)
+		}
 	}
 }
 
@@ -164,7 +168,6 @@ func Run(ctx context.Context, t Trainer, o Options) (*Result, error) {
 		}
 		e := &Epoch{Index: epoch, run: r,
 			LR: o.LR * min(1, float64(epoch)/float64(max(o.Warmup, 1))) * r.stop.Scale()}
-		bestBefore := res.BestEpoch
 		p, err := t.Epoch(ctx, e)
 		if err != nil {
 			runErr = err
@@ -175,9 +178,6 @@ func Run(ctx context.Context, t Trainer, o Options) (*Result, error) {
 		}
 		res.Epochs = epoch
 		stop := e.judged && r.stop.Observe(epoch, e.valScore)
-		if o.Kept != nil && res.BestEpoch != bestBefore {
-			o.Kept(res.BestEpoch, r.best)
-		}
 		p.EpochDone, p.LR = true, e.LR
 		if e.judged {
 			p.ValAUC, p.Score = e.valAUC, e.valScore

@@ -157,10 +157,9 @@ func TestRunCancelWithinEpoch(t *testing.T) {
 	}
 }
 
-// TestRunKept: Kept is called at the end of each epoch that judged a
-// better score, before its Progress, with that epoch and the weights it
-// judged; after the run the parameters hold the last weights Kept was
-// given.
+// TestRunKept: Kept is called when an epoch judges a better score,
+// before that epoch's Progress, with the epoch and the weights it judged;
+// after the run the parameters hold the last weights Kept was given.
 func TestRunKept(t *testing.T) {
 	s := newScripted(0.5, 0.7, 0.6, 0.8, 0.75)
 	type kept struct {

@@ -340,10 +340,11 @@ type Kept struct {
 type keptKey struct{}
 
 // WithKept returns a copy of ctx that makes RunSplitSelect hand kept the
-// run's best weights at the end of every epoch that judged better ones
-// (loop.Options.Kept), on the training goroutine, before that epoch's
-// progress report: so a caller far above the run, such as the browser's
-// engine, can answer with the best model so far while it trains.
+// run's best weights whenever an epoch judges better ones
+// (loop.Options.Kept: before that epoch's progress report, maybe from a
+// goroutine of the shards' runner): so a caller far above the run, such
+// as the browser's engine, can answer with the best model so far while
+// it trains.
 func WithKept(ctx context.Context, kept func(Kept)) context.Context {
 	return context.WithValue(ctx, keptKey{}, kept)
 }

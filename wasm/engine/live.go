@@ -82,6 +82,17 @@ func (e *Engine) keep(run int64, k train.Kept, whole *ilpgnn.Inputs) {
 	e.kept = &keptRun{run: run, k: k, whole: whole}
 }
 
+// keptEpoch is the epoch whose weights answer while run trains, 0 before
+// any.
+func (e *Engine) keptEpoch(run int64) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.kept == nil || e.kept.run != run {
+		return 0
+	}
+	return e.kept.k.Epoch
+}
+
 // Weights says which weights answered a request: those of epoch Epoch of
 // the run in progress (Training), absent when the current model answered.
 type Weights struct {

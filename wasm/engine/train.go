@@ -38,9 +38,6 @@ type trainJob struct {
 	// used is how many workers compute the run's shards, set when its
 	// runner starts (0: its epochs are not sharded).
 	used int
-	// kept is the epoch whose weights answer while the run trains (0:
-	// none yet).
-	kept int
 }
 
 // startTraining checks a train request and starts its run on a goroutine
@@ -147,10 +144,7 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 		// Stopped by the user, the run answers with its best weights at
 		// once; evaluate measures them on the test pairs afterwards.
 		ctx = train.WithTestLater(ctx)
-		ctx = train.WithKept(ctx, func(k train.Kept) {
-			e.keep(job.id, k, whole)
-			job.kept = k.Epoch
-		})
+		ctx = train.WithKept(ctx, func(k train.Kept) { e.keep(job.id, k, whole) })
 	}
 	t, err := job.config.Train(ctx, run, progress)
 	cancelled := errors.Is(err, context.Canceled)
@@ -316,7 +310,7 @@ func (e *Engine) progress(job *trainJob) func(models.Progress) {
 			BestValAUC: p.BestValAUC, BestEpoch: p.BestEpoch, BestScore: p.BestScore,
 			ElapsedMs: millis(p.Elapsed), RemainingMs: millis(p.Remaining()), Batch: p.Batch, Batches: p.Batches,
 			Patience: p.Patience, StopEpoch: p.StopEpoch, MemoryBytes: memoryBytes(), Phase: p.Phase, Workers: job.used,
-			KeptEpoch: job.kept}
+			KeptEpoch: e.keptEpoch(job.id)}
 		if p.EpochDone {
 			pr.ValAUC, pr.Score = p.ValAUC, p.Score
 		}
