@@ -173,6 +173,13 @@ export interface GraphInfo {
    * feature row (graph.Graph.InputNotes; never null).
    */
   inputNotes: string[];
+  /**
+   * TrainMemoryBytes is the memory training ILP-GNN with the default
+   * settings is estimated to need on the graph (train.EstimateMemory,
+   * the estimate behind train's refusal above TabMemory), so the page
+   * can say it before the user trains.
+   */
+  trainMemoryBytes: number;
 }
 
 /** GenerateArgs are the args of generate. */

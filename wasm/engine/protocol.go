@@ -186,6 +186,11 @@ type GraphInfo struct {
 	// columns, duplicate edges and self-loops removed, nodes without a
 	// feature row (graph.Graph.InputNotes; never null).
 	InputNotes []string `json:"inputNotes"`
+	// TrainMemoryBytes is the memory training ILP-GNN with the default
+	// settings is estimated to need on the graph (train.EstimateMemory,
+	// the estimate behind train's refusal above TabMemory), so the page
+	// can say it before the user trains.
+	TrainMemoryBytes int64 `json:"trainMemoryBytes"`
 }
 
 // GraphStats are the degree and connectivity statistics of a graph.

@@ -12,7 +12,7 @@ import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { AUTO, coreOptions, coresText, parseChoice, workersOf, workersOption } from "../cores";
-import { EpochClock, describeEstimate } from "../estimate";
+import { EpochClock, describeEstimate, roughly } from "../estimate";
 import { bytes, createdTime, duration, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, changedSettings, describeMeta, describeModel, runState } from "../restore";
@@ -498,7 +498,10 @@ export class TrainPanel {
   private showPreparing(p: PrepareProgress, elapsedMs: number): void {
     const share = p.total > 0 ? p.done / p.total : 1;
     const counted = p.total > 1 ? ` ${Math.floor(100 * share)}% (${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} columns)` : "";
-    this.progressText.textContent = this.run.say(`${preparingWhat(p)}: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed`);
+    // The columns so far set the pace of the rest (each costs about the same on average).
+    const left = p.total > 1 && p.done > 0 && p.done < p.total ? ` · about ${roughly((elapsedMs * (p.total - p.done)) / p.done)} left` : "";
+    const then = p.graph === "whole" ? ", then the training graph" : "";
+    this.progressText.textContent = this.run.say(`${preparingWhat(p)}: ${p.phase}${counted} · ${duration(elapsedMs)} elapsed${left}${then}`);
   }
 
   /**
@@ -640,7 +643,12 @@ export class TrainPanel {
   /** Says in the result area that the graph has no model yet (nothing when it has one, or while a run's result is shown). */
   private showNoModel(): void {
     if (this.store.get("model") !== null || this.store.get("training")) return;
-    replace(this.result, h("p", { class: "muted", id: "no-model" }, "No model yet: press Train. From the end of the first epoch on, the best weights so far answer your questions while training goes on."));
+    const g = this.store.get("graph");
+    const memory = g !== null ? ` With the default settings, training this graph needs about ${bytes(g.desc.trainMemoryBytes)} of memory.` : "";
+    replace(
+      this.result,
+      h("p", { class: "muted", id: "no-model" }, `No model yet: press Train. From the end of the first epoch on, the best weights so far answer your questions while training goes on.${memory}`),
+    );
   }
 }
 
