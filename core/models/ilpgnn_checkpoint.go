@@ -140,6 +140,16 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 // of the checkpoint's model (PrepareKey tells which settings those are),
 // and saves preparing g again.
 func OpenPredictorOn(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs) (*ilpgnn.Predictor, train.Config, error) {
+	return OpenPredictorReusing(c, g, in, nil)
+}
+
+// OpenPredictorReusing is OpenPredictorOn taking the embeddings H^r and
+// H^0 from like, a predictor already built on in, when like's model
+// is the same as c's (ilpgnn.Model.Same: a run's best weights, whose
+// predictor answered while it trained): they are what encoding again
+// would give, bit for bit, so the encoder need not run twice. Otherwise,
+// or with a nil like, it encodes.
+func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs, like *ilpgnn.Predictor) (*ilpgnn.Predictor, train.Config, error) {
 	m, cfg, err := OpenILPGNN(c, g)
 	if err != nil {
 		return nil, train.Config{}, err
@@ -149,7 +159,12 @@ func OpenPredictorOn(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs
 			return nil, train.Config{}, fmt.Errorf("%w: %w", ErrPreparing, err)
 		}
 	}
-	p := ilpgnn.NewPredictor(m, in)
+	var p *ilpgnn.Predictor
+	if like != nil && like.Inputs == in && like.Model.Same(m) {
+		p = &ilpgnn.Predictor{Model: m, Inputs: in, Hr: like.Hr, Anchor: like.Anchor}
+	} else {
+		p = ilpgnn.NewPredictor(m, in)
+	}
 	p.Seed = cfg.Seed
 	p.Temperature, p.Bias, p.CalibrationError = calibrationOf(c)
 	return p, cfg, nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/autograd"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
@@ -538,6 +539,76 @@ func TestOpenPredictorAnchored(t *testing.T) {
 		}
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%v: explanation %+v, the trained model's %+v", e, a, b)
+		}
+	}
+}
+
+// TestOpenPredictorReusing: opened with a predictor of the same model on
+// the same inputs, a checkpoint takes its embeddings instead of encoding,
+// and explains exactly as opened without it; a predictor of other weights,
+// of another start (another seed) or on other inputs is not reused.
+func TestOpenPredictorReusing(t *testing.T) {
+	g := plantedGraph(t, 120, 2)
+	c := quickConfig(6)
+	c.Epochs = 6
+	c.Model.Anchor = 0.5
+	_, res := trainedCheckpoint(t, g, c)
+	ck, err := models.ILPGNNCheckpoint(res, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ilpgnn.Prepare(g, res.Config.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _, err := models.OpenPredictorOn(ck, g, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	like := ilpgnn.NewPredictor(res.Model, in)
+	reused, _, err := models.OpenPredictorReusing(ck, g, in, like)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &reused.Hr[0] != &like.Hr[0] || &reused.Anchor[0] != &like.Anchor[0] {
+		t.Fatal("the same model's embeddings were not reused")
+	}
+	for _, pr := range [][2]int{{0, 1}, {3, 40}, {59, 60}} {
+		a, err1 := reused.Explain(pr[0], pr[1])
+		b, err2 := fresh.Explain(pr[0], pr[1])
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("%v: reusing explains %+v (%v), encoding %+v (%v)", pr, a, err1, b, err2)
+		}
+	}
+
+	// Other weights, another start, other inputs: encoded afresh.
+	other, _, err := models.OpenILPGNN(ck, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.W2.Value[0] += 1
+	otherSeed := res.Config
+	otherSeed.Seed++
+	start, err := train.NewModel(otherSeed, g.FeatureDim())
+	if err != nil {
+		t.Fatal(err)
+	}
+	autograd.Restore(start.Params(), autograd.Snapshot(res.Model.Params(), nil))
+	in2, err := ilpgnn.Prepare(g, res.Config.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, l := range map[string]*ilpgnn.Predictor{
+		"other weights": ilpgnn.NewPredictor(other, in),
+		"another start": ilpgnn.NewPredictor(start, in),
+		"other inputs":  ilpgnn.NewPredictor(res.Model, in2),
+	} {
+		p, _, err := models.OpenPredictorReusing(ck, g, in, l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if &p.Hr[0] == &l.Hr[0] || &p.Anchor[0] == &l.Anchor[0] || !slices.Equal(p.Hr, fresh.Hr) {
+			t.Errorf("%s: reused, or not encoded as without it", name)
 		}
 	}
 }

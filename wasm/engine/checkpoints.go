@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/wasm/store"
 )
 
 // open builds the model of an encoded checkpoint on l's graph and makes it
-// current.
-func (e *Engine) open(data []byte, l *loaded) (*model, error) {
+// current; like, when not nil, is a predictor that may already hold its
+// embeddings (models.OpenPredictorReusing).
+func (e *Engine) open(data []byte, l *loaded, like *ilpgnn.Predictor) (*model, error) {
 	meta, err := store.MetaOf(data)
 	if err != nil {
 		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
@@ -35,7 +37,7 @@ func (e *Engine) open(data []byte, l *loaded) (*model, error) {
 	if err != nil {
 		return nil, errorf(CodeInternal, "%v: %v", models.ErrPreparing, err) // not the checkpoint's fault
 	}
-	pred, cfg, err := models.OpenPredictorOn(ck, l.d.Graph, in)
+	pred, cfg, err := models.OpenPredictorReusing(ck, l.d.Graph, in, like)
 	if err != nil {
 		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
 	}
@@ -146,7 +148,7 @@ func (e *Engine) loadStored(ctx context.Context, req Request) (any, []byte, erro
 	if err != nil {
 		return nil, nil, storageError("loading checkpoint "+key, err)
 	}
-	mo, err := e.open(data, l)
+	mo, err := e.open(data, l, nil)
 	if err != nil {
 		return nil, nil, err
 	}

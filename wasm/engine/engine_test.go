@@ -505,6 +505,11 @@ func TestCancelAndBusy(t *testing.T) {
 	if ex.Weights != nil {
 		t.Errorf("the current model's explanation names training weights %+v", ex.Weights)
 	}
+	// Kept the weights that answered during training, the model (which
+	// took their embeddings) explains as they did.
+	if tr.BestEpoch == live.Weights.Epoch && (ex.Prob != live.Prob || ex.Logit != live.Logit) {
+		t.Errorf("kept epoch %d: p %v logit %v; during training p %v logit %v", tr.BestEpoch, ex.Prob, ex.Logit, live.Prob, live.Logit)
+	}
 	var st SaveStatus
 	p.call("checkpoints.save", nil, &st)
 	if !st.Saved || st.Key != tr.Key {

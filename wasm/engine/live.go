@@ -61,14 +61,25 @@ type keptRun struct {
 	run   int64 // the train request's id
 	k     train.Kept
 	whole *ilpgnn.Inputs
-	once  sync.Once
+	mu    sync.Mutex
 	pred  *ilpgnn.Predictor
 }
 
 // predictor returns the kept weights' predictor on the whole graph,
 // building it on the first call.
 func (kr *keptRun) predictor() *ilpgnn.Predictor {
-	kr.once.Do(func() { kr.pred = models.KeptPredictor(kr.k, kr.whole) })
+	kr.mu.Lock()
+	defer kr.mu.Unlock()
+	if kr.pred == nil {
+		kr.pred = models.KeptPredictor(kr.k, kr.whole)
+	}
+	return kr.pred
+}
+
+// built returns the predictor if a request built it, else nil.
+func (kr *keptRun) built() *ilpgnn.Predictor {
+	kr.mu.Lock()
+	defer kr.mu.Unlock()
 	return kr.pred
 }
 
@@ -80,6 +91,18 @@ func (e *Engine) keep(run int64, k train.Kept, whole *ilpgnn.Inputs) {
 		return
 	}
 	e.kept = &keptRun{run: run, k: k, whole: whole}
+}
+
+// keptPredictor returns the predictor of the run's kept weights if a
+// request built it, else nil (it builds nothing).
+func (e *Engine) keptPredictor() *ilpgnn.Predictor {
+	e.mu.Lock()
+	kr := e.kept
+	e.mu.Unlock()
+	if kr == nil {
+		return nil
+	}
+	return kr.built()
 }
 
 // keptEpoch is the epoch whose weights answer while run trains, 0 before

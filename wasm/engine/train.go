@@ -223,7 +223,9 @@ func (e *Engine) adopt(t models.Trained, l *loaded, cancelled bool) (*model, err
 	if err != nil {
 		return nil, errorf(CodeInternal, "encoding the checkpoint: %v", err)
 	}
-	return e.open(data, l)
+	// The predictor that answered while the run trained holds the
+	// embeddings of the weights it kept, when they are these.
+	return e.open(data, l, e.keptPredictor())
 }
 
 // keepTrained keeps a model that is not saved, for compare, while l is the
