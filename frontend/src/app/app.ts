@@ -101,6 +101,10 @@ export class App {
     });
     this.train = new TrainPanel(store, engine, {
       setModel,
+      modelMeasured: (info) => {
+        const m = store.get("model");
+        if (m !== null && m.info.key === info.key) store.set("model", { ...m, info });
+      },
       setStatus,
       engineStopped: () => this.engineStopped(),
       refreshCheckpoints: () => this.checkpoints.refresh(),

@@ -27,6 +27,8 @@ export type TrainEngine = Pick<EngineClient, "defaults" | "train" | "tune" | "ev
 export interface TrainActions {
   /** Makes a trained ILP-GNN the current model. */
   setModel(info: ModelInfo): void;
+  /** The current model was measured on the test pairs since it became current: its info, updated in place. */
+  modelMeasured(info: ModelInfo): void;
   /** Reloads the checkpoint list (a run just saved one). */
   refreshCheckpoints(): Promise<void>;
   /** Restores a stored checkpoint (the "restore it?" offer). */
@@ -523,7 +525,7 @@ export class TrainPanel {
     const text = this.progressText.textContent;
     this.showResult(done);
     this.progressText.textContent = text;
-    this.actions.setModel(done);
+    this.actions.modelMeasured(done);
     await this.actions.refreshCheckpoints();
   }
 
