@@ -80,9 +80,7 @@ export class App {
     this.view = new GraphView(canvas, {
       layoutWorkerUrl: new URL("layout.js", import.meta.url),
       tooltip: byId("tooltip", HTMLElement),
-      onLayoutProgress: (p) => {
-        this.layoutStatus.textContent = p.done ? "" : "arranging…";
-      },
+      onLayoutProgress: () => this.showLayoutStatus(),
     });
     this.input = new GraphInput(canvas, this.view, {
       onNodeClick: (node) => this.clickNode(node),
@@ -136,6 +134,12 @@ export class App {
     store.subscribe("selection", (sel) => document.body.classList.toggle("has-selection", sel.kind !== "none"));
     store.subscribe("training", (on) => {
       if (!on && store.get("selection").kind !== "none") void this.select(store.get("selection"), true);
+    });
+    // The layout holds while a run trains, so that it never takes a core
+    // from the engine's workers; it goes on when the run ends.
+    store.subscribe("training", (on) => {
+      this.view.setLayoutPaused(on);
+      this.showLayoutStatus();
     });
     // The first weights a run keeps answer at once what is selected;
     // better ones later are offered (the explanation view's refresh).
@@ -257,6 +261,12 @@ export class App {
   private async forgetFiles(): Promise<void> {
     await forget();
     await this.refreshKept();
+  }
+
+  /** Says under the graph whether its layout is still arranging it, or held while a run trains. */
+  private showLayoutStatus(): void {
+    const v = this.view;
+    this.layoutStatus.textContent = v.layoutDone() || this.store.get("graph") === null ? "" : this.store.get("training") ? "layout paused while training" : "arranging…";
   }
 
   /** Says `text` in the status line. */

@@ -50,7 +50,13 @@ export type ToWorker =
       style?: StaticStyle;
     }
   | { type: "view"; run: number; view: ViewSpec }
-  | { type: "stop"; run: number };
+  | { type: "stop"; run: number }
+  /**
+   * Holds the layout (no iterations) until paused is false again, for every
+   * run from now on; the static layer still renders for new views. The
+   * worker answers with its positions, paused set.
+   */
+  | { type: "pause"; paused: boolean };
 
 export type FromWorker =
   | {
@@ -59,6 +65,8 @@ export type FromWorker =
       tick: number;
       alpha: number;
       done: boolean;
+      /** Whether the layout is held by a "pause" message (not done, no iterations until resumed). */
+      paused: boolean;
       positions: Float32Array;
       /** The static layer at these positions, when the page asked for rendering. */
       frame?: { bitmap: ImageBitmap; view: ViewSpec };

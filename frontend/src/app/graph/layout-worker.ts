@@ -26,6 +26,8 @@ let lastRender = -Infinity;
 let lastRenderMs = 0;
 let scheduled = false;
 let canvas: OffscreenCanvas | null = null;
+// Held by the page while training runs, so that the engine has the core.
+let paused = false;
 
 // Zero-delay yielding between slices (setTimeout would be clamped), so that
 // the page's messages are handled between slices.
@@ -79,7 +81,7 @@ function render(pos: Float32Array): { bitmap: ImageBitmap; view: ViewSpec } | nu
 
 function send(pos: Float32Array, withFrame: boolean): void {
   const done = !layout || layout.done();
-  const msg: FromWorker = { type: "positions", run, tick: layout ? layout.ticks() : 0, alpha: layout ? layout.alpha() : 0, done, positions: pos };
+  const msg: FromWorker = { type: "positions", run, tick: layout ? layout.ticks() : 0, alpha: layout ? layout.alpha() : 0, done, paused: paused && !done, positions: pos };
   const transfer: Transferable[] = [pos.buffer];
   if (withFrame) {
     const frame = render(pos);
@@ -94,7 +96,7 @@ function send(pos: Float32Array, withFrame: boolean): void {
 
 function loop(): void {
   try {
-    if (layout && !layout.done()) {
+    if (layout && !layout.done() && !paused) {
       const t0 = performance.now();
       do layout.step(1);
       while (!layout.done() && performance.now() - t0 < SLICE_MS);
@@ -130,7 +132,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
         layout = fixed ? null : createLayout(n, edges, { seed: msg.seed });
         // The initial positions at once, so the page can draw its first frame.
         send(current(), false);
-        if (layout) schedule();
+        if (layout && !paused) schedule();
         break;
       }
       case "view":
@@ -138,7 +140,14 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
         view = msg.view;
         viewDirty = true;
         // While the layout runs, the next slice renders it; otherwise now.
-        if (!layout || layout.done()) schedule();
+        if (!layout || layout.done() || paused) schedule();
+        break;
+      case "pause":
+        if (msg.paused === paused) break;
+        paused = msg.paused;
+        // Say so with the positions as they stand, then go on if resumed.
+        if (run >= 0 && (layout || fixed)) send(current(), false);
+        if (!paused && layout && !layout.done()) schedule();
         break;
       case "stop":
         if (msg.run === run) {

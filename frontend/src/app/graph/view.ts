@@ -21,7 +21,7 @@ export interface GraphViewOptions {
   layoutWorkerUrl: string | URL;
   /** The element the hovered node's tooltip is shown in. */
   tooltip?: HTMLElement;
-  onLayoutProgress?: (p: { tick: number; alpha: number; done: boolean }) => void;
+  onLayoutProgress?: (p: { tick: number; alpha: number; done: boolean; paused: boolean }) => void;
   /**
    * Who draws the static layer: "page" every frame, "worker" as a bitmap;
    * "auto" (default) picks the worker when n + m/4 > WORKER_RENDER_COST.
@@ -68,6 +68,10 @@ export class GraphView {
   private hover = -1;
   private readonly tooltip: Tooltip | null;
   private done = false;
+  /** Whether the page holds the layout (setLayoutPaused), and the worker's last report of it. */
+  private paused = false;
+  private workerPaused = false;
+  private ticks = 0;
   private pending: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private stats = { frames: 0, sum: 0, max: 0 };
   private readonly observer: ResizeObserver | null;
@@ -98,6 +102,7 @@ export class GraphView {
     this.pos = null;
     this.tree = null;
     this.done = false;
+    this.ticks = 0;
     this.autoFit = true;
     this.hover = -1;
     this.highlight = null;
@@ -203,6 +208,30 @@ export class GraphView {
     return this.done;
   }
 
+  /**
+   * Holds the layout (true) or lets it go on (false): while held, the
+   * worker runs no iterations, for this graph and any later one, and still
+   * draws the picture for new views.
+   */
+  setLayoutPaused(paused: boolean): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    if (this.worker) {
+      const msg: ToWorker = { type: "pause", paused };
+      this.worker.postMessage(msg);
+    }
+  }
+
+  /** Whether the layout is held and not done, as the worker last said. */
+  layoutPaused(): boolean {
+    return this.workerPaused && !this.done;
+  }
+
+  /** Iterations the worker reported for the current graph's layout. */
+  layoutTicks(): number {
+    return this.ticks;
+  }
+
   frameStats(reset = false): FrameStats {
     const { frames, sum, max } = this.stats;
     const out = { frames, meanMs: frames ? sum / frames : 0, maxMs: max };
@@ -286,6 +315,10 @@ export class GraphView {
     if (this.worker) return this.worker;
     const w = new Worker(this.opts.layoutWorkerUrl);
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.onWorkerMessage(ev.data);
+    if (this.paused) {
+      const msg: ToWorker = { type: "pause", paused: true };
+      w.postMessage(msg);
+    }
     w.onerror = (ev) => {
       ev.preventDefault();
       this.fail(new Error(`layout worker failed: ${ev.message || "could not load"}`));
@@ -321,12 +354,14 @@ export class GraphView {
     }
     const wasDone = this.done;
     this.done = msg.done;
+    this.workerPaused = msg.paused;
+    this.ticks = msg.tick;
     if (msg.done && !wasDone) {
       this.updateLabel();
       if (this.autoFit) this.applyFit();
       this.requestRender();
     }
-    this.opts.onLayoutProgress?.({ tick: msg.tick, alpha: msg.alpha, done: msg.done });
+    this.opts.onLayoutProgress?.({ tick: msg.tick, alpha: msg.alpha, done: msg.done, paused: msg.paused });
     this.invalidate();
   }
 
