@@ -56,6 +56,20 @@ func WithPrepareProgress(ctx context.Context, progress func(PrepareProgress)) co
 	return context.WithValue(ctx, prepareTraceKey{}, progress)
 }
 
+// SimilarityFunc computes S̃ of g under opt (Method Push) as
+// diffusion.NewWithProgress does, to the bit, reporting its progress alike;
+// it returns ctx's error if ctx is done first.
+type SimilarityFunc func(ctx context.Context, g *graph.Graph, opt diffusion.Options, progress func(done, total int)) (*diffusion.Similarity, error)
+
+type similarityKey struct{}
+
+// WithSimilarity returns a copy of ctx that makes PrepareContext compute
+// a push S̃ with f: the browser's engine shares the push between its Web
+// Workers this way (shard.PushShared).
+func WithSimilarity(ctx context.Context, f SimilarityFunc) context.Context {
+	return context.WithValue(ctx, similarityKey{}, f)
+}
+
 // PrepareContext is Prepare reporting its phases to the progress function
 // ctx carries (WithPrepareProgress), if any. It returns ctx's error if ctx
 // is done before a phase starts.
@@ -70,7 +84,13 @@ func PrepareContext(ctx context.Context, g *graph.Graph, cfg Config) (*Inputs, e
 		}
 	}
 	start := time.Now()
-	sim, err := diffusion.NewWithProgress(g, cfg.Diffusion, func(done, total int) {
+	similarity := func(ctx context.Context, g *graph.Graph, opt diffusion.Options, progress func(done, total int)) (*diffusion.Similarity, error) {
+		return diffusion.NewWithProgress(g, opt, progress)
+	}
+	if f, ok := ctx.Value(similarityKey{}).(SimilarityFunc); ok && cfg.Diffusion.Method == diffusion.Push {
+		similarity = f
+	}
+	sim, err := similarity(ctx, g, cfg.Diffusion, func(done, total int) {
 		if done < total { // the last report waits for the row sums and normalisation
 			report(PhaseSimilarity, start, done, total)
 		}

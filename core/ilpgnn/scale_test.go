@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/internal/randgraph"
 	"ilpgnn/core/split"
 )
@@ -116,5 +118,53 @@ func TestPrepareProgress(t *testing.T) {
 	})
 	if _, err := PrepareContext(cctx, g, cfg); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: err %v, want context.Canceled", err)
+	}
+}
+
+// TestPrepareWithSimilarity: PrepareContext computes a push S̃ with the
+// function ctx carries (WithSimilarity), handing it the configuration's
+// options and a progress function that reaches WithPrepareProgress, and
+// an exact S̃ without it; the function's error comes back wrapped.
+func TestPrepareWithSimilarity(t *testing.T) {
+	g := testGraph(t, 200, 4, 8, 2)
+	cfg := DefaultConfig()
+	want, err := Prepare(g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, reports := 0, 0
+	f := func(ctx context.Context, h *graph.Graph, opt diffusion.Options, progress func(done, total int)) (*diffusion.Similarity, error) {
+		calls++
+		if h != g || opt != cfg.Diffusion {
+			t.Errorf("called with another graph or options: %+v", opt)
+		}
+		progress(1, h.NumNodes())
+		return diffusion.New(h, opt)
+	}
+	ctx := WithPrepareProgress(WithSimilarity(context.Background(), f), func(p PrepareProgress) {
+		if p.Phase == PhaseSimilarity && p.Done == 1 {
+			reports++
+		}
+	})
+	in, err := PrepareContext(ctx, g, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || reports != 1 {
+		t.Fatalf("%d calls and %d of its reports, want 1 and 1", calls, reports)
+	}
+	if !slices.Equal(in.Sim.Columns().Values, want.Sim.Columns().Values) {
+		t.Fatal("S̃ differs from Prepare's")
+	}
+	exact := cfg
+	exact.Diffusion.Method = diffusion.Exact
+	if _, err := PrepareContext(ctx, g, exact); err != nil || calls != 1 {
+		t.Fatalf("an exact S̃: err %v, %d calls, want none more", err, calls)
+	}
+	failing := WithSimilarity(context.Background(), func(context.Context, *graph.Graph, diffusion.Options, func(int, int)) (*diffusion.Similarity, error) {
+		return nil, context.Canceled
+	})
+	if _, err := PrepareContext(failing, g, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled wrapped", err)
 	}
 }

@@ -326,11 +326,16 @@ func (c *coordinator) fromPeer(ctx context.Context, s, size int) ([]float32, Los
 
 // Serve is a helper's side: it reads the kit, then computes the shards
 // of each task it receives and sends each one back as it is done, until
-// receive or send fails, whose error it returns.
+// receive or send fails, whose error it returns. A helper whose first
+// message is a push job (PushShared) pushes the ranges it is asked for
+// instead.
 func Serve(ctx context.Context, receive func() ([]byte, error), send func([]byte) error) error {
 	first, err := receive()
 	if err != nil {
 		return err
+	}
+	if len(first) >= len(tagPushJob) && string(first[:len(tagPushJob)]) == tagPushJob {
+		return servePush(ctx, first, receive, send)
 	}
 	kit, err := UnmarshalKit(first)
 	if err != nil {

@@ -33,7 +33,7 @@ func (e *Engine) open(data []byte, l *loaded, like *ilpgnn.Predictor) (*model, e
 	}
 	// The graph is prepared once for all the models of the same settings:
 	// a finished run's were prepared before it trained.
-	in, err := e.prepared(context.Background(), l, cfg.Model)
+	in, err := e.prepared(e.sharingPush(context.Background(), 0), l, cfg.Model)
 	if err != nil {
 		return nil, errorf(CodeInternal, "%v: %v", models.ErrPreparing, err) // not the checkpoint's fault
 	}

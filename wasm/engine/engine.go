@@ -17,6 +17,8 @@ import (
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/core/shard"
@@ -49,6 +51,12 @@ type Options struct {
 	// Workers) for a run's shards and returns the runner that hands them
 	// out (shard.Coordinate); nil trains on this worker alone.
 	Helpers func(ctx context.Context, kit *shard.Kit, helpers int) (shard.Runner, error)
+	// Push, if set, computes a push S̃ of g under opt with helpers more
+	// workers (shard.PushShared over the browser's Web Workers: the same
+	// bits as diffusion.New), reporting progress as diffusion.NewWithProgress
+	// does and returning ctx's error soon after ctx is done; nil pushes on
+	// this worker alone, a cancel waiting for the push to end.
+	Push func(ctx context.Context, g *graph.Graph, opt diffusion.Options, helpers int, progress func(done, total int)) (*diffusion.Similarity, error)
 	// Cores is how many logical processors the machine has
 	// (navigator.hardwareConcurrency); 0 means unknown, taken as 1.
 	Cores int

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/diffusion"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
@@ -132,6 +133,7 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 	}
 	run := models.Run{Data: l.d, Split: sp, Seed: seed, Select: job.selection, Given: job.given}
 	ctx = shard.WithStarter(ctx, e.starter(job))
+	ctx = e.sharingPush(ctx, job.workers)
 	progress := e.progress(job)
 	if ic, ok := job.config.(*models.ILPGNNConfig); ok {
 		// The whole graph's inputs first: the run's best weights answer
@@ -270,6 +272,25 @@ func Workers(asked, cores int, coordinator int64, kit *shard.Kit) int {
 // train.
 func DefaultWorkers(cores int) int {
 	return max(cores-1, min(cores, 2), 1)
+}
+
+// sharingPush returns a copy of ctx that makes preparation share S̃'s push
+// between as many workers as a run asking for asked gets (0: the
+// default), with Options.Push; ctx itself without it. The push's workers
+// hold the graph's adjacency and a push's state, far less than a run's,
+// so they are not cut to WorkersBudget.
+func (e *Engine) sharingPush(ctx context.Context, asked int) context.Context {
+	if e.opt.Push == nil {
+		return ctx
+	}
+	n := asked
+	if n == 0 {
+		n = DefaultWorkers(e.opt.Cores)
+	}
+	helpers := min(max(n, 1), shard.Count) - 1
+	return ilpgnn.WithSimilarity(ctx, func(ctx context.Context, g *graph.Graph, opt diffusion.Options, progress func(done, total int)) (*diffusion.Similarity, error) {
+		return e.opt.Push(ctx, g, opt, helpers, progress)
+	})
 }
 
 // starter returns the shard.Starter of job's run: Options.Helpers with

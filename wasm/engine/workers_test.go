@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/shard"
 	"ilpgnn/core/split"
@@ -65,16 +67,33 @@ func pipeHelpers(started *int) func(context.Context, *shard.Kit, int) (shard.Run
 	}
 }
 
+// pipePush is Options.Push with in-process helpers; asked records the
+// helpers of each push.
+func pipePush(asked *[]int) func(context.Context, *graph.Graph, diffusion.Options, int, func(int, int)) (*diffusion.Similarity, error) {
+	return func(ctx context.Context, g *graph.Graph, opt diffusion.Options, n int, progress func(int, int)) (*diffusion.Similarity, error) {
+		*asked = append(*asked, n)
+		peers := make([]shard.Peer, n)
+		for i := range peers {
+			p := newPipePeer()
+			defer p.Close()
+			peers[i] = p
+		}
+		return shard.PushShared(ctx, g, opt, peers, nil, progress)
+	}
+}
+
 // TestTrainWorkersSameBits: a sharded run (batches of 200 pairs on
 // synth:sparse) trained with 1, 3 and the default number of workers on
-// a 4-core machine gives the same checkpoint bytes; the progress events
+// a 4-core machine gives the same checkpoint bytes, S̃'s pushes of the
+// whole and the training graph shared between as many; the progress events
 // within its epochs name their phase and the workers, and the result says
 // how many computed its shards.
 func TestTrainWorkersSameBits(t *testing.T) {
 	var ckpts [][]byte
 	for _, workers := range []any{1, 3, nil} {
 		started := 0
-		p := newPageWith(t, nil, nil, func(o *Options) { o.Helpers, o.Cores = pipeHelpers(&started), 4 })
+		var pushes []int
+		p := newPageWith(t, nil, nil, func(o *Options) { o.Helpers, o.Push, o.Cores = pipeHelpers(&started), pipePush(&pushes), 4 })
 		p.call("generate", map[string]any{"preset": "sparse", "seed": 1}, nil)
 		args := map[string]any{"seed": 2, "select": "auc", "config": map[string]any{"batch-size": 200, "epochs": 3}}
 		if workers != nil {
@@ -93,6 +112,9 @@ func TestTrainWorkersSameBits(t *testing.T) {
 		}
 		if tr.Workers != want || started != want-1 {
 			t.Fatalf("workers %v: result says %d workers, %d helpers started; want %d", workers, tr.Workers, started, want)
+		}
+		if len(pushes) != 2 || pushes[0] != want-1 || pushes[1] != want-1 {
+			t.Fatalf("workers %v: pushes with %v helpers, want the whole and the training graph's with %d", workers, pushes, want-1)
 		}
 		p.mu.Lock()
 		events := p.events[id]
@@ -197,5 +219,40 @@ func TestCancelWithinEpoch(t *testing.T) {
 		if e.Phase == "" || e.Batch > 3 {
 			t.Fatalf("a report after the cancel: %+v", e)
 		}
+	}
+}
+
+// TestCancelDuringSharedPush: a cancel read between the ranges of the
+// whole graph's shared push ends the run at once, before anything
+// trained: cancelled with no checkpoint, the push ended by the cancel
+// after no more ranges here, the training graph never prepared.
+func TestCancelDuringSharedPush(t *testing.T) {
+	var pushes, yields int
+	var pushErr error
+	p := newPageWith(t, nil, nil, func(o *Options) { o.Cores = 2 })
+	p.e.opt.Push = func(ctx context.Context, g *graph.Graph, opt diffusion.Options, n int, progress func(int, int)) (*diffusion.Similarity, error) {
+		pushes++
+		peer := newPipePeer()
+		defer peer.Close()
+		s, err := shard.PushShared(ctx, g, opt, []shard.Peer{peer}, func() {
+			if yields++; yields == 2 {
+				p.mu.Lock()
+				target := p.next
+				p.mu.Unlock()
+				p.send("cancel", map[string]any{"target": target}, nil)
+			}
+		}, progress)
+		pushErr = err
+		return s, err
+	}
+	p.call("generate", map[string]any{"preset": "sparse", "seed": 1}, nil)
+	r := p.wait(p.send("train", map[string]any{"seed": 2, "config": map[string]any{"epochs": 3}}, nil))
+	var tr TrainResult
+	roundTrip(t, r.Result, &tr)
+	if !tr.Cancelled || tr.Key != "" || tr.Epochs != 0 {
+		t.Fatalf("result %+v, want cancelled before anything trained", tr)
+	}
+	if pushes != 1 || !errors.Is(pushErr, context.Canceled) || yields != 2 {
+		t.Fatalf("%d pushes, the last ending with %v after %d ranges here; want 1, cancelled, 2", pushes, pushErr, yields)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"syscall/js"
 
+	"ilpgnn/core/diffusion"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/shard"
 )
 
@@ -44,6 +46,34 @@ func startHelpers(script js.Value) func(context.Context, *shard.Kit, int) (shard
 			return nil, err
 		}
 		return r, nil
+	}
+}
+
+// sharePush returns the engine's Options.Push: it starts helpers nested
+// Workers running script (as startHelpers does), shares the push with
+// them (shard.PushShared, yielding between the ranges it pushes itself so
+// that their answers and a cancel are read) and lets them go when it is
+// done. Without a script, or with no helper started, this worker pushes
+// alone, still reading a cancel between ranges.
+func sharePush(script js.Value, yield func()) func(context.Context, *graph.Graph, diffusion.Options, int, func(int, int)) (*diffusion.Similarity, error) {
+	url := ""
+	if script.Type() == js.TypeString {
+		url = script.String()
+	}
+	return func(ctx context.Context, g *graph.Graph, opt diffusion.Options, helpers int, progress func(done, total int)) (*diffusion.Similarity, error) {
+		var peers []shard.Peer
+		for range helpers {
+			if url == "" {
+				break
+			}
+			p, err := newWorkerPeer(url)
+			if err != nil {
+				continue // the push is the same with fewer helpers
+			}
+			defer p.Close()
+			peers = append(peers, p)
+		}
+		return shard.PushShared(ctx, g, opt, peers, yield, progress)
 	}
 }
 

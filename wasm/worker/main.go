@@ -55,8 +55,10 @@ func serveEngine() {
 	})
 	js.Global().Set("ilpgnnHandle", handle)
 
-	opt := engine.Options{Post: post, Yield: newYielder(), Version: version(),
-		Helpers: startHelpers(js.Global().Get("ilpgnnHelperURL")), Cores: cores()}
+	yield := newYielder()
+	helperURL := js.Global().Get("ilpgnnHelperURL")
+	opt := engine.Options{Post: post, Yield: yield, Version: version(),
+		Helpers: startHelpers(helperURL), Push: sharePush(helperURL, yield), Cores: cores()}
 	// Opening IndexedDB waits on JavaScript callbacks, so it runs here and
 	// not inside a js.Func, where it would deadlock.
 	if st, err := idb.Open(ctx, "ilpgnn"); err != nil {
@@ -185,6 +187,10 @@ func post(r engine.Reply) {
 // (delivering queued messages, such as a cancel) and then resumes. A
 // MessageChannel round trip takes well under a millisecond; setTimeout
 // would be clamped to 4 ms after a few nested calls.
+//
+// Goroutines may yield at once (a shared push's and its progress): one
+// round trip at a time, so that each wake has its one waiter and the
+// message handler never blocks.
 func newYielder() func() {
 	ch := js.Global().Get("MessageChannel").New()
 	wake := make(chan struct{}, 1)
@@ -193,7 +199,10 @@ func newYielder() func() {
 		return nil
 	}))
 	port := ch.Get("port2")
+	var mu sync.Mutex
 	return func() {
+		mu.Lock()
+		defer mu.Unlock()
 		port.Call("postMessage", nil)
 		<-wake
 	}
