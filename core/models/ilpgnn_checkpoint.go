@@ -177,7 +177,13 @@ func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.I
 // be (train.Calibrate). The calibration error, which the finished run
 // measures on the test pairs, is left unknown (0).
 func KeptPredictor(k train.Kept, in *ilpgnn.Inputs) *ilpgnn.Predictor {
-	c := train.Calibrate(ilpgnn.NewPredictor(k.Model, k.Inputs), k.Split)
+	var c calibrate.Choice
+	if len(k.ValLogits) == len(k.Split.ValPos)+len(k.Split.ValNeg) {
+		// As the epoch judged them: the training graph's predictor's, to the bit.
+		c = calibrate.Choose(k.ValLogits, calibrate.Labels(len(k.Split.ValPos), len(k.Split.ValNeg)))
+	} else {
+		c = train.Calibrate(ilpgnn.NewPredictor(k.Model, k.Inputs), k.Split)
+	}
 	p := ilpgnn.NewPredictor(k.Model, in)
 	p.Seed = k.Config.Seed
 	p.Temperature, p.Bias = c.Temperature, c.Bias

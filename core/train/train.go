@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"ilpgnn/core/autograd"
@@ -266,22 +267,31 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 
 	opt := loop.Options{Seed: cfg.Seed, Params: r.params, LR: cfg.LR, Warmup: cfg.Warmup,
 		WeightDecay: cfg.WeightDecay, Epochs: cfg.Epochs, Stop: *cfg.plateau(), Progress: progress}
-	if kept, ok := ctx.Value(keptKey{}).(func(Kept)); ok && kept != nil {
-		opt.Kept = func(epoch int, weights [][]float32) {
-			m, err := NewModel(cfg, sp.Train.FeatureDim())
-			if err != nil {
-				return // cfg was validated above, so NewModel accepts it
-			}
-			autograd.Restore(m.Params(), weights)
-			kept(Kept{Epoch: epoch, Model: m, Inputs: in, Split: sp, Config: cfg})
+	kept, _ := ctx.Value(keptKey{}).(func(Kept))
+	opt.Kept = func(epoch int, weights [][]float32) {
+		r.best = append(r.best[:0], r.judged...)
+		if kept == nil {
+			return
 		}
+		m, err := NewModel(cfg, sp.Train.FeatureDim())
+		if err != nil {
+			return // cfg was validated above, so NewModel accepts it
+		}
+		autograd.Restore(m.Params(), weights)
+		kept(Kept{Epoch: epoch, Model: m, Inputs: in, Split: sp, Config: cfg, ValLogits: slices.Clone(r.best)})
 	}
 	run, runErr := loop.Run(ctx, r, opt)
 	res.Result = *run
-	kept := ilpgnn.NewPredictor(model, in)
-	choice := Calibrate(kept, sp)
+	// The kept weights' validation logits, as their epoch judged them, are
+	// the predictor's on the training graph to the bit; a run that judged
+	// nothing scores them afresh.
+	logits := r.best
+	if run.BestEpoch == 0 || len(logits) != len(r.valPairs) {
+		logits = ilpgnn.NewPredictor(model, in).Logits(r.valPairs)
+	}
+	choice := calibrate.Choose(logits, calibrate.Labels(len(sp.ValPos), len(sp.ValNeg)))
 	res.Calibration = calibrate.Calibration{Temperature: choice.Temperature, Bias: choice.Bias, Applied: choice.Applied, NotApplied: choice.Why}
-	res.pending = &pendingTest{pred: kept, choice: choice}
+	res.pending = &pendingTest{model: model, in: in, choice: choice}
 	if later, _ := ctx.Value(testLaterKey{}).(bool); !later || !errors.Is(runErr, context.Canceled) {
 		res.FinishTest()
 	}
@@ -292,7 +302,8 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 // takes: their predictor on the training graph and the calibration
 // chosen on the validation pairs.
 type pendingTest struct {
-	pred   *ilpgnn.Predictor
+	model  *ilpgnn.Model
+	in     *ilpgnn.Inputs
 	choice calibrate.Choice
 }
 
@@ -320,7 +331,7 @@ func (r *Result) FinishTest() {
 		return
 	}
 	r.pending = nil
-	s := r.Test(r.Split, p.pred.Logits)
+	s := r.Test(r.Split, ilpgnn.NewPredictor(p.model, p.in).Logits)
 	start := time.Now()
 	r.Calibration = calibrate.MeasureChoice(s, len(r.Split.TestPos), p.choice)
 	r.TestSeconds += time.Since(start).Seconds()
@@ -335,6 +346,9 @@ type Kept struct {
 	Inputs *ilpgnn.Inputs
 	Split  *split.Split
 	Config Config
+	// ValLogits are the weights' logits of the validation pairs
+	// (loop.ValidationPairs of Split) on Inputs, as their epoch judged them.
+	ValLogits []float32
 }
 
 type keptKey struct{}
@@ -368,6 +382,10 @@ type run struct {
 	ep       *epochPass
 	epoch    *loop.Epoch // the epoch under way
 	last     Progress    // the loss terms of the epoch before it
+	// judged are the validation logits of the weights the epoch under way
+	// judges (on valPairs), and best those of the best weights so far:
+	// the kept weights' calibration is chosen on them, encoding nothing.
+	judged, best []float32
 }
 
 func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in *ilpgnn.Inputs, res *Result) *run {
@@ -406,6 +424,7 @@ func (r *run) Epoch(ctx context.Context, e *loop.Epoch) (Progress, error) {
 	// logits of H^r are what it needs; else here.
 	nVal := len(r.sp.ValPos)
 	validate := func(logits []float32) {
+		r.judged = logits
 		auc := loop.AUC(logits, nVal)
 		e.Judge(auc, auc)
 	}
@@ -461,7 +480,8 @@ func (r *run) validateHere(hr *autograd.Var) (auc, score float64) {
 	} else {
 		pred = ilpgnn.NewPredictor(r.model, r.in)
 	}
-	auc = loop.AUC(pred.Logits(r.valPairs), len(r.sp.ValPos))
+	r.judged = pred.Logits(r.valPairs)
+	auc = loop.AUC(r.judged, len(r.sp.ValPos))
 	score = auc
 	if r.crit != nil {
 		score = r.crit(pred)

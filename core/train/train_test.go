@@ -13,6 +13,7 @@ import (
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/internal/randgraph"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 )
 
@@ -322,5 +323,45 @@ func TestTestLater(t *testing.T) {
 	done, err := Run(WithTestLater(context.Background()), g, quickConfig(0), nil)
 	if err != nil || done.TestPending() || done.TestAUC == 0 {
 		t.Fatalf("a completed run under WithTestLater: err %v, pending %v, test AUC %v", err, done.TestPending(), done.TestAUC)
+	}
+}
+
+// TestKeptValidationLogits: the validation logits handed out with the
+// kept weights are those of their predictor on the training graph, bit
+// for bit, in one batch, in shards and with dropout (where the epoch's
+// encoding is not the predictor's); so the run's calibration, chosen on
+// the best epoch's logits without encoding again, is Calibrate's.
+func TestKeptValidationLogits(t *testing.T) {
+	g := plantedGraph(t, 200, 1)
+	for _, tc := range []struct {
+		name    string
+		batch   int
+		dropout float64
+	}{{"one batch", 0, 0}, {"shards", 64, 0}, {"dropout", 0, 0.3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []Kept
+			ctx := WithKept(context.Background(), func(k Kept) { got = append(got, k) })
+			c := quickConfig(0)
+			c.Epochs = 8
+			c.BatchSize = tc.batch
+			c.Dropout = tc.dropout
+			res, err := Run(ctx, g, c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 0 {
+				t.Fatal("no kept weights handed out")
+			}
+			for _, k := range got {
+				want := ilpgnn.NewPredictor(k.Model, k.Inputs).Logits(loop.ValidationPairs(k.Split))
+				if !equalF32(k.ValLogits, want) {
+					t.Fatalf("epoch %d: the validation logits handed out are not its predictor's", k.Epoch)
+				}
+			}
+			want := Calibrate(ilpgnn.NewPredictor(res.Model, res.Inputs), res.Split)
+			if res.Calibration.Temperature != want.Temperature || res.Calibration.Bias != want.Bias {
+				t.Fatalf("calibration %v, %v; Calibrate's %v, %v", res.Calibration.Temperature, res.Calibration.Bias, want.Temperature, want.Bias)
+			}
+		})
 	}
 }

@@ -266,7 +266,8 @@ export class App {
   /** Says under the graph whether its layout is still arranging it, or held while a run trains. */
   private showLayoutStatus(): void {
     const v = this.view;
-    this.layoutStatus.textContent = v.layoutDone() || this.store.get("graph") === null ? "" : this.store.get("training") ? "layout paused while training" : "arranging…";
+    // The view's own state: its graph comes before the store's.
+    this.layoutStatus.textContent = v.layoutDone() || v.positions() === null ? "" : this.store.get("training") ? "layout paused while training" : "arranging…";
   }
 
   /** Says `text` in the status line. */
