@@ -26,7 +26,7 @@ type Part struct {
 // between them. It is not safe for concurrent use: give each goroutine,
 // or each Web Worker, its own.
 type RangePusher struct {
-	g   *graph.Graph
+	n   int
 	opt Options
 	ps  *Pusher
 	sel selector
@@ -41,27 +41,35 @@ func NewRangePusher(g *graph.Graph, opt Options) (*RangePusher, error) {
 	if opt.Method != Push {
 		return nil, fmt.Errorf("diffusion: pushing ranges needs Method Push (got %v)", opt.Method)
 	}
-	return &RangePusher{g: g, opt: opt, ps: newPusher(g, newLayout(g), opt.Gamma, opt.Epsilon, opt.workCap())}, nil
+	return newRangePusher(g, opt, newLayout(g)), nil
 }
 
-// Push computes the top-k push columns of S for the sources [lo, hi),
-// calling progress (if not nil) after each column with the columns done.
-func (r *RangePusher) Push(lo, hi int, progress func(done int)) (*Part, error) {
-	if lo < 0 || hi < lo || hi > r.g.NumNodes() {
-		return nil, fmt.Errorf("diffusion: sources [%d, %d) outside the %d nodes", lo, hi, r.g.NumNodes())
+// newRangePusher is NewRangePusher on a layout of g built already, for
+// options already checked.
+func newRangePusher(g *graph.Graph, opt Options, lay *layout) *RangePusher {
+	return &RangePusher{n: g.NumNodes(), opt: opt, ps: newPusher(g, lay, opt.Gamma, opt.Epsilon, opt.workCap())}
+}
+
+// column returns the top-k push column of S for source v, and whether
+// the work cap stopped it early.
+func (r *RangePusher) column(v int) (c column, capped bool) {
+	nodes, vals, _ := r.ps.Push(v)
+	return r.sel.topK(nodes, vals, r.opt.TopK), r.ps.Tolerance() > r.opt.Epsilon
+}
+
+// Push computes the top-k push columns of S for the sources [lo, hi).
+func (r *RangePusher) Push(lo, hi int) (*Part, error) {
+	if lo < 0 || hi < lo || hi > r.n {
+		return nil, fmt.Errorf("diffusion: sources [%d, %d) outside the %d nodes", lo, hi, r.n)
 	}
 	p := &Part{Lo: lo, Hi: hi, Indptr: make([]int32, 1, hi-lo+1)}
 	for v := lo; v < hi; v++ {
-		nodes, vals, _ := r.ps.Push(v)
-		c := r.sel.topK(nodes, vals, r.opt.TopK)
+		c, capped := r.column(v)
 		p.Rows = append(p.Rows, c.rows...)
 		p.Vals = append(p.Vals, c.vals...)
 		p.Indptr = append(p.Indptr, int32(len(p.Rows)))
-		if r.ps.Tolerance() > r.opt.Epsilon {
+		if capped {
 			p.Capped++
-		}
-		if progress != nil {
-			progress(v - lo + 1)
 		}
 	}
 	return p, nil
@@ -101,11 +109,5 @@ func Assemble(g *graph.Graph, opt Options, parts []*Part) (*Similarity, error) {
 	if next != n {
 		return nil, fmt.Errorf("diffusion: parts hold sources up to %d of %d", next, n)
 	}
-	var rowSum []float64
-	if opt.Normalization == FullRowSums {
-		rowSum = RowSums(g, opt.Gamma)
-	}
-	s := normalise(cols, rowSum)
-	s.capped = capped
-	return s, nil
+	return fromColumns(g, opt, cols, capped), nil
 }

@@ -33,7 +33,7 @@ func TestAssembleSameBits(t *testing.T) {
 					t.Fatal(err)
 				}
 				for k := range parts {
-					p, err := rp.Push(k*n/parts, (k+1)*n/parts, nil)
+					p, err := rp.Push(k*n/parts, (k+1)*n/parts)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -62,15 +62,15 @@ func TestAssembleRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := rp.Push(0, 20, nil)
-	b, _ := rp.Push(20, 50, nil)
-	c, _ := rp.Push(25, 50, nil)
+	a, _ := rp.Push(0, 20)
+	b, _ := rp.Push(20, 50)
+	c, _ := rp.Push(25, 50)
 	for name, ps := range map[string][]*Part{"gap": {a, c}, "short": {a}, "order": {b, a}} {
 		if _, err := Assemble(g, opt, ps); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	if _, err := rp.Push(10, 60, nil); err == nil {
+	if _, err := rp.Push(10, 60); err == nil {
 		t.Error("a range past the nodes: no error")
 	}
 	exact := opt

@@ -74,14 +74,19 @@ func NewWithProgress(g *graph.Graph, opt Options, progress func(done, total int)
 		return fromDense(ExactPPR(g, opt.Gamma), opt.TopK, opt.Normalization, rep), nil
 	}
 	cols := make([]column, n)
-	capped := pushColumns(cols, g, opt, rep)
+	return fromColumns(g, opt, cols, pushColumns(cols, g, opt, rep)), nil
+}
+
+// fromColumns returns S̃ of g from the sparsified push columns of S, of
+// which the work cap stopped capped: normalised by opt's row sums.
+func fromColumns(g *graph.Graph, opt Options, cols []column, capped int) *Similarity {
 	var rowSum []float64 // nil: from the sparsified S
 	if opt.Normalization == FullRowSums {
 		rowSum = RowSums(g, opt.Gamma)
 	}
 	s := normalise(cols, rowSum)
 	s.capped = capped
-	return s, nil
+	return s
 }
 
 // fromDense returns S̃ for a dense S: the Exact path of New (with FullRowSums
@@ -121,16 +126,15 @@ func pushColumns(cols []column, g *graph.Graph, opt Options, rep *reporter) int 
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			ps := newPusher(g, lay, opt.Gamma, opt.Epsilon, opt.workCap())
-			var sel selector
+			rp := newRangePusher(g, opt, lay)
 			for {
 				v := int(next.Add(1) - 1)
 				if v >= n {
 					return
 				}
-				nodes, p, _ := ps.Push(v)
-				cols[v] = sel.topK(nodes, p, opt.TopK)
-				if ps.Tolerance() > opt.Epsilon {
+				var stopped bool
+				cols[v], stopped = rp.column(v)
+				if stopped {
 					capped.Add(1)
 				}
 				rep.add()

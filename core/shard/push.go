@@ -160,7 +160,7 @@ func servePush(ctx context.Context, first []byte, receive func() ([]byte, error)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p, err := rp.Push(lo, hi, nil)
+		p, err := rp.Push(lo, hi)
 		if err != nil {
 			return err
 		}
@@ -170,17 +170,17 @@ func servePush(ctx context.Context, first []byte, receive func() ([]byte, error)
 	}
 }
 
-// PushChunk is how many sources one range of a shared push holds for a
+// pushChunk is how many sources one range of a shared push holds for a
 // graph of n nodes over workers workers: small enough that the workers
 // finish together and a cancel is read soon (the coordinator reads it
 // between its own ranges), large enough that the messages cost little.
-func PushChunk(n, workers int) int {
+func pushChunk(n, workers int) int {
 	return min(max((n+24*workers-1)/(24*max(workers, 1)), 64), 2048)
 }
 
 // PushShared computes S̃ of g under opt (Method Push) with the helpers
 // peers and this goroutine sharing the sources, range by range
-// (PushChunk), and returns diffusion.New's result bit for bit: each column
+// (pushChunk), and returns diffusion.New's result bit for bit: each column
 // is pushed by one RangePusher and diffusion.Assemble puts the ranges
 // together in source order. Each peer is sent the job, then kept
 // pushInFlight ranges ahead; the ranges of a peer that fails are pushed
@@ -200,7 +200,7 @@ func PushShared(ctx context.Context, g *graph.Graph, opt diffusion.Options, peer
 	if err != nil {
 		return nil, err
 	}
-	size := PushChunk(n, len(peers)+1)
+	size := pushChunk(n, len(peers)+1)
 	s := &sharedPush{n: n, size: size, chunks: (n + size - 1) / size, progress: progress}
 	s.parts = make([]*diffusion.Part, s.chunks)
 	ctx, stop := context.WithCancel(ctx)
@@ -222,7 +222,7 @@ func PushShared(ctx context.Context, g *graph.Graph, opt diffusion.Options, peer
 				return err
 			}
 			lo, hi := s.bounds(c)
-			part, err := rp.Push(lo, hi, nil)
+			part, err := rp.Push(lo, hi)
 			if err != nil {
 				return err
 			}

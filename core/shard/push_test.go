@@ -51,8 +51,8 @@ func (p garbling) Receive(ctx context.Context) ([]byte, error) {
 func TestPushSharedIsNew(t *testing.T) {
 	g := pushGraph(t)
 	n := g.NumNodes()
-	if PushChunk(n, 4) >= n/4 {
-		t.Fatalf("%d nodes in ranges of %d: too few ranges to share", n, PushChunk(n, 4))
+	if pushChunk(n, 4) >= n/4 {
+		t.Fatalf("%d nodes in ranges of %d: too few ranges to share", n, pushChunk(n, 4))
 	}
 	for _, z := range []diffusion.Normalization{diffusion.FullRowSums, diffusion.SparsifiedRowSums} {
 		opt := diffusion.DefaultOptions()
@@ -151,7 +151,7 @@ func TestPushWireRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	part, err := rp.Push(10, 20, nil)
+	part, err := rp.Push(10, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func FuzzDecodePush(f *testing.F) {
 	job, _ := encodePushJob(g, diffusion.DefaultOptions())
 	f.Add(job)
 	rp, _ := diffusion.NewRangePusher(g, diffusion.DefaultOptions())
-	part, _ := rp.Push(0, 4, nil)
+	part, _ := rp.Push(0, 4)
 	f.Add(encodePushPart(0, part))
 	f.Add(encodePushRange(0, 0, 4))
 	small := &graph.Graph{Indptr: []int32{0, 1, 2}, Indices: []int32{1, 0}}
@@ -204,7 +204,7 @@ func FuzzDecodePush(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := rp.Push(0, g.NumNodes(), nil); err != nil {
+		if _, err := rp.Push(0, g.NumNodes()); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -254,15 +254,20 @@ const WorkersBudget = 2 << 30
 // bytes) and the helpers' (shard.HelperMemory) fit in WorkersBudget; at
 // least 1.
 func Workers(asked, cores int, coordinator int64, kit *shard.Kit) int {
-	n := asked
-	if n == 0 {
-		n = DefaultWorkers(cores)
-	}
-	n = min(max(n, 1), shard.Count)
+	n := askedWorkers(asked, cores)
 	if helper := shard.HelperMemory(kit); helper > 0 {
 		n = min(n, 1+int(max(WorkersBudget-coordinator, 0)/helper))
 	}
 	return max(n, 1)
+}
+
+// askedWorkers is the number of workers asked for (0: DefaultWorkers of
+// cores), within 1 and shard.Count.
+func askedWorkers(asked, cores int) int {
+	if asked == 0 {
+		asked = DefaultWorkers(cores)
+	}
+	return min(max(asked, 1), shard.Count)
 }
 
 // DefaultWorkers is the number of workers a run gets unasked on a
@@ -283,11 +288,7 @@ func (e *Engine) sharingPush(ctx context.Context, asked int) context.Context {
 	if e.opt.Push == nil {
 		return ctx
 	}
-	n := asked
-	if n == 0 {
-		n = DefaultWorkers(e.opt.Cores)
-	}
-	helpers := min(max(n, 1), shard.Count) - 1
+	helpers := askedWorkers(asked, e.opt.Cores) - 1
 	return ilpgnn.WithSimilarity(ctx, func(ctx context.Context, g *graph.Graph, opt diffusion.Options, progress func(done, total int)) (*diffusion.Similarity, error) {
 		return e.opt.Push(ctx, g, opt, helpers, progress)
 	})
