@@ -41,13 +41,7 @@ func NewRangePusher(g *graph.Graph, opt Options) (*RangePusher, error) {
 	if opt.Method != Push {
 		return nil, fmt.Errorf("diffusion: pushing ranges needs Method Push (got %v)", opt.Method)
 	}
-	return newRangePusher(g, opt, newLayout(g)), nil
-}
-
-// newRangePusher is NewRangePusher on a layout of g built already, for
-// options already checked.
-func newRangePusher(g *graph.Graph, opt Options, lay *layout) *RangePusher {
-	return &RangePusher{n: g.NumNodes(), opt: opt, ps: newPusher(g, lay, opt.Gamma, opt.Epsilon, opt.workCap())}
+	return &RangePusher{n: g.NumNodes(), opt: opt, ps: newPusher(g, newLayout(g), opt.Gamma, opt.Epsilon, opt.workCap())}, nil
 }
 
 // column returns the top-k push column of S for source v, and whether

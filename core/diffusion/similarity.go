@@ -126,15 +126,16 @@ func pushColumns(cols []column, g *graph.Graph, opt Options, rep *reporter) int 
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			rp := newRangePusher(g, opt, lay)
+			ps := newPusher(g, lay, opt.Gamma, opt.Epsilon, opt.workCap())
+			var sel selector
 			for {
 				v := int(next.Add(1) - 1)
 				if v >= n {
 					return
 				}
-				var stopped bool
-				cols[v], stopped = rp.column(v)
-				if stopped {
+				nodes, p, _ := ps.Push(v)
+				cols[v] = sel.topK(nodes, p, opt.TopK)
+				if ps.Tolerance() > opt.Epsilon {
 					capped.Add(1)
 				}
 				rep.add()
