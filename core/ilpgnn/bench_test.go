@@ -97,3 +97,31 @@ func newPhotoEpoch(b *testing.B) *photoEpoch {
 	split.NewNegativeSampler(0).Sample(e.pairs[P:], sp.Train)
 	return e
 }
+
+// BenchmarkBuildAnchor times neighbour selection (Model.Build) over one
+// epoch's pairs of Amazon Photo at the default bound on candidates, with
+// the anchored feature score (docs/anchor.md) at ρ = 0 and at the
+// default ρ, side by side: the anchor's cost in selection.
+func BenchmarkBuildAnchor(b *testing.B) {
+	e := newPhotoEpoch(b)
+	in, pairs, labels, obj := e.in, e.pairs, e.labels, e.obj
+	hr := e.hr.Value
+	for _, rho := range []float64{0, ilpgnn.DefaultConfig().Anchor} {
+		b.Run(fmt.Sprintf("rho=%g", rho), func(b *testing.B) {
+			cfg := ilpgnn.DefaultConfig()
+			cfg.Anchor = rho
+			m, err := ilpgnn.New(cfg, in.Graph.FeatureDim(), rand.New(rand.NewPCG(0, 1)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.FitIsometricBias(in)
+			m.AnchorEmbeddings(in)
+			var batch ilpgnn.Batch
+			c0 := cpuNow()
+			for n := 0; b.Loop(); n++ {
+				m.Build(&batch, in, hr, pairs, labels, obj, uint64(n))
+			}
+			reportCPU(b, c0)
+		})
+	}
+}

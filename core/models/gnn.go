@@ -97,7 +97,9 @@ func (t *GNN) Explainer(g *graph.Graph) (explain.Explainer, error) {
 }
 
 // Checkpoint reports ErrNoCheckpoint: baselines are not saved yet.
-func (t *GNN) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) { return nil, ErrNoCheckpoint }
+func (t *GNN) Checkpoint(*graph.Graph, [32]byte) (*checkpoint.Checkpoint, error) {
+	return nil, ErrNoCheckpoint
+}
 
 // masks explains by GNNExplainer's edge masks.
 type masks struct{ ex *gnnexplainer.Explainer }

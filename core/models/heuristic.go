@@ -54,6 +54,6 @@ type scored struct{ r Result }
 func (s scored) Result() Result                                    { return s.r }
 func (s scored) Ranker() explain.Ranker                            { return nil }
 func (s scored) Explainer(*graph.Graph) (explain.Explainer, error) { return nil, nil }
-func (s scored) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) {
+func (s scored) Checkpoint(*graph.Graph, [32]byte) (*checkpoint.Checkpoint, error) {
 	return nil, ErrNoCheckpoint
 }

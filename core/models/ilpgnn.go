@@ -140,9 +140,9 @@ func (t *ILPGNN) predictor(in *ilpgnn.Inputs) *ilpgnn.Predictor {
 	return p
 }
 
-// Checkpoint packs the run for g (ILPGNNCheckpoint).
-func (t *ILPGNN) Checkpoint(g *graph.Graph) (*checkpoint.Checkpoint, error) {
-	return ILPGNNCheckpoint(t.Run, g)
+// Checkpoint packs the run for g, whose fingerprint is fp (ILPGNNCheckpoint).
+func (t *ILPGNN) Checkpoint(g *graph.Graph, fp [32]byte) (*checkpoint.Checkpoint, error) {
+	return ILPGNNCheckpoint(t.Run, g, fp)
 }
 
 // SelectionExplainer is the explainer of an ILP-GNN predictor: each end's

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
@@ -26,7 +27,7 @@ func TestCandidatesCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := models.ILPGNNCheckpoint(res, g)
+	ck, err := models.ILPGNNCheckpoint(res, g, fingerprint.Of(g))
 	if err != nil {
 		t.Fatal(err)
 	}

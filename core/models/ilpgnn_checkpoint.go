@@ -60,9 +60,11 @@ func TestMetrics(r *train.Result) []checkpoint.Metric {
 }
 
 // ILPGNNCheckpoint packs a finished run for g, the graph it was trained on
-// (the whole graph, before the split). It carries no timings or dates, so
+// (the whole graph, before the split), whose fingerprint.Of is fp: the
+// caller has it from loading g, and hashing a large graph's features
+// costs more than the rest of packing. It carries no timings or dates, so
 // the same seed gives byte-identical checkpoints.
-func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, error) {
+func ILPGNNCheckpoint(r *train.Result, g *graph.Graph, fp [32]byte) (*checkpoint.Checkpoint, error) {
 	cfg, err := json.Marshal(savedConfig{Config: r.Config, FeatureDim: r.Model.FeatureDim})
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: encoding config: %w", err)
@@ -70,7 +72,7 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 	c := &checkpoint.Checkpoint{
 		Model:       ilpgnnCheckpointModel,
 		Dataset:     g.Name,
-		Fingerprint: fingerprint.Of(g),
+		Fingerprint: fp,
 		Seed:        r.Config.Seed,
 		Config:      cfg,
 		Metrics: []checkpoint.Metric{
@@ -106,7 +108,12 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph) (*checkpoint.Checkpoint, 
 // until that configuration agrees with g and with the tensors c actually
 // holds. The model's weights are copies of c's.
 func OpenILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Model, train.Config, error) {
-	cfg, featureDim, err := VerifyILPGNN(c, g)
+	return openILPGNN(c, g, fingerprintOf(g))
+}
+
+// openILPGNN is OpenILPGNN given g's fingerprint (nil when g is).
+func openILPGNN(c *checkpoint.Checkpoint, g *graph.Graph, fp *[32]byte) (*ilpgnn.Model, train.Config, error) {
+	cfg, featureDim, err := verifyILPGNN(c, g, fp)
 	if err != nil {
 		return nil, train.Config{}, err
 	}
@@ -140,7 +147,7 @@ func OpenPredictor(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Predictor,
 // of the checkpoint's model (PrepareKey tells which settings those are),
 // and saves preparing g again.
 func OpenPredictorOn(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs) (*ilpgnn.Predictor, train.Config, error) {
-	return OpenPredictorReusing(c, g, in, nil)
+	return OpenPredictorReusing(c, g, fingerprint.Of(g), in, nil, nil)
 }
 
 // OpenPredictorReusing is OpenPredictorOn taking the embeddings H^r and
@@ -148,9 +155,12 @@ func OpenPredictorOn(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs
 // is the same as c's (ilpgnn.Model.Same: a run's best weights, whose
 // predictor answered while it trained): they are what encoding again
 // would give, bit for bit, so the encoder need not run twice. Otherwise,
-// or with a nil like, it encodes.
-func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs, like *ilpgnn.Predictor) (*ilpgnn.Predictor, train.Config, error) {
-	m, cfg, err := OpenILPGNN(c, g)
+// or with a nil like, it encodes H^r, and H^0 too unless start, when not
+// nil, holds it on in for the same start (ilpgnn.Model.ShareAnchorEmbeddings:
+// any model of the same run). fp is g's fingerprint.Of, which the caller
+// has from loading g.
+func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, fp [32]byte, in *ilpgnn.Inputs, like *ilpgnn.Predictor, start *ilpgnn.Model) (*ilpgnn.Predictor, train.Config, error) {
+	m, cfg, err := openILPGNN(c, g, &fp)
 	if err != nil {
 		return nil, train.Config{}, err
 	}
@@ -163,6 +173,9 @@ func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.I
 	if like != nil && like.Inputs == in && like.Model.Same(m) {
 		p = &ilpgnn.Predictor{Model: m, Inputs: in, Hr: like.Hr, Anchor: like.Anchor}
 	} else {
+		if start != nil {
+			m.ShareAnchorEmbeddings(start, in)
+		}
 		p = ilpgnn.NewPredictor(m, in)
 	}
 	p.Seed = cfg.Seed
@@ -175,14 +188,19 @@ func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.I
 // counterfactuals drawn from the run's seed and its probabilities
 // calibrated on the split's validation pairs as the finished run's will
 // be (train.Calibrate). The calibration error, which the finished run
-// measures on the test pairs, is left unknown (0).
-func KeptPredictor(k train.Kept, in *ilpgnn.Inputs) *ilpgnn.Predictor {
+// measures on the test pairs, is left unknown (0). start, when not nil,
+// is a model of the same run that holds H^0 on in already
+// (ilpgnn.Model.ShareAnchorEmbeddings), which then is not encoded again.
+func KeptPredictor(k train.Kept, in *ilpgnn.Inputs, start *ilpgnn.Model) *ilpgnn.Predictor {
 	var c calibrate.Choice
 	if len(k.ValLogits) == len(k.Split.ValPos)+len(k.Split.ValNeg) {
 		// As the epoch judged them: the training graph's predictor's, to the bit.
 		c = calibrate.Choose(k.ValLogits, calibrate.Labels(len(k.Split.ValPos), len(k.Split.ValNeg)))
 	} else {
 		c = train.Calibrate(ilpgnn.NewPredictor(k.Model, k.Inputs), k.Split)
+	}
+	if start != nil {
+		k.Model.ShareAnchorEmbeddings(start, in)
 	}
 	p := ilpgnn.NewPredictor(k.Model, in)
 	p.Seed = k.Config.Seed
@@ -218,6 +236,27 @@ func calibrationOf(c *checkpoint.Checkpoint) (t, b, ece float64) {
 // ever compared with the configuration's sizes, so a configuration that
 // claims a huge model is refused without allocating anything.
 func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, error) {
+	return verifyILPGNN(c, g, fingerprintOf(g))
+}
+
+// VerifyILPGNNOf is VerifyILPGNN given g's fingerprint.Of, fp, which the
+// caller has from loading g: hashing a large graph's features costs more
+// than the rest of the checks.
+func VerifyILPGNNOf(c *checkpoint.Checkpoint, g *graph.Graph, fp [32]byte) (train.Config, int, error) {
+	return verifyILPGNN(c, g, &fp)
+}
+
+// fingerprintOf returns g's fingerprint, nil for a nil g.
+func fingerprintOf(g *graph.Graph) *[32]byte {
+	if g == nil {
+		return nil
+	}
+	fp := fingerprint.Of(g)
+	return &fp
+}
+
+// verifyILPGNN is VerifyILPGNN given g's fingerprint fp (nil when g is).
+func verifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph, fp *[32]byte) (train.Config, int, error) {
 	fail := func(format string, a ...any) (train.Config, int, error) {
 		return train.Config{}, 0, fmt.Errorf("checkpoint: "+format, a...)
 	}
@@ -225,7 +264,7 @@ func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, 
 		return fail("holds a %q model, not %q", c.Model, ilpgnnCheckpointModel)
 	}
 	if g != nil {
-		if err := c.CheckGraph(fingerprint.Of(g)); err != nil {
+		if err := c.CheckGraph(*fp); err != nil {
 			return train.Config{}, 0, err
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/internal/randgraph"
@@ -32,7 +33,7 @@ func untrainedCheckpoint(t testing.TB, g *graph.Graph, hidden int) *checkpoint.C
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := models.ILPGNNCheckpoint(&train.Result{Model: m, Config: c}, g)
+	ck, err := models.ILPGNNCheckpoint(&train.Result{Model: m, Config: c}, g, fingerprint.Of(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +351,7 @@ func trainedCheckpoint(t *testing.T, g *graph.Graph, c train.Config) ([]byte, *t
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck, err := models.ILPGNNCheckpoint(res, g)
+	ck, err := models.ILPGNNCheckpoint(res, g, fingerprint.Of(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +381,7 @@ func TestBatchedRunDeterministic(t *testing.T) {
 		c.BatchSize = bs
 		c.Model.Diffusion.Epsilon = 1e-3 // as in TestDeterministicAcrossCPUs
 		b, res := trainedCheckpoint(t, g, c)
-		ck, err := models.ILPGNNCheckpoint(res, g)
+		ck, err := models.ILPGNNCheckpoint(res, g, fingerprint.Of(g))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,7 +416,7 @@ func TestOpenPredictor(t *testing.T) {
 	c.Epochs = 6
 	c.ValFrac = 0.1 // enough validation pairs to calibrate on (calibrate.MinPairsPerLabel)
 	_, res := trainedCheckpoint(t, g, c)
-	ck, err := models.ILPGNNCheckpoint(res, g)
+	ck, err := models.ILPGNNCheckpoint(res, g, fingerprint.Of(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,7 +501,7 @@ func TestOpenPredictorAnchored(t *testing.T) {
 	c.Epochs = 6
 	c.Model.Anchor = 0.5
 	_, res := trainedCheckpoint(t, g, c)
-	ck, err := models.ILPGNNCheckpoint(res, g)
+	ck, err := models.ILPGNNCheckpoint(res, g, fingerprint.Of(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -553,7 +554,7 @@ func TestOpenPredictorReusing(t *testing.T) {
 	c.Epochs = 6
 	c.Model.Anchor = 0.5
 	_, res := trainedCheckpoint(t, g, c)
-	ck, err := models.ILPGNNCheckpoint(res, g)
+	ck, err := models.ILPGNNCheckpoint(res, g, fingerprint.Of(g))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +567,7 @@ func TestOpenPredictorReusing(t *testing.T) {
 		t.Fatal(err)
 	}
 	like := ilpgnn.NewPredictor(res.Model, in)
-	reused, _, err := models.OpenPredictorReusing(ck, g, in, like)
+	reused, _, err := models.OpenPredictorReusing(ck, g, fingerprint.Of(g), in, like, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -603,12 +604,36 @@ func TestOpenPredictorReusing(t *testing.T) {
 		"another start": ilpgnn.NewPredictor(start, in),
 		"other inputs":  ilpgnn.NewPredictor(res.Model, in2),
 	} {
-		p, _, err := models.OpenPredictorReusing(ck, g, in, l)
+		p, _, err := models.OpenPredictorReusing(ck, g, fingerprint.Of(g), in, l, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if &p.Hr[0] == &l.Hr[0] || &p.Anchor[0] == &l.Anchor[0] || !slices.Equal(p.Hr, fresh.Hr) {
 			t.Errorf("%s: reused, or not encoded as without it", name)
+		}
+	}
+
+	// A model of the same run with other weights gives its H^0 (start),
+	// not its H^r; one of another start gives nothing.
+	for name, c := range map[string]struct {
+		start  *ilpgnn.Model
+		shared bool
+	}{"other weights": {other, true}, "another start": {start, false}} {
+		c.start.AnchorEmbeddings(in)
+		p, _, err := models.OpenPredictorReusing(ck, g, fingerprint.Of(g), in, nil, c.start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := &p.Anchor[0] == &c.start.AnchorEmbeddings(in)[0]; got != c.shared {
+			t.Errorf("start of %s: H^0 shared %v, want %v", name, got, c.shared)
+		}
+		if !slices.Equal(p.Anchor, fresh.Anchor) || !slices.Equal(p.Hr, fresh.Hr) {
+			t.Errorf("start of %s: the embeddings are not those encoded without it", name)
+		}
+		a, err1 := p.Explain(3, 40)
+		b, err2 := fresh.Explain(3, 40)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(a, b) {
+			t.Errorf("start of %s: explains %+v (%v), encoding %+v (%v)", name, a, err1, b, err2)
 		}
 	}
 }

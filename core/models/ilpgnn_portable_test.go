@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/internal/golden"
 	"ilpgnn/core/models"
@@ -61,7 +62,7 @@ func portableRun(t *testing.T, batchSize int) []byte {
 	if res.BestEpoch != cfg.Epochs {
 		t.Fatalf("the run kept epoch %d's weights of %d: the hash would not check the last updates", res.BestEpoch, cfg.Epochs)
 	}
-	ck, err := models.ILPGNNCheckpoint(res, d.Graph)
+	ck, err := models.ILPGNNCheckpoint(res, d.Graph, fingerprint.Of(d.Graph))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,9 +185,10 @@ type Trained interface {
 	// Explainer explains pairs on g, the whole graph the user has; nil
 	// when the model has no explainer.
 	Explainer(g *graph.Graph) (explain.Explainer, error)
-	// Checkpoint packs the weights for g, the graph before the split;
-	// ErrNoCheckpoint when the model cannot be saved.
-	Checkpoint(g *graph.Graph) (*checkpoint.Checkpoint, error)
+	// Checkpoint packs the weights for g, the graph before the split,
+	// whose fingerprint.Of is fp; ErrNoCheckpoint when the model cannot be
+	// saved.
+	Checkpoint(g *graph.Graph, fp [32]byte) (*checkpoint.Checkpoint, error)
 }
 
 // ErrNoCheckpoint is the error of Checkpoint for a model that cannot be

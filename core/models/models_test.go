@@ -13,6 +13,7 @@ import (
 	"ilpgnn/core/baselines/gnn"
 	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/models"
 	"ilpgnn/core/models/modeltest"
 	"ilpgnn/core/split"
@@ -102,7 +103,7 @@ func TestTinyModel(t *testing.T) {
 	if r.ValAUC != val || r.TestAUC != test || len(reports) != 1 || reports[0].Remaining() != 0 {
 		t.Errorf("tiny: val %v test %v (%d reports), want %v %v", r.ValAUC, r.TestAUC, len(reports), val, test)
 	}
-	if _, err := tr.Checkpoint(d.Graph); !errors.Is(err, models.ErrNoCheckpoint) {
+	if _, err := tr.Checkpoint(d.Graph, fingerprint.Of(d.Graph)); !errors.Is(err, models.ErrNoCheckpoint) {
 		t.Errorf("tiny checkpoint: %v", err)
 	}
 	p1, p2 := models.TestPrecision(tr.Ranker(), d.Truth)
@@ -151,7 +152,7 @@ func TestModelsTrain(t *testing.T) {
 				t.Errorf("%s explains (3, 40): %+v, %v", s.Name, rk, err)
 			}
 		}
-		if _, err := tr.Checkpoint(d.Graph); (err == nil) != s.Saves {
+		if _, err := tr.Checkpoint(d.Graph, fingerprint.Of(d.Graph)); (err == nil) != s.Saves {
 			t.Errorf("%s: checkpoint error %v, saves %v", s.Name, err, s.Saves)
 		}
 		if kind, err := gnn.ParseKind(s.Name); err == nil {
@@ -198,7 +199,7 @@ func TestSelectUnsupervised(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ck, err := tr.Checkpoint(d.Graph)
+		ck, err := tr.Checkpoint(d.Graph, fingerprint.Of(d.Graph))
 		if err != nil {
 			t.Fatal(err)
 		}

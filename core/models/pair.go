@@ -130,7 +130,9 @@ func (t *Pair) Explainer(g *graph.Graph) (explain.Explainer, error) {
 }
 
 // Checkpoint reports ErrNoCheckpoint: baselines are not saved yet.
-func (t *Pair) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) { return nil, ErrNoCheckpoint }
+func (t *Pair) Checkpoint(*graph.Graph, [32]byte) (*checkpoint.Checkpoint, error) {
+	return nil, ErrNoCheckpoint
+}
 
 // contexts explains by CONPI's context masses; each end itself, part of
 // its own context, is not a reason.

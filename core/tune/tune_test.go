@@ -83,7 +83,7 @@ type result struct{ r models.Result }
 func (r result) Result() models.Result                             { return r.r }
 func (r result) Ranker() explain.Ranker                            { return nil }
 func (r result) Explainer(*graph.Graph) (explain.Explainer, error) { return nil, nil }
-func (r result) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) {
+func (r result) Checkpoint(*graph.Graph, [32]byte) (*checkpoint.Checkpoint, error) {
 	return nil, models.ErrNoCheckpoint
 }
 

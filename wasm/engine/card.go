@@ -11,7 +11,6 @@ import (
 
 	"ilpgnn/core/bundle"
 	"ilpgnn/core/bundle/site"
-	"ilpgnn/core/fingerprint"
 )
 
 // CardExportArgs are the args of card.export: the pairs the example page
@@ -55,7 +54,7 @@ func (e *Engine) cardExport(_ context.Context, req Request) (any, []byte, error)
 		}
 	}
 	g := l.d.Graph
-	b, err := bundle.New(mo.pred, g.Name, fingerprint.Of(g), nil)
+	b, err := bundle.New(mo.pred, g.Name, l.fingerprint, nil)
 	if err != nil {
 		return nil, nil, errorf(CodeInternal, "card.export: %v", err)
 	}

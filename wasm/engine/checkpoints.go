@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
 	"ilpgnn/core/checkpoint"
-	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
 	"ilpgnn/wasm/store"
@@ -13,8 +13,9 @@ import (
 
 // open builds the model of an encoded checkpoint on l's graph and makes it
 // current; like, when not nil, is a predictor that may already hold its
-// embeddings (models.OpenPredictorReusing).
-func (e *Engine) open(data []byte, l *loaded, like *ilpgnn.Predictor) (*model, error) {
+// embeddings, and start a model of the same run that may hold its H^0
+// (models.OpenPredictorReusing).
+func (e *Engine) open(data []byte, l *loaded, like *ilpgnn.Predictor, start *ilpgnn.Model) (*model, error) {
 	meta, err := store.MetaOf(data)
 	if err != nil {
 		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
@@ -27,7 +28,7 @@ func (e *Engine) open(data []byte, l *loaded, like *ilpgnn.Predictor) (*model, e
 	if err != nil {
 		return nil, errorf(CodeBadInput, "not a usable checkpoint: %v", err)
 	}
-	cfg, _, err := models.VerifyILPGNN(ck, l.d.Graph)
+	cfg, _, err := models.VerifyILPGNNOf(ck, l.d.Graph, l.fingerprint)
 	if err != nil {
 		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
 	}
@@ -37,7 +38,7 @@ func (e *Engine) open(data []byte, l *loaded, like *ilpgnn.Predictor) (*model, e
 	if err != nil {
 		return nil, errorf(CodeInternal, "%v: %v", models.ErrPreparing, err) // not the checkpoint's fault
 	}
-	pred, cfg, err := models.OpenPredictorReusing(ck, l.d.Graph, in, like)
+	pred, cfg, err := models.OpenPredictorReusing(ck, l.d.Graph, l.fingerprint, in, like, start)
 	if err != nil {
 		return nil, errorf(CodeBadInput, "checkpoint %q: %v", meta.Key, err)
 	}
@@ -148,7 +149,7 @@ func (e *Engine) loadStored(ctx context.Context, req Request) (any, []byte, erro
 	if err != nil {
 		return nil, nil, storageError("loading checkpoint "+key, err)
 	}
-	mo, err := e.open(data, l, nil)
+	mo, err := e.open(data, l, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,16 +199,18 @@ func (e *Engine) importFile(ctx context.Context, req Request) (any, []byte, erro
 		// weights lie before it is stored, checked against the loaded graph
 		// when it is the checkpoint's (else that check waits for loading).
 		fp := ""
-		var g *graph.Graph
+		var on *loaded
 		if l, err := e.graph(); err == nil {
 			fp = l.info.Fingerprint
 			if fp == meta.Fingerprint {
-				g = l.d.Graph
+				on = l
 			}
 		}
 		ck, err := checkpoint.Unmarshal(data)
-		if err == nil {
-			_, _, err = models.VerifyILPGNN(ck, g)
+		if err == nil && on != nil {
+			_, _, err = models.VerifyILPGNNOf(ck, on.d.Graph, on.fingerprint)
+		} else if err == nil {
+			_, _, err = models.VerifyILPGNN(ck, nil)
 		}
 		if err != nil {
 			return nil, nil, &Error{Code: CodeBadInput, Message: fmt.Sprintf("not a usable checkpoint: %v", err), File: name}

@@ -81,9 +81,14 @@ type Engine struct {
 }
 
 type loaded struct {
-	d         *dataset.Dataset
-	info      GraphInfo
-	synthetic *Synthetic
+	d    *dataset.Dataset
+	info GraphInfo
+	// fingerprint is fingerprint.Of(d.Graph), hashed once on loading: the
+	// models trained on, stored for and opened on the graph are checked
+	// and stamped by it, and hashing a large graph's features costs more
+	// than the rest of that work.
+	fingerprint [32]byte
+	synthetic   *Synthetic
 	// prepared holds the whole graph's inputs, by the settings they were
 	// prepared with.
 	prepared preparedInputs

@@ -31,7 +31,7 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 	g := d.Graph
 	st := g.Stats()
 	fp := fingerprint.Of(g)
-	return &loaded{d: d, synthetic: syn, info: GraphInfo{
+	return &loaded{d: d, synthetic: syn, fingerprint: fp, info: GraphInfo{
 		Name: g.Name, Fingerprint: hex.EncodeToString(fp[:]),
 		Nodes: st.Nodes, Edges: st.Edges, FeatureDim: st.FeatureDim,
 		Stats: GraphStats{Density: st.Density, MinDegree: st.MinDegree, MaxDegree: st.MaxDegree,

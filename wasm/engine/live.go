@@ -61,6 +61,11 @@ type keptRun struct {
 	run   int64 // the train request's id
 	k     train.Kept
 	whole *ilpgnn.Inputs
+	// start is a model of the run holding the start's H^0 on whole (nil
+	// without an anchor): encoded once, at the first kept epoch, it is
+	// every kept epoch's and the finished model's, which then encode H^r
+	// alone.
+	start *ilpgnn.Model
 	mu    sync.Mutex
 	pred  *ilpgnn.Predictor
 }
@@ -71,7 +76,7 @@ func (kr *keptRun) predictor() *ilpgnn.Predictor {
 	kr.mu.Lock()
 	defer kr.mu.Unlock()
 	if kr.pred == nil {
-		kr.pred = models.KeptPredictor(kr.k, kr.whole)
+		kr.pred = models.KeptPredictor(kr.k, kr.whole, kr.start)
 	}
 	return kr.pred
 }
@@ -90,19 +95,26 @@ func (e *Engine) keep(run int64, k train.Kept, whole *ilpgnn.Inputs) {
 	if e.training == nil || e.training.id != run {
 		return
 	}
-	e.kept = &keptRun{run: run, k: k, whole: whole}
+	var start *ilpgnn.Model
+	if e.kept != nil && e.kept.run == run {
+		start = e.kept.start
+	} else if k.Model.AnchorEmbeddings(whole) != nil {
+		start = k.Model
+	}
+	e.kept = &keptRun{run: run, k: k, whole: whole, start: start}
 }
 
 // keptPredictor returns the predictor of the run's kept weights if a
-// request built it, else nil (it builds nothing).
-func (e *Engine) keptPredictor() *ilpgnn.Predictor {
+// request built it, else nil (it builds nothing), and the run's model
+// that holds the start's H^0 on the whole graph (nil without one).
+func (e *Engine) keptPredictor() (*ilpgnn.Predictor, *ilpgnn.Model) {
 	e.mu.Lock()
 	kr := e.kept
 	e.mu.Unlock()
 	if kr == nil {
-		return nil
+		return nil, nil
 	}
-	return kr.built()
+	return kr.built(), kr.start
 }
 
 // keptEpoch is the epoch whose weights answer while run trains, 0 before

@@ -172,7 +172,9 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 	out.TestAUC, out.ValAUC, out.BestEpoch = r.TestAUC, r.ValAUC, r.BestEpoch
 	out.TestHits = &r.TestHits
 	out.Epochs, out.TrainSeconds, out.SelectedOn = r.Epochs, r.TrainSeconds, string(r.SelectedOn)
-	out.P1, out.P2 = models.TestPrecision(t.Ranker(), l.d.Truth)
+	if l.d.Truth != nil {
+		out.P1, out.P2 = models.TestPrecision(t.Ranker(), l.d.Truth)
+	}
 	return out, nil
 }
 
@@ -210,13 +212,15 @@ func (e *Engine) adoptRun(ctx context.Context, job *trainJob, t models.Trained, 
 // checkpoint says so (store.CancelledMetric), so that restoring "the
 // newest model" later can pass it over.
 func (e *Engine) adopt(t models.Trained, l *loaded, cancelled bool) (*model, error) {
-	ck, err := t.Checkpoint(l.d.Graph)
+	ck, err := t.Checkpoint(l.d.Graph, l.fingerprint)
 	if err != nil {
 		return nil, errorf(CodeInternal, "packing the checkpoint: %v", err)
 	}
 	ck.Created = e.opt.Now().Unix()
-	if p1, p2 := models.TestPrecision(t.Ranker(), l.d.Truth); p1 != nil {
-		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: *p1}, checkpoint.Metric{Name: "p_at_2", Value: *p2})
+	if l.d.Truth != nil { // without groundtruth the ranker is not built
+		if p1, p2 := models.TestPrecision(t.Ranker(), l.d.Truth); p1 != nil {
+			ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: *p1}, checkpoint.Metric{Name: "p_at_2", Value: *p2})
+		}
 	}
 	if cancelled {
 		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: store.CancelledMetric, Value: float64(t.Result().Epochs)})
@@ -227,7 +231,8 @@ func (e *Engine) adopt(t models.Trained, l *loaded, cancelled bool) (*model, err
 	}
 	// The predictor that answered while the run trained holds the
 	// embeddings of the weights it kept, when they are these.
-	return e.open(data, l, e.keptPredictor())
+	like, start := e.keptPredictor()
+	return e.open(data, l, like, start)
 }
 
 // keepTrained keeps a model that is not saved, for compare, while l is the

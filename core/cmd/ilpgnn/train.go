@@ -15,6 +15,7 @@ import (
 	"ilpgnn/core/calibrate"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/models"
 	"ilpgnn/core/printable"
@@ -312,7 +313,7 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 		ext := filepath.Ext(path)
 		path = fmt.Sprintf("%s.seed%d%s", strings.TrimSuffix(path, ext), seed, ext)
 	}
-	ck, err := t.Checkpoint(d.Graph)
+	ck, err := t.Checkpoint(d.Graph, fingerprint.Of(d.Graph))
 	if err != nil {
 		return err
 	}

@@ -104,7 +104,7 @@ func (t trained) Explainer(g *graph.Graph) (explain.Explainer, error) {
 	return explain.Ranks("common", ranker(g)), nil
 }
 
-func (t trained) Checkpoint(*graph.Graph) (*checkpoint.Checkpoint, error) {
+func (t trained) Checkpoint(*graph.Graph, [32]byte) (*checkpoint.Checkpoint, error) {
 	return nil, models.ErrNoCheckpoint
 }
 
