@@ -138,7 +138,7 @@ test("a node or pair selected while a model trains is explained once the run end
   await page.waitForSelector("#pair-prob", { timeout: WAIT });
   await shot("03-answered-while-training");
   await page.click("#cancel");
-  await page.waitForFunction(() => /^Stopped (during|after) epoch \d+ \(.+\); the model keeps epoch \d+'s weights\.$/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
+  await page.waitForFunction(() => /^Stopped (during|after) epoch \d+ \(.+\); the model keeps epoch \d+'s weights(, the ones it started from)?\.$/.test(document.getElementById("progress-text").textContent), null, { timeout: LONG_WAIT });
   const stopped = await text("#progress-text");
   const keptEpoch = Number(/keeps epoch (\d+)'s/.exec(stopped)[1]);
   // Train came back before the test evaluation, which the result then shows.

@@ -205,6 +205,8 @@ test("Cancel: the run says Cancelling… at once and takes no second press, then
 test("a stopped run says the epoch it stopped during or after, and whose weights the model keeps", () => {
   assert.equal(stoppedText({ epochs: 2, bestEpoch: 2, stoppedDuring: 3, trainSeconds: 74 }), "Stopped during epoch 3 (1 min 14 s); the model keeps epoch 2's weights.");
   assert.equal(stoppedText({ epochs: 3, bestEpoch: 1, trainSeconds: 2 }), "Stopped after epoch 3 (2 s); the model keeps epoch 1's weights.");
+  // Epoch 3 judged the weights it started from before it was stopped.
+  assert.equal(stoppedText({ epochs: 2, bestEpoch: 3, stoppedDuring: 3, trainSeconds: 20 }), "Stopped during epoch 3 (20 s); the model keeps epoch 3's weights, the ones it started from.");
   assert.equal(stoppedText({ epochs: 0, bestEpoch: 0, stoppedDuring: 1, trainSeconds: 1 }), "Stopped during epoch 1 (1 s); no epoch was judged, so the model keeps its starting weights.");
   assert.equal(preparingWhat({ phase: "features", done: 1, total: 1, graph: "training" }), "Preparing the training graph");
   assert.equal(preparingWhat({ phase: "features", done: 1, total: 1, graph: "whole" }), "Preparing the graph");

@@ -191,6 +191,9 @@ export function preparingWhat(p: PrepareProgress): string {
  */
 export function stoppedText(r: Pick<TrainResult, "epochs" | "bestEpoch" | "stoppedDuring" | "trainSeconds">): string {
   const when = r.stoppedDuring !== undefined && r.stoppedDuring > 0 ? `Stopped during epoch ${r.stoppedDuring}` : r.epochs > 0 ? `Stopped after epoch ${r.epochs}` : "Stopped before the first epoch";
-  const kept = r.bestEpoch > 0 ? `the model keeps epoch ${r.bestEpoch}'s weights` : "no epoch was judged, so the model keeps its starting weights";
+  // An epoch judges the weights it starts from, so the epoch under way may
+  // be the kept one: then say which weights those are.
+  const started = r.stoppedDuring !== undefined && r.stoppedDuring > 0 && r.bestEpoch === r.stoppedDuring ? ", the ones it started from" : "";
+  const kept = r.bestEpoch > 0 ? `the model keeps epoch ${r.bestEpoch}'s weights${started}` : "no epoch was judged, so the model keeps its starting weights";
   return `${when} (${duration(r.trainSeconds * 1000)}); ${kept}.`;
 }
