@@ -108,12 +108,12 @@ func ILPGNNCheckpoint(r *train.Result, g *graph.Graph, fp [32]byte) (*checkpoint
 // until that configuration agrees with g and with the tensors c actually
 // holds. The model's weights are copies of c's.
 func OpenILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (*ilpgnn.Model, train.Config, error) {
-	return openILPGNN(c, g, fingerprintOf(g))
+	return openILPGNN(c, g, fingerprint.Of(g))
 }
 
-// openILPGNN is OpenILPGNN given g's fingerprint (nil when g is).
-func openILPGNN(c *checkpoint.Checkpoint, g *graph.Graph, fp *[32]byte) (*ilpgnn.Model, train.Config, error) {
-	cfg, featureDim, err := verifyILPGNN(c, g, fp)
+// openILPGNN is OpenILPGNN given g's fingerprint.Of, fp.
+func openILPGNN(c *checkpoint.Checkpoint, g *graph.Graph, fp [32]byte) (*ilpgnn.Model, train.Config, error) {
+	cfg, featureDim, err := VerifyILPGNNOf(c, g, fp)
 	if err != nil {
 		return nil, train.Config{}, err
 	}
@@ -160,7 +160,7 @@ func OpenPredictorOn(c *checkpoint.Checkpoint, g *graph.Graph, in *ilpgnn.Inputs
 // any model of the same run). fp is g's fingerprint.Of, which the caller
 // has from loading g.
 func OpenPredictorReusing(c *checkpoint.Checkpoint, g *graph.Graph, fp [32]byte, in *ilpgnn.Inputs, like *ilpgnn.Predictor, start *ilpgnn.Model) (*ilpgnn.Predictor, train.Config, error) {
-	m, cfg, err := openILPGNN(c, g, &fp)
+	m, cfg, err := openILPGNN(c, g, fp)
 	if err != nil {
 		return nil, train.Config{}, err
 	}
@@ -236,27 +236,17 @@ func calibrationOf(c *checkpoint.Checkpoint) (t, b, ece float64) {
 // ever compared with the configuration's sizes, so a configuration that
 // claims a huge model is refused without allocating anything.
 func VerifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph) (train.Config, int, error) {
-	return verifyILPGNN(c, g, fingerprintOf(g))
+	var fp [32]byte
+	if g != nil {
+		fp = fingerprint.Of(g)
+	}
+	return VerifyILPGNNOf(c, g, fp)
 }
 
 // VerifyILPGNNOf is VerifyILPGNN given g's fingerprint.Of, fp, which the
 // caller has from loading g: hashing a large graph's features costs more
-// than the rest of the checks.
+// than the rest of the checks. fp is not read when g is nil.
 func VerifyILPGNNOf(c *checkpoint.Checkpoint, g *graph.Graph, fp [32]byte) (train.Config, int, error) {
-	return verifyILPGNN(c, g, &fp)
-}
-
-// fingerprintOf returns g's fingerprint, nil for a nil g.
-func fingerprintOf(g *graph.Graph) *[32]byte {
-	if g == nil {
-		return nil
-	}
-	fp := fingerprint.Of(g)
-	return &fp
-}
-
-// verifyILPGNN is VerifyILPGNN given g's fingerprint fp (nil when g is).
-func verifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph, fp *[32]byte) (train.Config, int, error) {
 	fail := func(format string, a ...any) (train.Config, int, error) {
 		return train.Config{}, 0, fmt.Errorf("checkpoint: "+format, a...)
 	}
@@ -264,7 +254,7 @@ func verifyILPGNN(c *checkpoint.Checkpoint, g *graph.Graph, fp *[32]byte) (train
 		return fail("holds a %q model, not %q", c.Model, ilpgnnCheckpointModel)
 	}
 	if g != nil {
-		if err := c.CheckGraph(*fp); err != nil {
+		if err := c.CheckGraph(fp); err != nil {
 			return train.Config{}, 0, err
 		}
 	}

@@ -206,6 +206,16 @@ func TestPrecision(rank explain.Ranker, truth *synth.Dataset) (p1, p2 *float64) 
 	return &p[0], &p[1]
 }
 
+// TrainedPrecision is TestPrecision of t's own ranker (Trained.Ranker),
+// which is built only when there is groundtruth to measure it on: an
+// ILP-GNN model's is a predictor on its training graph.
+func TrainedPrecision(t Trained, truth *synth.Dataset) (p1, p2 *float64) {
+	if truth == nil {
+		return nil, nil
+	}
+	return TestPrecision(t.Ranker(), truth)
+}
+
 // Registry is an ordered set of models.
 type Registry []Spec
 

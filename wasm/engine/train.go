@@ -172,9 +172,7 @@ func (e *Engine) train(ctx context.Context, job *trainJob, l *loaded, seed uint6
 	out.TestAUC, out.ValAUC, out.BestEpoch = r.TestAUC, r.ValAUC, r.BestEpoch
 	out.TestHits = &r.TestHits
 	out.Epochs, out.TrainSeconds, out.SelectedOn = r.Epochs, r.TrainSeconds, string(r.SelectedOn)
-	if l.d.Truth != nil {
-		out.P1, out.P2 = models.TestPrecision(t.Ranker(), l.d.Truth)
-	}
+	out.P1, out.P2 = models.TrainedPrecision(t, l.d.Truth)
 	return out, nil
 }
 
@@ -217,10 +215,8 @@ func (e *Engine) adopt(t models.Trained, l *loaded, cancelled bool) (*model, err
 		return nil, errorf(CodeInternal, "packing the checkpoint: %v", err)
 	}
 	ck.Created = e.opt.Now().Unix()
-	if l.d.Truth != nil { // without groundtruth the ranker is not built
-		if p1, p2 := models.TestPrecision(t.Ranker(), l.d.Truth); p1 != nil {
-			ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: *p1}, checkpoint.Metric{Name: "p_at_2", Value: *p2})
-		}
+	if p1, p2 := models.TrainedPrecision(t, l.d.Truth); p1 != nil {
+		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: "p_at_1", Value: *p1}, checkpoint.Metric{Name: "p_at_2", Value: *p2})
 	}
 	if cancelled {
 		ck.Metrics = append(ck.Metrics, checkpoint.Metric{Name: store.CancelledMetric, Value: float64(t.Result().Epochs)})

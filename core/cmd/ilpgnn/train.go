@@ -294,7 +294,7 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 		return runJSON{}, runError(seed, err)
 	}
 	r := runOf(seed, t.Result())
-	r.P1, r.P2 = models.TestPrecision(t.Ranker(), d.Truth)
+	r.P1, r.P2 = models.TrainedPrecision(t, d.Truth)
 	r.Warning = warning
 	if !tr.json {
 		r.print(stdout, tr.spec)
