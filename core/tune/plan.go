@@ -11,9 +11,22 @@ import (
 )
 
 // WasmSlowdown is how much longer an epoch takes in the browser's
-// WebAssembly than natively (measured: about 1.5x); the app plans with
-// it as Options.Slowdown, so that the plan fits the tab's time.
-const WasmSlowdown = 1.5
+// WebAssembly than natively on as many threads as workers
+// (docs/scale.md measures it); the app plans with it as
+// Options.Slowdown, so that the plan fits the tab's time.
+const WasmSlowdown = 2
+
+// SerialShare is the share of an ILP-GNN epoch that does not divide
+// between threads or workers: 2 of them take SerialShare + (1 −
+// SerialShare)/2 of one's time (docs/scale.md measures the ratio).
+const SerialShare = 0.14
+
+// OnThreads returns the seconds of an epoch that takes seconds on one
+// thread when it runs on threads of them (at least one), by Amdahl's
+// law with SerialShare.
+func OnThreads(seconds float64, threads int) float64 {
+	return seconds * (SerialShare + (1-SerialShare)/float64(max(threads, 1)))
+}
 
 // Size is what a model's training cost depends on: the graph's nodes,
 // undirected edges, and its features' nonzeros and width.
@@ -26,14 +39,17 @@ func SizeOf(g *graph.Graph) Size {
 	return Size{Nodes: g.NumNodes(), Edges: g.NumEdges(), FeatureNNZ: len(g.Features.Values), FeatureDim: g.FeatureDim()}
 }
 
-// cost is a model's estimated native seconds as linear functions of a
-// graph's size: an epoch costs Node·N + Edge·E + NNZ·nnz + EdgeDeg·E·d̄ +
-// Width·D (d̄ = 2E/N, the mean degree, which sizes the pair models'
-// subgraphs; D the features' width, which sizes the input layers that
-// every epoch updates); a run's setup (loading, splitting, preparing,
-// testing) Setup + SetupEdge·E + SetupEpochs epochs.
+// cost is a model's estimated native seconds as functions of a graph's
+// size: an epoch costs Node·N + Edge·E + NNZ·nnz + EdgeDeg·E·d̄ + Width·D
+// + Scale·N^NodeExp·E^EdgeExp (d̄ = 2E/N, the mean degree, which sizes
+// the pair models' subgraphs; D the features' width, which sizes the
+// input layers that every epoch updates; the power term for a cost that
+// no sum of those fits, ILP-GNN's, whose candidates and negatives grow
+// a little faster than the edges); a run's setup (loading, splitting,
+// preparing, testing) Setup + SetupEdge·E + SetupEpochs epochs.
 type cost struct {
 	Node, Edge, NNZ, EdgeDeg, Width float64
+	Scale, NodeExp, EdgeExp         float64
 	Setup, SetupEdge, SetupEpochs   float64
 }
 
@@ -44,7 +60,7 @@ type cost struct {
 func costOf(model string) (c cost, ok bool) {
 	switch model {
 	case "ilpgnn":
-		return cost{Node: 2.64e-5, EdgeDeg: 5.98e-7, Width: 1.7e-6, Setup: 1.5, SetupEdge: 2.2e-5}, true
+		return cost{Scale: 2.57e-6, NodeExp: 0.095, EdgeExp: 1.08, Width: 1.7e-6, Setup: 1.5, SetupEdge: 2.2e-5}, true
 	case "gae":
 		return cost{Node: 1.29e-5, NNZ: 6.2e-8, Setup: 0.8}, true
 	case "vgae":
@@ -68,7 +84,11 @@ func (c cost) epoch(s Size) float64 {
 	if s.Nodes > 0 {
 		deg = 2 * e / float64(s.Nodes)
 	}
-	return c.Node*float64(s.Nodes) + c.Edge*e + c.NNZ*float64(s.FeatureNNZ) + c.EdgeDeg*e*deg + c.Width*float64(s.FeatureDim)
+	sec := c.Node*float64(s.Nodes) + c.Edge*e + c.NNZ*float64(s.FeatureNNZ) + c.EdgeDeg*e*deg + c.Width*float64(s.FeatureDim)
+	if c.Scale != 0 {
+		sec += c.Scale * math.Pow(float64(s.Nodes), c.NodeExp) * math.Pow(e, c.EdgeExp)
+	}
+	return sec
 }
 
 // setup returns c's seconds of one run's setup on s.
@@ -79,11 +99,12 @@ func (c cost) setup(s Size) float64 {
 // EpochSeconds is the estimated native seconds of one training epoch of
 // model at its default settings on a graph of size s, 0 for a model
 // without a cost model (the heuristics train no epochs). The constants
-// were measured once, as CPU seconds per epoch on this project's 2-core
-// machine, and are never timed at run time, so that a budget gives the
-// same plan on every machine; they are within 1.31x of those
-// measurements, about the wall time of a shared machine and up to 2.5x
-// above a quiet one's (docs/tuning.md, "The cost model").
+// were measured once on this project's 2-core machine and are never
+// timed at run time, so that a budget gives the same plan on every
+// machine: ILP-GNN's as the wall seconds of one thread on a quiet
+// machine, the other models' as CPU seconds per epoch on a shared one;
+// they are within 1.31x of those measurements (docs/tuning.md, "The
+// cost model").
 func EpochSeconds(model string, s Size) float64 {
 	c, _ := costOf(model)
 	return c.epoch(s)

@@ -48,6 +48,15 @@ test("workers=1 in the link: the run trains on 1 core and says so; Cancel says C
   assert.equal(await page.inputValue("#train-workers"), "1", "the selector shows the link's choice");
   assert.match(await app(() => location.hash), /&workers=1(&|$)/, "the page's link keeps it");
   assert.equal(await page.isHidden("#workers-note"), true);
+  // Before training, the page estimates an epoch on the chosen workers,
+  // and again when the choice changes: auto is the engine's default.
+  const estimate = (n) => new RegExp(`an epoch takes (under a second|roughly \\d+ (s|min)) on ${n} workers? \\(estimated from its size\\)\\.$`);
+  assert.match(await page.textContent("#no-model"), estimate(1));
+  const auto = await app(() => window.ilpgnnExplorer.store.get("engineInfo").defaultWorkers);
+  await page.selectOption("#train-workers", "");
+  assert.match(await page.textContent("#no-model"), estimate(auto));
+  await page.selectOption("#train-workers", "1");
+  assert.match(await page.textContent("#no-model"), estimate(1));
 
   // A short run with small batches, so its epochs are sharded (reports
   // within them); narrow, with a coarse push for S̃, so it prepares and

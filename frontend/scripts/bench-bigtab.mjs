@@ -3,7 +3,7 @@
 // fresh browser profile with the default settings. Per graph it prints
 //
 //   graph=NAME nodes=N edges=E first_picture_s=… layout_settled_s=…
-//   preparation_s=… default_workers=K seconds_per_epoch=…
+//   preparation_s=… default_workers=K estimated_epoch=… seconds_per_epoch=…
 //   first_explanation_s=… cancel_s=… cancel_result_s=…
 //
 // first_picture_s: the file chosen (the file input) to the graph's first
@@ -12,7 +12,9 @@
 // before training, so that it is the layout's alone; preparation_s: Train
 // pressed to the first epoch's first report (the whole graph's and the
 // training graph's preparation); default_workers: the "auto (K)" the
-// Cores selector offers, which the run uses; seconds_per_epoch: the
+// Cores selector offers, which the run uses; estimated_epoch: the
+// epoch's time the page estimated before Train ("roughly 12 s", "–" from
+// a build without it); seconds_per_epoch: the
 // median time between epoch ends, the first epoch left out;
 // first_explanation_s: Train pressed to the selected pair's explanation
 // answered by the run's own weights ("Answered by epoch …", the pair
@@ -89,6 +91,9 @@ async function benchGraph(server, name) {
     const settled = await page.evaluate(() => window.__bench.layout.at(-1).at);
     const auto = await page.textContent("#train-workers option[value='']");
     const defaultWorkers = Number(/auto \((\d+)\)/.exec(auto)?.[1]);
+    const noModel = (await page.$("#no-model")) === null ? "" : await page.textContent("#no-model");
+    const said = /an epoch takes (roughly [\d.]+ (s|min)|under a second)/.exec(noModel)?.[1];
+    const estimated = said === undefined ? "–" : said === "under a second" ? "<1s" : said.replace("roughly ", "").replaceAll(" ", "");
 
     // The best-connected node and its first neighbour, selected before Train.
     const pair = await page.evaluate(() => {
@@ -141,6 +146,7 @@ async function benchGraph(server, name) {
         `layout_settled_s=${secs(settled - chosen)}`,
         `preparation_s=${secs(firstEpoch?.at - trainAt)}`,
         `default_workers=${defaultWorkers}`,
+        `estimated_epoch=${estimated}`,
         `seconds_per_epoch=${secs(epochMs)}`,
         `first_explanation_s=${explainedAt === undefined ? "none" : secs(explainedAt - trainAt)}`,
         `cancel_s=${secs(backAt - cancelAt)}`,

@@ -180,6 +180,14 @@ export interface GraphInfo {
    * can say it before the user trains.
    */
   trainMemoryBytes: number;
+  /**
+   * TrainEpochSeconds are the seconds an epoch of ILP-GNN with the
+   * default settings is estimated to take in the tab, [k] on k+1
+   * workers up to MaxWorkers (tune.EpochSeconds times
+   * tune.WasmSlowdown, shared by tune.OnThreads), so the page can say
+   * it before the user trains.
+   */
+  trainEpochSeconds: number[];
 }
 
 /** GenerateArgs are the args of generate. */

@@ -59,7 +59,7 @@ function describe(n: number, edges: Array<[number, number]>, ids?: string[]): Gr
   }
   return {
     name: "t", fingerprint: "f", nodes: n, edges: edges.length, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
-    missingFeatures: 0, missingFeatureIds: [], inputNotes: [], trainMemoryBytes: 1 << 20,
+    missingFeatures: 0, missingFeatureIds: [], inputNotes: [], trainMemoryBytes: 1 << 20, trainEpochSeconds: [2, 1.14],
     ids: ids ?? Array.from({ length: n }, (_, v) => `n${v}`), degrees, labels: null, classNames: null, edgeList: edges.flat(),
   };
 }

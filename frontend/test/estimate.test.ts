@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EpochClock, describeEstimate, median, roughly } from "../src/app/estimate";
+import { EpochClock, describeEstimate, epochBeforeTraining, median, roughly } from "../src/app/estimate";
 
 test("median of odd and even lists, unsorted", () => {
   assert.equal(median([5]), 5);
@@ -73,4 +73,18 @@ test("describeEstimate leads with when patience may stop the run, then says the 
   // Patience at the end of the run adds nothing.
   assert.equal(describeEstimate({ epochMs: 2000, epochsLeft: 3.75, atMostMs: 7500 }, 10, 0), "at most about 8 s left (the pace of the current epoch, 2 s each, × 3.8 epochs to go)");
   assert.equal(describeEstimate({ epochMs: 1000, epochsLeft: 1, atMostMs: 1000 }, 10, 1), "at most about 1 s left (median of the last 1 epoch, 1 s each, × 1 epochs to go)");
+});
+
+test("before training, the epoch's estimate for the workers the run gets", () => {
+  const est = [20.4, 11.6, 8.7];
+  assert.equal(epochBeforeTraining(est, 1), "an epoch takes roughly 20 s on 1 worker");
+  assert.equal(epochBeforeTraining(est, 2), "an epoch takes roughly 12 s on 2 workers");
+  // More workers than estimates: the last; fewer than one: one.
+  assert.equal(epochBeforeTraining(est, 8), "an epoch takes roughly 9 s on 3 workers");
+  assert.equal(epochBeforeTraining(est, 0), "an epoch takes roughly 20 s on 1 worker");
+  // 150 s rounds to minutes, as the time left does.
+  assert.equal(epochBeforeTraining([150], 1), "an epoch takes roughly 3 min on 1 worker");
+  assert.equal(epochBeforeTraining([0.4, 0.25], 2), "an epoch takes under a second on 2 workers");
+  assert.equal(epochBeforeTraining([], 2), "");
+  assert.equal(epochBeforeTraining([Number.NaN], 1), "");
 });

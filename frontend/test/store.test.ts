@@ -12,7 +12,7 @@ test("a new app store holds the defaults; every key reads back what was set", ()
   const stats = { density: 0, minDegree: 1, maxDegree: 2, meanDegree: 4 / 3, medianDegree: 1, isolated: 0, components: 1, largestComponent: 3 };
   const desc: GraphDescription = {
     name: "tiny", fingerprint: "f1", nodes: 3, edges: 2, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
-    missingFeatures: 0, missingFeatureIds: [], inputNotes: [], trainMemoryBytes: 1 << 20, ids: ["a", "b", "c"], degrees: [1, 2, 1], labels: null, classNames: null, edgeList: [0, 1, 1, 2],
+    missingFeatures: 0, missingFeatureIds: [], inputNotes: [], trainMemoryBytes: 1 << 20, trainEpochSeconds: [2, 1.14], ids: ["a", "b", "c"], degrees: [1, 2, 1], labels: null, classNames: null, edgeList: [0, 1, 1, 2],
   };
   const g = new LoadedGraph(desc);
   const sel: Selection = { kind: "pair", i: 0, j: 2 };

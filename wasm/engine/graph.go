@@ -5,13 +5,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
+
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/load"
+	"ilpgnn/core/shard"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
-	"strings"
+	"ilpgnn/core/tune"
 )
 
 // setGraph replaces the graph; a model of another graph goes with it.
@@ -40,8 +43,19 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 		HasLabels: g.Labels != nil, HasGroundtruth: d.Truth != nil, Synthetic: syn,
 		MissingFeatures: st.MissingFeatures, MissingFeatureIDs: append([]string{}, st.MissingFeatureIDs...),
 		InputNotes:       append([]string{}, st.InputNotes...),
-		TrainMemoryBytes: train.EstimateMemory(g, train.DefaultConfig()).Bytes,
+		TrainMemoryBytes:  train.EstimateMemory(g, train.DefaultConfig()).Bytes,
+		TrainEpochSeconds: epochSeconds(tune.SizeOf(g)),
 	}}
+}
+
+// epochSeconds returns GraphInfo.TrainEpochSeconds of a graph of size s.
+func epochSeconds(s tune.Size) []float64 {
+	one := tune.EpochSeconds("ilpgnn", s) * tune.WasmSlowdown
+	out := make([]float64, shard.Count)
+	for k := range out {
+		out[k] = tune.OnThreads(one, k+1)
+	}
+	return out
 }
 
 func (e *Engine) load(_ context.Context, req Request) (any, []byte, error) {

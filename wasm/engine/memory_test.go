@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"math"
 	"strings"
 	"testing"
 
+	"ilpgnn/core/shard"
 	"ilpgnn/core/train"
+	"ilpgnn/core/tune"
 )
 
 // TestTrainRefusesTabMemory: settings whose training would need more than
@@ -40,5 +43,36 @@ func TestTrainRefusesTabMemory(t *testing.T) {
 	p.call("train", trainArgs(2), &tr)
 	if tr.Epochs != 2 {
 		t.Errorf("after the refusal: %+v", tr)
+	}
+}
+
+// TestGraphInfoEstimates: a loaded graph's info carries the estimates the
+// page states before training: the memory of train.EstimateMemory and an
+// epoch's seconds in the tab, on one worker tune.EpochSeconds times the
+// wasm slowdown, on two 0.14 + 0.86/2 = 0.57 of that, on every number of
+// workers the engine accepts.
+func TestGraphInfoEstimates(t *testing.T) {
+	p := newPage(t, nil)
+	var info GraphInfo
+	r := p.wait(p.send("load", map[string]any{"name": "cycle"}, map[string][]byte{"edges.txt": []byte("0 1\n1 2\n2 3\n3 0\n")}))
+	if r.Type != "result" {
+		t.Fatalf("load: %+v", r.Error)
+	}
+	roundTrip(t, r.Result, &info)
+	g := p.e.data.d.Graph
+	if want := train.EstimateMemory(g, train.DefaultConfig()).Bytes; info.TrainMemoryBytes != want {
+		t.Errorf("memory %d, want %d", info.TrainMemoryBytes, want)
+	}
+	one := tune.EpochSeconds("ilpgnn", tune.SizeOf(g)) * tune.WasmSlowdown
+	if len(info.TrainEpochSeconds) != shard.Count || one <= 0 {
+		t.Fatalf("%d epoch estimates (want %d), one worker's %v", len(info.TrainEpochSeconds), shard.Count, one)
+	}
+	if got := info.TrainEpochSeconds; math.Abs(got[0]-one) > 1e-12*one || math.Abs(got[1]-0.57*one) > 1e-12*one {
+		t.Errorf("one and two workers: %v, %v s; want %v and %v", got[0], got[1], one, 0.57*one)
+	}
+	for k := 1; k < len(info.TrainEpochSeconds); k++ {
+		if info.TrainEpochSeconds[k] >= info.TrainEpochSeconds[k-1] {
+			t.Errorf("%d workers take %v s, %d take %v", k+1, info.TrainEpochSeconds[k], k, info.TrainEpochSeconds[k-1])
+		}
 	}
 }

@@ -191,6 +191,12 @@ type GraphInfo struct {
 	// the estimate behind train's refusal above TabMemory), so the page
 	// can say it before the user trains.
 	TrainMemoryBytes int64 `json:"trainMemoryBytes"`
+	// TrainEpochSeconds are the seconds an epoch of ILP-GNN with the
+	// default settings is estimated to take in the tab, [k] on k+1
+	// workers up to MaxWorkers (tune.EpochSeconds times
+	// tune.WasmSlowdown, shared by tune.OnThreads), so the page can say
+	// it before the user trains.
+	TrainEpochSeconds []float64 `json:"trainEpochSeconds"`
 }
 
 // GraphStats are the degree and connectivity statistics of a graph.

@@ -26,15 +26,15 @@ func tuneArgs() map[string]any {
 var tuneFixed = map[string]string{"epochs": "120", "hidden": "8", "alpha": "0.02", "lambda": "0.1", "weight-decay": "0"}
 
 // wantPlan is the plan of tuneArgs for the loaded graph: tune.Plan's for a
-// browser (tune.WasmSlowdown), as the command line would plan it with
-// --budget 40s (60 s / 1.5).
+// browser (tune.WasmSlowdown), as the command line would plan it with a
+// budget of 60 s / tune.WasmSlowdown.
 func wantPlan(t *testing.T, p *page) (tune.Options, tune.Estimate) {
 	t.Helper()
 	p.e.mu.Lock()
 	g := p.e.data.d.Graph
 	p.e.mu.Unlock()
 	spec, _ := p.e.opt.Models.Lookup("ilpgnn")
-	opt, est, err := tune.Plan(spec, tune.SizeOf(g), 40*time.Second, tune.Options{Seeds: []uint64{2}, Fixed: tuneFixed})
+	opt, est, err := tune.Plan(spec, tune.SizeOf(g), time.Duration(60/tune.WasmSlowdown*float64(time.Second)), tune.Options{Seeds: []uint64{2}, Fixed: tuneFixed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"ilpgnn/core/synth"
 	"ilpgnn/core/sysmem"
 	"ilpgnn/core/train"
+	"ilpgnn/core/tune"
 )
 
 // wideNPZ writes a 40-node ring whose features declare d columns with one
@@ -109,8 +111,21 @@ func TestTrainRefusesMemory(t *testing.T) {
 	wideNPZ(t, wide, 1000)
 	code, out, stderr = cli(t, "train", "--data", wide, "--seeds", "0", "--epochs", "1", "--quiet")
 	total, _, _ = estimate(1000)
-	if code != 0 || !strings.Contains(out, "\nestimate: about "+train.Bytes(total)+" of memory at its peak (of "+train.Bytes(limit)+" here), about ") {
-		t.Errorf("narrow: exit %d: %s\n%s", code, stderr, out)
+	// The epoch's estimate is ILP-GNN's on one thread shared between
+	// GOMAXPROCS of them, and names them.
+	threads := runtime.GOMAXPROCS(0)
+	epoch := tune.OnThreads(tune.EpochSeconds("ilpgnn", tune.Size{Nodes: 40, Edges: 40, FeatureNNZ: 40, FeatureDim: 1000}), threads)
+	line := "\nestimate: about " + train.Bytes(total) + " of memory at its peak (of " + train.Bytes(limit) + " here), about " + epochText(epoch) + " an epoch" + threadsText(threads) + "\n"
+	if code != 0 || !strings.Contains(out, line) {
+		t.Errorf("narrow: exit %d: %s\n%s\nwant the line %q", code, stderr, out, line)
+	}
+	if threadsText(1) != " on one thread" || threadsText(3) != " on 3 threads" || threadsText(0) != "" {
+		t.Errorf("threads named %q, %q, %q", threadsText(1), threadsText(3), threadsText(0))
+	}
+	code, out, _ = cli(t, "train", "--data", wide, "--seeds", "0", "--epochs", "1", "--json")
+	res = trainJSON{}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.EpochThreads != threads || res.EpochSecondsEstimate != epoch {
+		t.Errorf("narrow --json: exit %d, %v: threads %d, epoch %v s, want %d and %v", code, err, res.EpochThreads, res.EpochSecondsEstimate, threads, epoch)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -109,11 +110,13 @@ type trainJSON struct {
 	// MemoryEstimate is the estimated peak memory of training the model
 	// on the graph (models.MemoryEstimator), MemoryLimit this machine's
 	// memory where known, and EpochSecondsEstimate the estimated seconds
-	// of an epoch on two cores (tune.EpochSeconds); set before training,
-	// for the models that have them.
+	// of an epoch (tune.EpochSeconds; ILP-GNN's on as many threads as
+	// GOMAXPROCS, EpochThreads); set before training, for the models that
+	// have them.
 	MemoryEstimate       *train.MemoryEstimate `json:"memory_estimate,omitempty"`
 	MemoryLimit          int64                 `json:"memory_limit,omitempty"`
 	EpochSecondsEstimate float64               `json:"epoch_seconds_estimate,omitempty"`
+	EpochThreads         int                   `json:"epoch_threads,omitempty"`
 	// Error is why the command failed (it also exits non-zero); Runs holds
 	// the seeds that finished before.
 	Error string `json:"error,omitempty"`
@@ -177,8 +180,8 @@ func cmdTrain(ctx context.Context, reg models.Registry, args []string, stdout, s
 			fmt.Fprintf(stdout, "note: %s\n", note)
 		}
 		if m := out.MemoryEstimate; m != nil {
-			fmt.Fprintf(stdout, "estimate: about %s of memory at its peak%s, about %s an epoch on two cores\n",
-				train.Bytes(m.Bytes), limitText(out.MemoryLimit), epochText(out.EpochSecondsEstimate))
+			fmt.Fprintf(stdout, "estimate: about %s of memory at its peak%s, about %s an epoch%s\n",
+				train.Bytes(m.Bytes), limitText(out.MemoryLimit), epochText(out.EpochSecondsEstimate), threadsText(out.EpochThreads))
 		}
 		fmt.Fprintf(stdout, "%6s  %8s  %8s  %26s  %6s  %8s  %9s\n", "seed", "test AUC", "val AUC", "test Hits@20 / @50 / @100", "epochs", "seconds", "ms/epoch")
 	}
@@ -330,9 +333,26 @@ func (tr *trainRun) saveRun(t models.Trained, d *dataset.Dataset, seed uint64, m
 // refuses to train when the memory is over what this machine has.
 func (out *trainJSON) estimate(tr *trainRun, g *graph.Graph) error {
 	out.EpochSecondsEstimate = tune.EpochSeconds(tr.spec.Name, tune.SizeOf(g))
+	if tr.spec.Name == "ilpgnn" && out.EpochSecondsEstimate > 0 {
+		// Only ILP-GNN's epoch divides between threads as measured.
+		out.EpochThreads = runtime.GOMAXPROCS(0)
+		out.EpochSecondsEstimate = tune.OnThreads(out.EpochSecondsEstimate, out.EpochThreads)
+	}
 	var err error
 	out.MemoryEstimate, out.MemoryLimit, err = checkMemory(tr.config, g)
 	return err
+}
+
+// threadsText names the threads an estimated epoch runs on: " on 2
+// threads", nothing where the estimate does not count them.
+func threadsText(threads int) string {
+	switch threads {
+	case 0:
+		return ""
+	case 1:
+		return " on one thread"
+	}
+	return fmt.Sprintf(" on %d threads", threads)
 }
 
 // epochText writes an estimated epoch for people: "2.2 ms", "123 ms",

@@ -132,3 +132,19 @@ export function describeEstimate(e: Estimate, window: number, counted: number): 
 function fmtEpochs(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
+
+/**
+ * The estimate of an epoch before training, from the engine's
+ * `trainEpochSeconds` ([k]: seconds on k+1 workers) for a run on
+ * `workers`: "an epoch takes roughly 12 s on 2 workers". Workers beyond
+ * the estimates take the last one; an epoch under a second says so
+ * rather than "0 s". Empty when there is no estimate.
+ */
+export function epochBeforeTraining(secondsByWorkers: readonly number[], workers: number): string {
+  if (secondsByWorkers.length === 0) return "";
+  const k = Math.min(Math.max(Math.round(workers), 1), secondsByWorkers.length) - 1;
+  const s = secondsByWorkers[k]!;
+  if (!Number.isFinite(s) || s < 0) return "";
+  const time = s < 1 ? "under a second" : `roughly ${roughly(1000 * s)}`;
+  return `an epoch takes ${time} on ${k + 1} worker${k === 0 ? "" : "s"}`;
+}

@@ -12,7 +12,7 @@ import { LineChart } from "../charts/index";
 import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { AUTO, coreOptions, coresText, parseChoice, workersOf, workersOption } from "../cores";
-import { EpochClock, describeEstimate, roughly } from "../estimate";
+import { EpochClock, describeEstimate, epochBeforeTraining, roughly } from "../estimate";
 import { bytes, createdTime, duration, percent } from "../format";
 import { SERIES } from "../palette";
 import { cancelledAt, changedSettings, describeMeta, describeModel, runState } from "../restore";
@@ -146,7 +146,10 @@ export class TrainPanel {
     });
     store.subscribe("graph", () => this.showRunButtons());
     this.showRunButtons();
-    store.subscribe("workers", () => this.showCores());
+    store.subscribe("workers", () => {
+      this.showCores();
+      this.showNoModel();
+    });
   }
 
   /**
@@ -646,7 +649,13 @@ export class TrainPanel {
   private showNoModel(): void {
     if (this.store.get("model") !== null || this.store.get("training")) return;
     const g = this.store.get("graph");
-    const memory = g !== null ? ` With the default settings, training this graph needs about ${bytes(g.desc.trainMemoryBytes)} of memory.` : "";
+    let memory = "";
+    if (g !== null) {
+      const workers = this.store.get("workers") ?? this.store.get("engineInfo")?.defaultWorkers ?? 1;
+      const epoch = epochBeforeTraining(g.desc.trainEpochSeconds, workers);
+      memory = ` With the default settings, training this graph needs about ${bytes(g.desc.trainMemoryBytes)} of memory` +
+        (epoch === "" ? "." : `, and once the graph is prepared ${epoch} (estimated from its size).`);
+    }
     replace(
       this.result,
       h("p", { class: "muted", id: "no-model" }, `No model yet: press Train. From the end of the first epoch on, the best weights so far answer your questions while training goes on.${memory}`),
