@@ -42,7 +42,7 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 			Components: st.Components, LargestComponent: st.LargestComponent},
 		HasLabels: g.Labels != nil, HasGroundtruth: d.Truth != nil, Synthetic: syn,
 		MissingFeatures: st.MissingFeatures, MissingFeatureIDs: append([]string{}, st.MissingFeatureIDs...),
-		InputNotes:       append([]string{}, st.InputNotes...),
+		InputNotes:        append([]string{}, st.InputNotes...),
 		TrainMemoryBytes:  train.EstimateMemory(g, train.DefaultConfig()).Bytes,
 		TrainEpochSeconds: epochSeconds(tune.SizeOf(g)),
 	}}
