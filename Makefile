@@ -191,6 +191,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzSet$$' -fuzztime=$(FUZZTIME) ./core/cmd/ilpgnn
 	$(GO) test -run='^$$' -fuzz='^FuzzPlan$$' -fuzztime=$(FUZZTIME) ./core/tune
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeRequest$$' -fuzztime=$(FUZZTIME) ./wasm/engine
+	$(GO) test -run='^$$' -fuzz='^FuzzSigmoids$$' -fuzztime=$(FUZZTIME) ./core/detmath
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./core/...

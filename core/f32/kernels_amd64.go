@@ -2,7 +2,11 @@
 
 package f32
 
-import "strconv"
+import (
+	"strconv"
+
+	"ilpgnn/core/internal/avx"
+)
 
 // On amd64 with AVX the hot loops (madd2, spmmRow, axpy, dot, scale) run in
 // assembly (kernels_amd64.s) eight output columns at a time. Each output
@@ -14,11 +18,7 @@ import "strconv"
 
 // useAVX reports whether the CPU and OS support AVX (set once at start-up,
 // read only).
-var useAVX = hasAVX()
-
-// hasAVX reports CPUID's AVX and OSXSAVE bits and that the OS saves the
-// YMM registers (XGETBV).
-func hasAVX() bool
+var useAVX = avx.Supported()
 
 // madd2AVX is madd2Go for k4 (a multiple of 4) rows of b, n columns, with
 // no bounds checks: d0, d1 hold n floats, x0, x1 k4, b k4·n.

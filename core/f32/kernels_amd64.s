@@ -9,25 +9,6 @@
 // Eight columns j go through one YMM register; the last n mod 8 columns
 // take the same steps with scalar VEX instructions.
 
-// func hasAVX() bool
-TEXT ·hasAVX(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x18000000, CX // OSXSAVE (bit 27) and AVX (bit 28)
-	CMPL CX, $0x18000000
-	JNE  no
-	XORL CX, CX
-	XGETBV               // XCR0: the OS saves XMM (bit 1) and YMM (bit 2) state
-	ANDL $6, AX
-	CMPL AX, $6
-	JNE  no
-	MOVB $1, ret+0(FP)
-	RET
-no:
-	MOVB $0, ret+0(FP)
-	RET
-
 // func madd2AVX(d0, d1, x0, x1, b *float32, n, k4 int)
 //
 // For each block of four rows p..p+3 of b (b0..b3, row stride n):

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"ilpgnn/core/detmath"
 	"ilpgnn/core/f32"
 	"ilpgnn/core/internal/prefetch"
 )
@@ -34,7 +35,8 @@ type scorer struct {
 	// were left out by the bound (none when it is 0 or not reached).
 	bound [2]int
 	// need and needAt are the nodes, and their places in the candidates,
-	// whose dot products finish computes at once, into dots.
+	// whose dot products finish computes at once, into dots (adots for
+	// H^0's), and then their sigmoids in place.
 	need, needAt []int32
 	dots, adots  []float32
 	// commonAt holds the places of the common neighbours among the
@@ -216,19 +218,24 @@ func (sc *scorer) finish(slot int, cands []Candidate, commons int, commonAt []in
 // sc.needAt, whose nodes are sc.need, against target j, and records them
 // in tab when tab is not nil. The dot products go through f32.DotRows
 // together, which computes each as f32.Dot does, bit for bit, but four at
-// a time: Amazon Photo's selection spent most of its time in them.
+// a time: Amazon Photo's selection spent most of its time in them. Their
+// sigmoids go through detmath.Sigmoids together for the same reason (the
+// sigmoid's bits, four at a time): with the anchor there are two a
+// candidate.
 func (sc *scorer) scoreNeeded(cands []Candidate, j int, tab *targetTable) {
 	sc.dots = grow(sc.dots, len(sc.need))
 	f32.DotRows(sc.dots, sc.row(int32(j)), sc.hr, sc.need)
+	detmath.Sigmoids(sc.dots, sc.dots)
 	if sc.h0 != nil {
 		sc.adots = grow(sc.adots, len(sc.need))
 		f32.DotRows(sc.adots, sc.h0[j*sc.d:(j+1)*sc.d], sc.h0, sc.need)
+		detmath.Sigmoids(sc.adots, sc.adots)
 	}
 	for k, m := range sc.needAt {
 		c := &cands[m]
-		c.NO = sigmoid(sc.dots[k])
+		c.NO = sc.dots[k]
 		if sc.h0 != nil {
-			c.Anchor = sigmoid(sc.adots[k])
+			c.Anchor = sc.adots[k]
 		}
 		if tab != nil {
 			tab.set(c.Node, c.NO, c.Anchor)

@@ -86,7 +86,8 @@ func (e eq5) record(t *autograd.Tape, no *autograd.Var, a []float32) *autograd.V
 	return autograd.AddConst(t, autograd.Scale(t, no, e.no), a)
 }
 
-func sigmoid(x float32) float32 { return float32(1 / (1 + detmath.Exp(-float64(x)))) }
+// sigmoid is the logistic function in float32, the same bits everywhere.
+func sigmoid(x float32) float32 { return detmath.Sigmoid(x) }
 
 // The orders of candidates (docs/model.md §4, §7) and the partial sorts
 // that apply them.

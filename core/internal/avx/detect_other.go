@@ -1,0 +1,5 @@
+//go:build !amd64 || purego
+
+package avx
+
+func detect() bool { return false }
