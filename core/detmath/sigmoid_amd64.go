@@ -8,10 +8,6 @@ import (
 	"ilpgnn/core/internal/avx"
 )
 
-// useAVX reports whether the CPU and OS support AVX (set once at start-up,
-// read only).
-var useAVX = avx.Supported()
-
 // lanes4 is a float64 constant for the four lanes of a YMM register.
 func lanes4(v float64) [4]uint64 {
 	b := math.Float64bits(v)
@@ -57,7 +53,7 @@ func sigmoid4AVX(dst, x *float32, n int, c *[14][4]uint64, t *[32]float64) int
 func sigmoids(dst, x []float32) {
 	n := len(x) &^ 3
 	done := 0
-	for useAVX && done < n {
+	for avx.Supported() && done < n {
 		done += sigmoid4AVX(&dst[done], &x[done], n-done, &sigmoidConsts, &exp2Table)
 		if done < n {
 			sigmoidsGo(dst[done:done+4], x[done:done+4])

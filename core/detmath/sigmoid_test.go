@@ -120,13 +120,19 @@ func FuzzSigmoids(f *testing.F) {
 
 var sinkF32 []float32
 
-func BenchmarkSigmoids(b *testing.B) {
+// benchArgs are 64 dot-product-sized arguments and a destination for
+// them, a scorer's candidates of one side.
+func benchArgs() (dst, x []float32) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	x := make([]float32, 64)
+	x = make([]float32, 64)
 	for k := range x {
 		x[k] = float32(rng.NormFloat64() * 4)
 	}
-	dst := make([]float32, len(x))
+	return make([]float32, len(x)), x
+}
+
+func BenchmarkSigmoids(b *testing.B) {
+	dst, x := benchArgs()
 	for b.Loop() {
 		Sigmoids(dst, x)
 	}
@@ -134,12 +140,7 @@ func BenchmarkSigmoids(b *testing.B) {
 }
 
 func BenchmarkSigmoidOneByOne(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	x := make([]float32, 64)
-	for k := range x {
-		x[k] = float32(rng.NormFloat64() * 4)
-	}
-	dst := make([]float32, len(x))
+	dst, x := benchArgs()
 	for b.Loop() {
 		sigmoidsGo(dst, x)
 	}

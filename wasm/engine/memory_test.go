@@ -10,11 +10,9 @@ import (
 	"ilpgnn/core/tune"
 )
 
-// TestTrainRefusesTabMemory: settings whose training would need more than
-// the 4 GiB a tab's engine holds are refused before any work, with the
-// estimate (train.EstimateMemory's, the same as the command line's) and
-// what to change; the graph stays loaded and a smaller run trains.
-func TestTrainRefusesTabMemory(t *testing.T) {
+// loadCycle returns a page with a 4-node cycle loaded, and its info.
+func loadCycle(t *testing.T) (*page, GraphInfo) {
+	t.Helper()
 	p := newPage(t, nil)
 	var info GraphInfo
 	r := p.wait(p.send("load", map[string]any{"name": "cycle"}, map[string][]byte{"edges.txt": []byte("0 1\n1 2\n2 3\n3 0\n")}))
@@ -22,6 +20,15 @@ func TestTrainRefusesTabMemory(t *testing.T) {
 		t.Fatalf("load: %+v", r.Error)
 	}
 	roundTrip(t, r.Result, &info)
+	return p, info
+}
+
+// TestTrainRefusesTabMemory: settings whose training would need more than
+// the 4 GiB a tab's engine holds are refused before any work, with the
+// estimate (train.EstimateMemory's, the same as the command line's) and
+// what to change; the graph stays loaded and a smaller run trains.
+func TestTrainRefusesTabMemory(t *testing.T) {
+	p, _ := loadCycle(t)
 	const hidden = 20_000_000
 	e := p.callErr("train", map[string]any{"config": map[string]any{"epochs": "1", "hidden": "20000000"}}, nil)
 	g := p.e.data.d.Graph
@@ -52,13 +59,7 @@ func TestTrainRefusesTabMemory(t *testing.T) {
 // wasm slowdown, on two 0.14 + 0.86/2 = 0.57 of that, on every number of
 // workers the engine accepts.
 func TestGraphInfoEstimates(t *testing.T) {
-	p := newPage(t, nil)
-	var info GraphInfo
-	r := p.wait(p.send("load", map[string]any{"name": "cycle"}, map[string][]byte{"edges.txt": []byte("0 1\n1 2\n2 3\n3 0\n")}))
-	if r.Type != "result" {
-		t.Fatalf("load: %+v", r.Error)
-	}
-	roundTrip(t, r.Result, &info)
+	p, info := loadCycle(t)
 	g := p.e.data.d.Graph
 	if want := train.EstimateMemory(g, train.DefaultConfig()).Bytes; info.TrainMemoryBytes != want {
 		t.Errorf("memory %d, want %d", info.TrainMemoryBytes, want)
