@@ -1,4 +1,4 @@
-package dglexport
+package graphexport
 
 import (
 	"archive/zip"
@@ -85,7 +85,7 @@ func ZipBytes(e Export, folder string, maxBytes int64) ([]byte, *Manifest, error
 		return nil, nil, err
 	}
 	if err := z.Close(); err != nil {
-		return nil, nil, fmt.Errorf("dglexport: %w", err)
+		return nil, nil, fmt.Errorf("graphexport: %w", err)
 	}
 	return buf.b.Bytes(), m, nil
 }

@@ -1,4 +1,4 @@
-package dglexport
+package graphexport
 
 import (
 	"bufio"

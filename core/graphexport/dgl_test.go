@@ -1,4 +1,4 @@
-package dglexport
+package graphexport
 
 import (
 	"bufio"
@@ -72,8 +72,8 @@ func TestCoraRoundTrip(t *testing.T) {
 		t.Errorf("manifest counts %d nodes, %d edges, %d features, %d classes; Cora has 2708, 5278, 1433, 7",
 			m.Nodes, m.Edges, m.FeatureDim, len(m.ClassNames))
 	}
-	checkMetadata(t, dir, g, true)
-	checkEdges(t, dir, g)
+	checkMetadata(t, dir, g, true, true)
+	checkEdges(t, dir, g, true)
 	checkFeatures(t, dir, g)
 	checkLabels(t, dir, g)
 	checkIDs(t, dir, g)
@@ -114,8 +114,8 @@ func TestSynthRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := d.Graph
-	checkMetadata(t, dir, g, true)
-	checkEdges(t, dir, g)
+	checkMetadata(t, dir, g, true, true)
+	checkEdges(t, dir, g, true)
 	checkFeatures(t, dir, g)
 	checkLabels(t, dir, g)
 	checkIDs(t, dir, g)
@@ -172,8 +172,8 @@ func TestWriteReplaces(t *testing.T) {
 			t.Errorf("%s left from the earlier export (%v)", name, err)
 		}
 	}
-	checkMetadata(t, dir, ring, false)
-	checkEdges(t, dir, ring)
+	checkMetadata(t, dir, ring, false, true)
+	checkEdges(t, dir, ring, true)
 }
 
 func TestWriteRefuses(t *testing.T) {
@@ -261,8 +261,9 @@ func graphOf(t *testing.T, n int, edges []graph.Edge, ids []string) *graph.Graph
 }
 
 // checkMetadata reads metadata.json as plain JSON, not through Metadata,
-// and checks DGL's keys.
-func checkMetadata(t *testing.T, dir string, g *graph.Graph, labels bool) {
+// and checks DGL's keys; both says whether the edge file holds each edge
+// both ways.
+func checkMetadata(t *testing.T, dir string, g *graph.Graph, labels, both bool) {
 	t.Helper()
 	var md map[string]any
 	readJSON(t, filepath.Join(dir, MetadataFile), &md)
@@ -273,12 +274,18 @@ func checkMetadata(t *testing.T, dir string, g *graph.Graph, labels bool) {
 	if labels {
 		nodeData["label"] = numpy("node_data/label-0.npy")
 	}
+	m := float64(g.NumEdges())
+	if both {
+		m *= 2
+	}
 	want := map[string]any{
 		"graph_name":          GraphName(g.Name),
 		"node_type":           []any{"_N"},
+		"num_nodes_per_type":  []any{float64(g.NumNodes())},
 		"num_nodes_per_chunk": []any{[]any{float64(g.NumNodes())}},
 		"edge_type":           []any{"_N:_E:_N"},
-		"num_edges_per_chunk": []any{[]any{float64(g.NumEdges())}},
+		"num_edges_per_type":  []any{m},
+		"num_edges_per_chunk": []any{[]any{m}},
 		"edges": map[string]any{"_N:_E:_N": map[string]any{
 			"format": map[string]any{"name": "csv", "delimiter": " "},
 			"data":   []any{"edges/_E0.txt"},
@@ -295,10 +302,28 @@ func checkMetadata(t *testing.T, dir string, g *graph.Graph, labels bool) {
 	}
 }
 
-// checkEdges checks that the edge file holds every edge of g once.
-func checkEdges(t *testing.T, dir string, g *graph.Graph) {
+// checkEdges checks that the edge file holds every edge of g once, u < v,
+// then, when both, each of those lines reversed in the same order.
+func checkEdges(t *testing.T, dir string, g *graph.Graph, both bool) {
 	t.Helper()
-	edges := readPairs(t, filepath.Join(dir, EdgesFile))
+	checkEdgeLines(t, EdgesFile, readPairs(t, filepath.Join(dir, EdgesFile)), g, both)
+}
+
+// checkEdgeLines checks edges, the lines of file, as checkEdges does.
+func checkEdgeLines(t *testing.T, file string, edges []graph.Edge, g *graph.Graph, both bool) {
+	t.Helper()
+	if both {
+		m := len(edges) / 2
+		if 2*m != len(edges) {
+			t.Fatalf("%s: %d lines, odd for both directions", file, len(edges))
+		}
+		for k, e := range edges[m:] {
+			if f := edges[k]; e != (graph.Edge{U: f.V, V: f.U}) {
+				t.Fatalf("%s: line %d is %v, not line %d's %v reversed", file, m+k+1, e, k+1, f)
+			}
+		}
+		edges = edges[:m]
+	}
 	seen := map[graph.Edge]bool{}
 	for k, e := range edges {
 		switch {
@@ -392,7 +417,7 @@ func checkSplit(t *testing.T, dir string, g *graph.Graph, want *split.Split) {
 			t.Fatalf("%s of shape %v for %d edges", mask, shape, len(edges))
 		}
 		for k, e := range edges {
-			if (got[k] == 1) != in[e] || got[k] > 1 {
+			if (got[k] == 1) != in[graph.Edge{U: min(e.U, e.V), V: max(e.U, e.V)}] || got[k] > 1 {
 				t.Fatalf("%s[%d] = %d for edge %v, in %s: %v", mask, k, got[k], e, set, in[e])
 			}
 		}

@@ -1,12 +1,12 @@
-package dglexport_test
+package graphexport_test
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
 
-	"ilpgnn/core/dglexport"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/graphexport"
 	"ilpgnn/core/split"
 )
 
@@ -22,15 +22,15 @@ func ExampleWrite() {
 	if err != nil {
 		panic(err)
 	}
-	dir, err := os.MkdirTemp("", "dglexport")
+	dir, err := os.MkdirTemp("", "graphexport")
 	if err != nil {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	if _, err := dglexport.Write(dir, dglexport.Export{Graph: g, Split: sp}); err != nil {
+	if _, err := graphexport.Write(dir, graphexport.Export{Graph: g, Split: sp}); err != nil {
 		panic(err)
 	}
-	for _, name := range []string{dglexport.MetadataFile, dglexport.EdgesFile} {
+	for _, name := range []string{graphexport.MetadataFile, graphexport.EdgesFile} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			panic(err)
@@ -44,6 +44,9 @@ func ExampleWrite() {
 	//   "node_type": [
 	//     "_N"
 	//   ],
+	//   "num_nodes_per_type": [
+	//     5
+	//   ],
 	//   "num_nodes_per_chunk": [
 	//     [
 	//       5
@@ -52,9 +55,12 @@ func ExampleWrite() {
 	//   "edge_type": [
 	//     "_N:_E:_N"
 	//   ],
+	//   "num_edges_per_type": [
+	//     10
+	//   ],
 	//   "num_edges_per_chunk": [
 	//     [
-	//       5
+	//       10
 	//     ]
 	//   ],
 	//   "edges": {
@@ -115,4 +121,9 @@ func ExampleWrite() {
 	// 1 2
 	// 2 3
 	// 3 4
+	// 1 0
+	// 4 0
+	// 2 1
+	// 3 2
+	// 4 3
 }

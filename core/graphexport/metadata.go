@@ -1,4 +1,4 @@
-package dglexport
+package graphexport
 
 import (
 	"cmp"
@@ -25,20 +25,25 @@ type ChunkFileSpec struct {
 
 // Metadata is DGL's metadata.json for a chunked graph, as DGL's user guide
 // specifies it ("Chunked Graph Format"): per node type and per edge type
-// ("src:relation:dst"), the count in each chunk, then the files of the
-// edges and of the node and edge data, keyed by type and attribute.
+// ("src:relation:dst"), the count of each and the count in each chunk,
+// then the files of the edges and of the node and edge data, keyed by type
+// and attribute. DGL's tools read the per-type counts, which the guide's
+// example leaves out: random partitioning and the pipeline's shuffle
+// fail without them (TestDGLToolKeys names the lines).
 type Metadata struct {
 	GraphName        string                              `json:"graph_name"`
 	NodeType         []string                            `json:"node_type"`
+	NumNodesPerType  []int64                             `json:"num_nodes_per_type"`
 	NumNodesPerChunk [][]int64                           `json:"num_nodes_per_chunk"`
 	EdgeType         []string                            `json:"edge_type"`
+	NumEdgesPerType  []int64                             `json:"num_edges_per_type"`
 	NumEdgesPerChunk [][]int64                           `json:"num_edges_per_chunk"`
 	Edges            map[string]ChunkFileSpec            `json:"edges"`
 	NodeData         map[string]map[string]ChunkFileSpec `json:"node_data"`
 	EdgeData         map[string]map[string]ChunkFileSpec `json:"edge_data"`
 }
 
-// newMetadata returns the metadata of g's export with m edges: one chunk
+// newMetadata returns the metadata of g's export with m edge lines: one chunk
 // of each, the features (and labels) as node data, the split's masks as
 // edge data.
 func newMetadata(g *graph.Graph, m int) Metadata {
@@ -56,8 +61,10 @@ func newMetadata(g *graph.Graph, m int) Metadata {
 	return Metadata{
 		GraphName:        GraphName(g.Name),
 		NodeType:         []string{NodeType},
+		NumNodesPerType:  []int64{int64(g.NumNodes())},
 		NumNodesPerChunk: [][]int64{{int64(g.NumNodes())}},
 		EdgeType:         []string{EdgeType},
+		NumEdgesPerType:  []int64{int64(m)},
 		NumEdgesPerChunk: [][]int64{{int64(m)}},
 		Edges: map[string]ChunkFileSpec{EdgeType: {
 			Format: ChunkFormat{Name: "csv", Delimiter: " "},
@@ -77,7 +84,9 @@ type FileCount struct {
 // Manifest is export.json: what an export holds beyond DGL's metadata,
 // for people and scripts.
 type Manifest struct {
-	Format    string `json:"format"` // "dgl-chunked"
+	// Format is the export's: "dgl-chunked", "graphstorm-gconstruct" or
+	// "pyg-npy" (see manifestFormat).
+	Format    string `json:"format"`
 	GraphName string `json:"graph_name"`
 	Source    string `json:"source,omitempty"`
 	// WrittenBy is what made the export (Export.Producer).
@@ -85,11 +94,19 @@ type Manifest struct {
 	// Nodes, Edges (undirected, each once in EdgesFile), FeatureDim and
 	// FeatureNNZ (the stored entries of the features, which are written
 	// dense) describe the graph.
-	Nodes      int `json:"nodes"`
-	Edges      int `json:"edges"`
-	FeatureDim int `json:"feature_dim"`
-	FeatureNNZ int `json:"feature_nnz"`
-	// ClassNames name the values of LabelFile, when the graph has labels.
+	Nodes int `json:"nodes"`
+	Edges int `json:"edges"`
+	// Directions is "both" when the edge file holds each edge both ways,
+	// "once" when once, u < v; EdgeLines is its number of edges (2·Edges
+	// or Edges).
+	Directions string `json:"directions"`
+	EdgeLines  int    `json:"edge_lines"`
+	FeatureDim int    `json:"feature_dim"`
+	FeatureNNZ int    `json:"feature_nnz"`
+	// Labels is the file of the class labels, when the graph has labels
+	// (a gconstruct export holds them in nodes.csv's label column).
+	Labels string `json:"labels,omitempty"`
+	// ClassNames name the labels' values, when the graph has labels.
 	ClassNames []string `json:"class_names,omitempty"`
 	// Seed, ValFrac and TestFrac are the split's (the shares are zero
 	// when the split is a synthetic graph's own); SplitOrigin says which.
@@ -101,7 +118,7 @@ type Manifest struct {
 	// test_neg) to its file and pair count; EdgeMasks each mask to its
 	// file.
 	Split     map[string]FileCount `json:"split"`
-	EdgeMasks map[string]string    `json:"edge_masks"`
+	EdgeMasks map[string]string    `json:"edge_masks,omitempty"`
 	NodeIDs   string               `json:"node_ids"`
 	// Groundtruth is the file of the explained links of a synthetic graph
 	// and their count, and KGT the length of each why list.
@@ -115,25 +132,42 @@ const (
 	OriginGenerator = "the synthetic generator's roles, negatives drawn with the seed, as ilpgnn train splits"
 )
 
-func newManifest(e Export) *Manifest {
+// manifestFormat names each format in Manifest.Format.
+var manifestFormat = map[Format]string{
+	FormatDGL:        "dgl-chunked",
+	FormatGConstruct: "graphstorm-gconstruct",
+	FormatPyG:        "pyg-npy",
+}
+
+// newManifest returns e's manifest, its edge file holding lines edges.
+func newManifest(e Export, lines int) *Manifest {
 	g := e.Graph
+	f := e.format()
 	m := &Manifest{
-		Format:     "dgl-chunked",
+		Format:     manifestFormat[f],
 		GraphName:  GraphName(g.Name),
 		Source:     e.Source,
-		WrittenBy:  cmp.Or(e.Producer, DefaultProducer),
+		WrittenBy:  cmp.Or(e.Producer, DefaultProducer+" --format "+string(f)),
 		Nodes:      g.NumNodes(),
 		Edges:      g.NumEdges(),
+		Directions: "once",
+		EdgeLines:  lines,
 		FeatureDim: g.FeatureDim(),
 		FeatureNNZ: g.Features.NNZ(),
 		Seed:       e.Seed,
 		ValFrac:    e.ValFrac,
 		TestFrac:   e.TestFrac,
 		Split:      map[string]FileCount{},
-		EdgeMasks:  MaskFiles,
 		NodeIDs:    NodeIDsFile,
 	}
+	if e.bothWays() {
+		m.Directions = "both"
+	}
+	if f == FormatDGL {
+		m.EdgeMasks = MaskFiles
+	}
 	if g.Labels != nil {
+		m.Labels = map[Format]string{FormatDGL: LabelFile, FormatGConstruct: GConstructNodesFile, FormatPyG: PyGLabelFile}[f]
 		m.ClassNames = g.ClassNames
 	}
 	m.SplitOrigin = OriginShares
@@ -144,8 +178,9 @@ func newManifest(e Export) *Manifest {
 			m.KGT = len(e.Links[0].WhyU)
 		}
 	}
+	files := map[Format]map[string]string{FormatDGL: SplitFiles, FormatGConstruct: GConstructSplitFiles, FormatPyG: PyGSplitFiles}[f]
 	for _, s := range splitSets(e.Split) {
-		m.Split[s.name] = FileCount{File: SplitFiles[s.name], Count: len(s.pairs)}
+		m.Split[s.name] = FileCount{File: files[s.name], Count: len(s.pairs)}
 	}
 	return m
 }

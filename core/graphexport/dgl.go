@@ -1,19 +1,28 @@
-// Package dglexport writes a graph, its node features and labels, a
+// Package graphexport writes a graph, its node features and labels, a
 // link-prediction split and, for synthetic graphs, the groundtruth
-// explanations in DGL's chunked graph format: the input that DistDGL's
-// partitioning pipeline (tools/partition_algo, tools/dispatch_data.py) and
-// GraphStorm read, for graphs beyond what one machine trains on.
+// explanations in the input formats of other graph-learning tools, for
+// graphs beyond what one machine trains on or for other models:
 //
-// The chunked format is a folder with a metadata.json naming the node and
-// edge types, the number of nodes and edges per chunk, and the files that
-// hold the edges (CSV) and node or edge data (NumPy .npy); DGL's user guide
-// specifies it ("7.1 Data Preprocessing", "Chunked Graph Format"). Write
-// produces one chunk of one node type and one edge type; see Write for
-// every file.
-package dglexport
+//   - FormatDGL, DGL's chunked graph format: what DistDGL's partitioning
+//     pipeline (tools/partition_algo, tools/dispatch_data.py) and
+//     GraphStorm's GSPartition read. A folder with a metadata.json naming
+//     the node and edge types, their counts per type and per chunk, and
+//     the files that hold the edges (CSV) and node or edge data (NumPy
+//     .npy); DGL's user guide specifies it ("7.1 Data Preprocessing",
+//     "Chunked Graph Format"). One chunk of one node type and one edge
+//     type.
+//   - FormatGConstruct, GraphStorm's gconstruct input: CSV tables with
+//     headers and the JSON configuration that construct_graph reads, with
+//     the split as a link-prediction task's custom split.
+//   - FormatPyG, for PyTorch Geometric: edge_index and the split as .npy
+//     arrays in PyG's (2, E) layout, with a loader in README.md.
+//
+// See Write for every file of each.
+package graphexport
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +36,34 @@ import (
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 )
+
+// Format is an export's file format.
+type Format string
+
+// The formats Write writes.
+const (
+	// FormatDGL is DGL's chunked graph format, for DistDGL's partitioning
+	// pipeline and GraphStorm's GSPartition.
+	FormatDGL Format = "dgl"
+	// FormatGConstruct is GraphStorm's gconstruct input: tables with
+	// headers and construct_graph's JSON configuration.
+	FormatGConstruct Format = "gconstruct"
+	// FormatPyG is NumPy arrays in PyTorch Geometric's layout.
+	FormatPyG Format = "pyg"
+)
+
+// Formats are the formats, in the order the command line lists them.
+var Formats = []Format{FormatDGL, FormatGConstruct, FormatPyG}
+
+// ParseFormat returns the format named s, or an error that lists them.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("format %q: the formats are dgl (DGL's chunked graph format, for DistDGL and GraphStorm's GSPartition), gconstruct (GraphStorm's construct_graph) and pyg (PyTorch Geometric)", s)
+}
 
 // The node type, relation and canonical edge type of the exported graph:
 // a homogeneous graph in DGL's default names.
@@ -98,44 +135,86 @@ type Export struct {
 	// Producer names what made the export in README.md and ManifestFile
 	// (default DefaultProducer, the command line).
 	Producer string
+	// Format is the export's format (FormatDGL when empty).
+	Format Format
+	// OneDirection writes each edge of a DGL or PyG export once, u < v,
+	// instead of in both directions. Both is the default: DGL and PyG
+	// graphs are directed, a GNN passes messages both ways along an
+	// undirected edge, and DGL's dispatch and GraphStorm's GSPartition add
+	// no reverse edges to a partitioned graph. A gconstruct export always
+	// writes each edge once: construct_graph's --add-reverse-edges adds
+	// the other direction.
+	OneDirection bool
 }
+
+// format is e's format, FormatDGL when unset.
+func (e Export) format() Format { return cmp.Or(e.Format, FormatDGL) }
+
+// bothWays reports whether e's edge file holds both directions.
+func (e Export) bothWays() bool { return !e.OneDirection && e.format() != FormatGConstruct }
 
 // DefaultProducer is Export.Producer's default: the command that writes
 // an export.
-const DefaultProducer = "ilpgnn export-graph --format dgl"
+const DefaultProducer = "ilpgnn export-graph"
 
 // Write writes e to the folder dir (created if needed; files of an earlier
-// export are replaced) in DGL's chunked graph format, plus the split, the
-// node ids and the groundtruth:
+// export are replaced) in e's format, plus the split, the node ids and
+// the groundtruth. Every format writes
 //
-//   - metadata.json: DGL's metadata (see Metadata);
-//   - edges/_E0.txt: one line "u v" per undirected edge of the graph, once,
-//     u < v, in Graph.Edges() order (DGL graphs are directed: add the
-//     reverse edges when building the DGLGraph, e.g. dgl.to_bidirected,
-//     or GraphStorm's add_reverse_edges);
-//   - node_data/feat-0.npy: the features, float32 of shape (N, D), dense
-//     whatever their sparsity (refused above MaxFeatureBytes);
-//   - node_data/label-0.npy: the class labels, int64 of shape (N,), -1 for
-//     unknown, when the graph has labels;
-//   - edge_data/{train,val,test}_mask-0.npy: int8 of shape (M,), 1 where
-//     the edge of that line of edges/_E0.txt is in that set of the split;
-//     the masks travel with the edges through partitioning;
-//   - split/{train_pos,val_pos,val_neg,test_pos,test_neg}.txt: the split's
-//     labelled pairs, "u v" a line, in the split's order; there is no
-//     train_neg: training negatives are drawn afresh every epoch
-//     (split.NegativeSampler), as DGL's negative samplers do;
 //   - node_ids.txt: line i is the user's id of node i;
 //   - groundtruth.jsonl: for synthetic graphs, one JSON object per
 //     explained link (see GroundtruthLine);
 //   - export.json: what was exported (see Manifest), and README.md, how to
-//     partition it.
+//     load or partition it with the tool the format is for.
+//
+// FormatDGL, DGL's chunked graph format, adds
+//
+//   - metadata.json: DGL's metadata (see Metadata);
+//   - edges/_E0.txt: one line "u v" per edge, in Graph.Edges() order with
+//     u < v, then (unless OneDirection) the same edges reversed, "v u" in
+//     the same order, so that line k+M is line k's reverse;
+//   - node_data/feat-0.npy: the features, float32 of shape (N, D), dense
+//     whatever their sparsity (refused above MaxFeatureBytes);
+//   - node_data/label-0.npy: the class labels, int64 of shape (N,), -1 for
+//     unknown, when the graph has labels;
+//   - edge_data/{train,val,test}_mask-0.npy: int8, one value per line of
+//     edges/_E0.txt, 1 where that edge (in either direction) is in that
+//     set of the split; the masks travel with the edges through
+//     partitioning;
+//   - split/{train_pos,val_pos,val_neg,test_pos,test_neg}.txt: the split's
+//     labelled pairs, "u v" a line, in the split's order; there is no
+//     train_neg: training negatives are drawn afresh every epoch
+//     (split.NegativeSampler), as DGL's negative samplers do.
+//
+// FormatGConstruct, GraphStorm's construct_graph input, adds
+//
+//   - nodes.csv: a header "nid,feat" (",label" when the graph has labels),
+//     then node i's number, its features as one field of D numbers joined
+//     by ';' (construct_graph's feature "separator"), and its label;
+//   - edges.csv: a header "src,dst", then each edge once, u < v, in
+//     Graph.Edges() order;
+//   - split/{train,valid,test}.json: the split's positives, one JSON array
+//     [u, v] a line with u < v, as construct_graph's custom_split_filenames
+//     read them, and split/{val_neg,test_neg}.json the negatives alike;
+//   - gconstruct.json: construct_graph's configuration (see GConstruct).
+//
+// FormatPyG adds
+//
+//   - x.npy: the features, float32 (N, D); y.npy: the labels, int64 (N,),
+//     -1 for unknown, when the graph has labels;
+//   - edge_index.npy: int64 (2, E), sources in row 0 and targets in row 1,
+//     every edge of the graph as edges/_E0.txt orders them: both
+//     directions unless OneDirection;
+//   - split/{train_pos,val_pos,val_neg,test_pos,test_neg}.npy: int64
+//     (2, P), the split's labelled pairs in the split's order.
 //
 // Node numbers everywhere are 0..N-1 as Graph numbers them. Every file is
-// written to a temporary file and renamed into place, metadata.json last.
-// The optional files an earlier export left (labels, groundtruth) are
-// removed when this one has none. Write returns the manifest it wrote. It
-// returns an error, and writes nothing, when the features exceed
-// MaxFeatureBytes (wrapping ErrTooLarge), a node id holds a line break, or
+// written to a temporary file and renamed into place, the format's entry
+// file (metadata.json, gconstruct.json, export.json) last. The optional
+// files an earlier export left (labels, groundtruth) are removed when this
+// one has none. Write returns the manifest it wrote. It returns an error,
+// and writes nothing, when the features exceed MaxFeatureBytes (wrapping
+// ErrTooLarge), a node id holds a line break, the format is unknown, or
 // the split does not partition the graph's edges. It panics when Graph or
 // Split is nil.
 func Write(dir string, e Export) (*Manifest, error) {
@@ -144,7 +223,7 @@ func Write(dir string, e Export) (*Manifest, error) {
 		return nil, err
 	}
 	if err := removeStale(dir, files); err != nil {
-		return nil, fmt.Errorf("dglexport: %w", err)
+		return nil, fmt.Errorf("graphexport: %w", err)
 	}
 	if err := writeAll(Dir(dir), files); err != nil {
 		return nil, err
@@ -171,21 +250,54 @@ func WriteTo(s Sink, e Export) (*Manifest, error) {
 // are written, with its manifest.
 func plan(e Export) ([]file, *Manifest, error) {
 	if e.Graph == nil || e.Split == nil {
-		panic("dglexport: Write needs a graph and a split")
+		panic("graphexport: Write needs a graph and a split")
+	}
+	if _, err := ParseFormat(string(e.format())); err != nil {
+		return nil, nil, fmt.Errorf("graphexport: %w", err)
 	}
 	if err := check(e.Graph); err != nil {
-		return nil, nil, fmt.Errorf("dglexport: %w", err)
+		return nil, nil, fmt.Errorf("graphexport: %w", err)
 	}
 	edges := e.Graph.Edges()
 	roles, err := edgeRoles(e.Graph, edges, e.Split)
 	if err != nil {
-		return nil, nil, fmt.Errorf("dglexport: %w", err)
+		return nil, nil, fmt.Errorf("graphexport: %w", err)
 	}
-	m := newManifest(e)
+	lines := edges
+	if e.bothWays() {
+		lines = bothDirections(edges)
+		roles = append(roles, roles...)
+	}
+	m := newManifest(e, len(lines))
+	var files []file
+	var entry *file // written last: its presence means the rest is there
+	switch e.format() {
+	case FormatDGL:
+		files = dglFiles(e, lines, roles)
+		entry = &file{MetadataFile, jsonWriter(newMetadata(e.Graph, len(lines)))}
+	case FormatGConstruct:
+		files = gconstructFiles(e, lines)
+		entry = &file{GConstructFile, jsonWriter(newGConstruct(e.Graph))}
+	case FormatPyG:
+		files = pygFiles(e, lines)
+	}
+	files = append(files, file{NodeIDsFile, idsWriter(e.Graph.IDs)})
+	if e.Links != nil {
+		files = append(files, file{GroundtruthFile, groundtruthWriter(e.Links)})
+	}
+	files = append(files, file{ReadmeFile, readmeWriter(m)}, file{ManifestFile, jsonWriter(m)})
+	if entry != nil {
+		files = append(files, *entry)
+	}
+	return files, m, nil
+}
+
+// dglFiles are the files of a DGL export whose edge file holds lines, an
+// edge each, of the given roles in the split.
+func dglFiles(e Export, lines []graph.Edge, roles []role) []file {
 	files := []file{
-		{EdgesFile, pairsWriter(edges)},
+		{EdgesFile, pairsWriter(lines)},
 		{FeatFile, featuresWriter(e.Graph)},
-		{NodeIDsFile, idsWriter(e.Graph.IDs)},
 	}
 	if e.Graph.Labels != nil {
 		files = append(files, file{LabelFile, labelsWriter(e.Graph.Labels)})
@@ -196,15 +308,17 @@ func plan(e Export) ([]file, *Manifest, error) {
 	for _, s := range splitSets(e.Split) {
 		files = append(files, file{SplitFiles[s.name], pairsWriter(s.pairs)})
 	}
-	if e.Links != nil {
-		files = append(files, file{GroundtruthFile, groundtruthWriter(e.Links)})
+	return files
+}
+
+// bothDirections returns edges, then each of them reversed.
+func bothDirections(edges []graph.Edge) []graph.Edge {
+	out := make([]graph.Edge, 2*len(edges))
+	copy(out, edges)
+	for k, e := range edges {
+		out[len(edges)+k] = graph.Edge{U: e.V, V: e.U}
 	}
-	files = append(files,
-		file{ManifestFile, jsonWriter(m)},
-		file{ReadmeFile, readmeWriter(m)},
-		file{MetadataFile, jsonWriter(newMetadata(e.Graph, len(edges)))}, // last: its presence means the rest is there
-	)
-	return files, m, nil
+	return out
 }
 
 // writeAll writes files to s in order, each through a buffer.
@@ -218,7 +332,7 @@ func writeAll(s Sink, files []file) error {
 			return bw.Flush()
 		})
 		if err != nil {
-			return fmt.Errorf("dglexport: %w", err)
+			return fmt.Errorf("graphexport: %w", err)
 		}
 	}
 	return nil
@@ -228,7 +342,7 @@ func writeAll(s Sink, files []file) error {
 // that files does not write again, so that they cannot pass for this
 // export's.
 func removeStale(dir string, files []file) error {
-	for _, name := range []string{LabelFile, GroundtruthFile} {
+	for _, name := range []string{LabelFile, PyGLabelFile, GroundtruthFile} {
 		if slices.ContainsFunc(files, func(f file) bool { return f.name == name }) {
 			continue
 		}

@@ -1,4 +1,4 @@
-package dglexport
+package graphexport
 
 import (
 	"archive/zip"
@@ -113,12 +113,12 @@ func TestZipMatchesDir(t *testing.T) {
 		}
 	}
 	g := d.Graph
-	checkMetadata(t, out, g, true)
-	checkEdges(t, out, g)
+	checkMetadata(t, out, g, true, true)
+	checkEdges(t, out, g, true)
 	checkFeatures(t, out, g)
 	checkSplit(t, out, g, e.Split)
-	if m.WrittenBy != DefaultProducer {
-		t.Errorf("written by %q, want the default %q", m.WrittenBy, DefaultProducer)
+	if want := DefaultProducer + " --format dgl"; m.WrittenBy != want {
+		t.Errorf("written by %q, want the default %q", m.WrittenBy, want)
 	}
 	again, _, err := ZipBytes(e, "graph-dgl", 1<<30)
 	if err != nil || !bytes.Equal(again, b) {
