@@ -157,7 +157,7 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   assert.match(await page.textContent(".export-card"), /Saved ilpgnn-card-/);
 
   // Download for a distributed engine: the graph and the model's split in
-  // DGL's chunked graph format (core/dglexport; the engine's test checks
+  // DGL's chunked graph format (core/graphexport; the engine's test checks
   // the split), counted against the graph the page shows.
   const [dgl] = await Promise.all([page.waitForEvent("download"), page.click("#export-graph")]);
   const dglName = dgl.suggestedFilename();
@@ -167,8 +167,10 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   const dglRoot = dglName.replace(/\.zip$/, "");
   const [nodes, edges] = await app(() => [window.ilpgnnExplorer.graph.desc.nodes, window.ilpgnnExplorer.graph.edges.length / 2]);
   const meta = JSON.parse(dglEntries[`${dglRoot}/metadata.json`].toString());
-  assert.deepEqual([meta.num_nodes_per_chunk, meta.num_edges_per_chunk], [[[nodes]], [[edges]]]);
-  assert.equal(dglEntries[`${dglRoot}/edges/_E0.txt`].toString().trimEnd().split("\n").length, edges);
+  // Each undirected edge is written both ways (the export's default).
+  assert.deepEqual([meta.num_nodes_per_chunk, meta.num_edges_per_chunk], [[[nodes]], [[2 * edges]]]);
+  assert.deepEqual([meta.num_nodes_per_type, meta.num_edges_per_type], [[nodes], [2 * edges]]);
+  assert.equal(dglEntries[`${dglRoot}/edges/_E0.txt`].toString().trimEnd().split("\n").length, 2 * edges);
   assert.match(await page.textContent(".export-graph"), /Saved ilpgnn-dgl-.*: \d+ nodes, \d+ edges, the split of seed \d+\./);
 
   // Insight plots on the trained model.

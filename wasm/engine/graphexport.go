@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"ilpgnn/core/dglexport"
+	"ilpgnn/core/graphexport"
 	"ilpgnn/core/loop"
 )
 
@@ -19,7 +19,7 @@ const (
 	MaxGraphExportZip = 256 << 20
 	// MaxGraphExportFeatures bounds the dense features the engine
 	// compresses (1 GiB, a quarter of the command line's
-	// dglexport.MaxFeatureBytes): they pass through Deflate on one thread
+	// graphexport.MaxFeatureBytes): they pass through Deflate on one thread
 	// of the tab, so a graph past it would keep the page waiting for long
 	// only to be refused for its zip.
 	MaxGraphExportFeatures = 1 << 30
@@ -59,7 +59,7 @@ type GraphExportResult struct {
 const graphProducer = "the ilpgnn app's \"Download for a distributed engine\" (the same files as `ilpgnn export-graph --format dgl`)"
 
 // graphExport zips what `ilpgnn export-graph` writes for the loaded graph
-// and the split a train request trains on (package dglexport).
+// and the split a train request trains on (package graphexport).
 func (e *Engine) graphExport(_ context.Context, req Request) (any, []byte, error) {
 	var a struct {
 		Format   string   `json:"format"`
@@ -82,14 +82,14 @@ func (e *Engine) graphExport(_ context.Context, req Request) (any, []byte, error
 		return nil, nil, err
 	}
 	g := l.d.Graph
-	if size := dglexport.DenseFeatureBytes(g); size > MaxGraphExportFeatures {
+	if size := graphexport.DenseFeatureBytes(g); size > MaxGraphExportFeatures {
 		return nil, nil, errorf(CodeBadRequest, "graph.export: %d nodes × %d features take %.1f GiB written dense, above the %d GiB a tab compresses; %s",
 			g.NumNodes(), g.FeatureDim(), float64(size)/(1<<30), MaxGraphExportFeatures>>30, commandLine(ex))
 	}
-	name := fmt.Sprintf("ilpgnn-dgl-%s-seed%d", dglexport.GraphName(g.Name), ex.Seed)
-	b, m, err := dglexport.ZipBytes(ex, name, MaxGraphExportZip)
+	name := fmt.Sprintf("ilpgnn-dgl-%s-seed%d", graphexport.GraphName(g.Name), ex.Seed)
+	b, m, err := graphexport.ZipBytes(ex, name, MaxGraphExportZip)
 	switch {
-	case errors.Is(err, dglexport.ErrZipTooLarge):
+	case errors.Is(err, graphexport.ErrZipTooLarge):
 		return nil, nil, errorf(CodeBadRequest, "graph.export: %v, the most a tab holds for a download; %s", err, commandLine(ex))
 	case err != nil:
 		return nil, nil, errorf(CodeBadRequest, "graph.export: %v", err)
@@ -102,8 +102,8 @@ func (e *Engine) graphExport(_ context.Context, req Request) (any, []byte, error
 // shares where given, else the current model's, else train's defaults
 // (the defaults' shares and runSeed's seed), so that the split is the one
 // train makes with the same seed and shares.
-func (e *Engine) exportSplit(l *loaded, seed *uint64, valFrac, testFrac *float64) (dglexport.Export, error) {
-	ex := dglexport.Export{Graph: l.d.Graph, Producer: graphProducer}
+func (e *Engine) exportSplit(l *loaded, seed *uint64, valFrac, testFrac *float64) (graphexport.Export, error) {
+	ex := graphexport.Export{Graph: l.d.Graph, Producer: graphProducer}
 	def := e.opt.Models[0].New().Loop()
 	ex.Seed, ex.ValFrac, ex.TestFrac = runSeed(l, nil, 0), def.ValFrac, def.TestFrac
 	if mo := e.currentModel(); mo != nil {
@@ -140,7 +140,7 @@ func (e *Engine) exportSplit(l *loaded, seed *uint64, valFrac, testFrac *float64
 
 // commandLine says how the command line makes ex's export, which streams
 // to disk and has none of a tab's bounds.
-func commandLine(ex dglexport.Export) string {
+func commandLine(ex graphexport.Export) string {
 	data := ex.Source
 	if data == "" {
 		data = "YOUR_GRAPH"

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"ilpgnn/core/dglexport"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/graphexport"
 	"ilpgnn/core/load"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
@@ -116,44 +116,58 @@ func maskOnes(t *testing.T, name string, b []byte, m int) int {
 
 // checkExport holds an export to its graph and to want, the split made
 // outside the engine: metadata.json's counts, the edge file (every edge of
-// g once), the split files pair for pair and the masks' counts.
+// g once, u < v, then each reversed: both directions, the default), the
+// split files pair for pair and the masks' counts.
 func checkExport(t *testing.T, ex exported, g *graph.Graph, want *split.Split) {
 	t.Helper()
-	var md dglexport.Metadata
-	if err := json.Unmarshal(ex.files[dglexport.MetadataFile], &md); err != nil {
-		t.Fatalf("%s: %v", dglexport.MetadataFile, err)
+	var md graphexport.Metadata
+	if err := json.Unmarshal(ex.files[graphexport.MetadataFile], &md); err != nil {
+		t.Fatalf("%s: %v", graphexport.MetadataFile, err)
 	}
 	if got := md.NumNodesPerChunk; len(got) != 1 || !slices.Equal(got[0], []int64{int64(g.NumNodes())}) {
 		t.Errorf("metadata: nodes per chunk %v, want [[%d]]", got, g.NumNodes())
 	}
-	if got := md.NumEdgesPerChunk; len(got) != 1 || !slices.Equal(got[0], []int64{int64(g.NumEdges())}) {
-		t.Errorf("metadata: edges per chunk %v, want [[%d]]", got, g.NumEdges())
+	m := g.NumEdges()
+	if got := md.NumEdgesPerChunk; len(got) != 1 || !slices.Equal(got[0], []int64{int64(2 * m)}) {
+		t.Errorf("metadata: edges per chunk %v, want [[%d]]", got, 2*m)
+	}
+	if !slices.Equal(md.NumNodesPerType, []int64{int64(g.NumNodes())}) || !slices.Equal(md.NumEdgesPerType, []int64{int64(2 * m)}) {
+		t.Errorf("metadata: %v nodes and %v edges per type, want [%d] and [%d]", md.NumNodesPerType, md.NumEdgesPerType, g.NumNodes(), 2*m)
 	}
 	if ex.res.Nodes != g.NumNodes() || ex.res.Edges != g.NumEdges() {
 		t.Errorf("result: %d nodes, %d edges; want %d, %d", ex.res.Nodes, ex.res.Edges, g.NumNodes(), g.NumEdges())
 	}
-	edges := pairs(t, dglexport.EdgesFile, ex.files[dglexport.EdgesFile])
+	edges := pairs(t, graphexport.EdgesFile, ex.files[graphexport.EdgesFile])
+	if len(edges) != 2*m {
+		t.Fatalf("%s has %d lines; the graph has %d edges, both ways %d", graphexport.EdgesFile, len(edges), m, 2*m)
+	}
+	for k, e := range edges[m:] {
+		if f := edges[k]; e != (graph.Edge{U: f.V, V: f.U}) {
+			t.Fatalf("%s: line %d is %v, not line %d's %v reversed", graphexport.EdgesFile, m+k+1, e, k+1, f)
+		}
+	}
+	edges = edges[:m]
 	seen := map[graph.Edge]bool{}
 	for _, e := range edges {
 		if e.U >= e.V || !g.HasEdge(int(e.U), int(e.V)) || seen[e] {
-			t.Fatalf("%s: (%d, %d) is not an edge u < v of the graph, once", dglexport.EdgesFile, e.U, e.V)
+			t.Fatalf("%s: (%d, %d) is not an edge u < v of the graph, once", graphexport.EdgesFile, e.U, e.V)
 		}
 		seen[e] = true
 	}
 	if len(edges) != g.NumEdges() {
-		t.Errorf("%s has %d lines; the graph has %d edges", dglexport.EdgesFile, len(edges), g.NumEdges())
+		t.Errorf("%s has %d lines; the graph has %d edges", graphexport.EdgesFile, len(edges), g.NumEdges())
 	}
 	sets := map[string][]graph.Edge{"train_pos": want.TrainPos, "val_pos": want.ValPos, "val_neg": want.ValNeg, "test_pos": want.TestPos, "test_neg": want.TestNeg}
 	for set, wantPairs := range sets {
-		name := dglexport.SplitFiles[set]
+		name := graphexport.SplitFiles[set]
 		if got := pairs(t, name, ex.files[name]); !slices.Equal(got, wantPairs) {
 			t.Errorf("%s: %d pairs differ from the split's %d", name, len(got), len(wantPairs))
 		}
 	}
 	for mask, set := range map[string]string{"train_mask": "train_pos", "val_mask": "val_pos", "test_mask": "test_pos"} {
-		name := dglexport.MaskFiles[mask]
-		if got := maskOnes(t, name, ex.files[name], g.NumEdges()); got != len(sets[set]) {
-			t.Errorf("%s marks %d edges; the split has %d %s", name, got, len(sets[set]), set)
+		name := graphexport.MaskFiles[mask]
+		if got := maskOnes(t, name, ex.files[name], 2*m); got != 2*len(sets[set]) {
+			t.Errorf("%s marks %d edge lines; the split has %d %s, both ways %d", name, got, len(sets[set]), set, 2*len(sets[set]))
 		}
 	}
 }
@@ -226,8 +240,8 @@ func TestGraphExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkExport(t, ex, d.Graph, sp)
-	if lines := bytes.Count(ex.files[dglexport.GroundtruthFile], []byte("\n")); lines != len(d.Links) {
-		t.Errorf("%s has %d lines for %d explained links", dglexport.GroundtruthFile, lines, len(d.Links))
+	if lines := bytes.Count(ex.files[graphexport.GroundtruthFile], []byte("\n")); lines != len(d.Links) {
+		t.Errorf("%s has %d lines for %d explained links", graphexport.GroundtruthFile, lines, len(d.Links))
 	}
 	if ex.res.ValFrac != 0 || ex.res.TestFrac != 0 {
 		t.Errorf("a synthetic graph's own split reports shares %g and %g", ex.res.ValFrac, ex.res.TestFrac)

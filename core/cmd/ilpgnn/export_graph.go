@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"ilpgnn/core/dglexport"
+	"ilpgnn/core/graphexport"
 	"ilpgnn/core/loop"
 	"ilpgnn/core/printable"
 	"ilpgnn/core/split"
@@ -12,11 +12,14 @@ import (
 )
 
 // cmdExportGraph writes a graph, its features, the split train uses for
-// the same seed and shares, and a synthetic graph's groundtruth in DGL's
-// chunked graph format (package dglexport), for DistDGL and GraphStorm.
+// the same seed and shares, and a synthetic graph's groundtruth in the
+// input format of another tool (package graphexport): DGL's chunked graph
+// format for DistDGL and GraphStorm's GSPartition, GraphStorm's gconstruct
+// tables, or PyTorch Geometric's arrays.
 func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("export-graph", "[--format dgl] --data PATH --out DIR [--seed S] [--split TRAIN/VAL/TEST]", stderr)
-	format := fs.String("format", "dgl", "output format: dgl, DGL's chunked graph format, which DistDGL and GraphStorm partition")
+	fs := newFlags("export-graph", "[--format dgl|gconstruct|pyg] --data PATH --out DIR [--seed S] [--split TRAIN/VAL/TEST] [--directions both|once]", stderr)
+	format := fs.String("format", "dgl", "output format: dgl (DGL's chunked graph format, which DistDGL and GraphStorm's GSPartition partition), gconstruct (tables and a configuration for GraphStorm's construct_graph) or pyg (NumPy arrays for PyTorch Geometric)")
+	directions := fs.String("directions", "both", "dgl and pyg: write each edge in both directions (both, what a GNN passes messages along; partitioning adds no reverse edges) or once, u < v (once); gconstruct writes it once and construct_graph's --add-reverse-edges adds the other")
 	data := fs.String("data", "", dataHelp)
 	out := fs.String("out", "", "folder to write metadata.json and the data files into (required)")
 	seed := fs.Uint64("seed", 0, "the split's seed, as one of train's --seeds (and the graph's, for synth:PRESET without seed=)")
@@ -33,8 +36,15 @@ func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
 	if err := required(fs, "data", "out"); err != nil {
 		return err
 	}
-	if *format != "dgl" {
-		return fmt.Errorf("--format %q: the formats are dgl (DGL's chunked graph format)", *format)
+	f, err := graphexport.ParseFormat(*format)
+	if err != nil {
+		return fmt.Errorf("--%w", err)
+	}
+	if *directions != "both" && *directions != "once" {
+		return fmt.Errorf("--directions %q: both or once", *directions)
+	}
+	if f == graphexport.FormatGConstruct && set["directions"] && *directions == "both" {
+		return fmt.Errorf("--directions both: a gconstruct export writes each edge once; construct_graph --add-reverse-edges adds the other direction")
 	}
 	if err := loop.ValidateShares(valFrac, testFrac); err != nil {
 		return err
@@ -43,7 +53,8 @@ func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	e := dglexport.Export{Graph: d.Graph, Source: *data, Seed: *seed, ValFrac: valFrac, TestFrac: testFrac}
+	e := graphexport.Export{Graph: d.Graph, Source: *data, Seed: *seed, ValFrac: valFrac, TestFrac: testFrac,
+		Format: f, OneDirection: *directions == "once"}
 	if d.Truth != nil {
 		for _, f := range []string{"split", "val-frac", "test-frac"} {
 			if set[f] {
@@ -55,7 +66,7 @@ func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
 	if e.Split, err = d.Split(*seed, valFrac, testFrac); err != nil {
 		return fmt.Errorf("seed %d: %w", *seed, err)
 	}
-	m, err := dglexport.Write(*out, e)
+	m, err := graphexport.Write(*out, e)
 	if err != nil {
 		return err
 	}
@@ -65,9 +76,9 @@ func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
 
 // printExport says what export-graph wrote, and that sparse features
 // were written dense.
-func printExport(w io.Writer, m *dglexport.Manifest, dir string) {
-	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features per node, written to %s in DGL's chunked graph format\n",
-		printable.Name(m.GraphName), m.Nodes, m.Edges, m.FeatureDim, printable.Name(dir))
+func printExport(w io.Writer, m *graphexport.Manifest, dir string) {
+	fmt.Fprintf(w, "%s: %d nodes, %d edges (%s), %d features per node, written to %s %s\n",
+		printable.Name(m.GraphName), m.Nodes, m.Edges, directionsPhrase(m), m.FeatureDim, printable.Name(dir), formatPhrase[m.Format])
 	if cells := int64(m.Nodes) * int64(m.FeatureDim); int64(m.FeatureNNZ) < cells {
 		fmt.Fprintf(w, "note: the features are written dense, %s (%.1f%% of the values are nonzero)\n",
 			train.Bytes(4*cells), 100*float64(m.FeatureNNZ)/float64(max(cells, 1)))
@@ -78,5 +89,28 @@ func printExport(w io.Writer, m *dglexport.Manifest, dir string) {
 	if m.Groundtruth != nil {
 		fmt.Fprintf(w, "groundtruth: %d explained links, K_gt %d, in %s\n", m.Groundtruth.Count, m.KGT, m.Groundtruth.File)
 	}
-	fmt.Fprintf(w, "partitioning it for DistDGL or GraphStorm: %s/README.md\n", printable.Name(dir))
+	fmt.Fprintf(w, "%s: %s/README.md\n", nextStep[m.Format], printable.Name(dir))
+}
+
+// formatPhrase and nextStep name each manifest format in export-graph's
+// report.
+var (
+	formatPhrase = map[string]string{
+		"dgl-chunked":           "in DGL's chunked graph format",
+		"graphstorm-gconstruct": "for GraphStorm's construct_graph",
+		"pyg-npy":               "for PyTorch Geometric",
+	}
+	nextStep = map[string]string{
+		"dgl-chunked":           "partitioning it for DistDGL or GraphStorm",
+		"graphstorm-gconstruct": "building it with GraphStorm",
+		"pyg-npy":               "loading it in PyTorch Geometric",
+	}
+)
+
+// directionsPhrase says how the edge file holds the edges.
+func directionsPhrase(m *graphexport.Manifest) string {
+	if m.Directions == "both" {
+		return fmt.Sprintf("%d edge lines, both directions", m.EdgeLines)
+	}
+	return "each once, u < v"
 }

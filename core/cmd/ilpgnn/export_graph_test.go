@@ -11,9 +11,9 @@ import (
 
 	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/dataset"
-	"ilpgnn/core/dglexport"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/graphexport"
 	"ilpgnn/core/split"
 )
 
@@ -46,11 +46,11 @@ func TestExportGraphMatchesTrain(t *testing.T) {
 			t.Fatalf("%d: export-graph: exit %d: %s", k, code, stderr)
 		}
 		// Counted from testdata/small/edges.csv: 60 ids, 180 distinct edges.
-		if !strings.Contains(out, "60 nodes, 180 edges, 6 features per node") {
+		if !strings.Contains(out, "60 nodes, 180 edges (360 edge lines, both directions), 6 features per node") {
 			t.Errorf("%d: export-graph printed %q", k, out)
 		}
 		sets := map[string][]graph.Edge{}
-		for set, file := range dglexport.SplitFiles {
+		for set, file := range graphexport.SplitFiles {
 			sets[set] = readPairFile(t, filepath.Join(dir, file))
 		}
 		trainGraph, err := graph.New(60, sets["train_pos"], nil, nil)
@@ -104,10 +104,14 @@ func TestExportGraphSynth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readPairFile(t, filepath.Join(dir, dglexport.EdgesFile)); !reflect.DeepEqual(got, d.Graph.Edges()) {
+	edges := d.Graph.Edges()
+	for _, e := range d.Graph.Edges() {
+		edges = append(edges, graph.Edge{U: e.V, V: e.U})
+	}
+	if got := readPairFile(t, filepath.Join(dir, graphexport.EdgesFile)); !reflect.DeepEqual(got, edges) {
 		t.Errorf("the edge file holds %d edges, not the %d of %s generated from seed 4", len(got), d.Graph.NumEdges(), spec)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, dglexport.GroundtruthFile))
+	b, err := os.ReadFile(filepath.Join(dir, graphexport.GroundtruthFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +119,7 @@ func TestExportGraphSynth(t *testing.T) {
 	if len(lines) != len(d.Truth.Links) {
 		t.Fatalf("%d groundtruth lines, %d explained links", len(lines), len(d.Truth.Links))
 	}
-	var first dglexport.GroundtruthLine
+	var first graphexport.GroundtruthLine
 	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +143,9 @@ func TestExportGraphErrors(t *testing.T) {
 		code int
 		want string // in stderr
 	}{
-		0: {[]string{"--data", small, "--out", out, "--format", "pyg"}, 1, `ilpgnn: error: --format "pyg": the formats are dgl`},
+		0: {[]string{"--data", small, "--out", out, "--format", "csv"}, 1, `ilpgnn: error: --format "csv": the formats are dgl`},
+		8: {[]string{"--data", small, "--out", out, "--directions", "two"}, 1, `--directions "two": both or once`},
+		9: {[]string{"--data", small, "--out", out, "--format", "gconstruct", "--directions", "both"}, 1, "a gconstruct export writes each edge once"},
 		1: {[]string{"--data", small}, 2, "--out is required"},
 		2: {[]string{"--out", out}, 2, "--data is required"},
 		3: {[]string{"--data", "synth:sparse", "--out", out, "--split", "60/10/30"}, 1, "ilpgnn: error: --split: synth:sparse has its own split"},
@@ -155,6 +161,41 @@ func TestExportGraphErrors(t *testing.T) {
 	}
 	if entries, err := os.ReadDir(out); err != nil || len(entries) != 0 {
 		t.Errorf("refused exports wrote %d files into --out (%v)", len(entries), err)
+	}
+}
+
+// TestExportGraphFormats writes each format from the command line and
+// checks what it says and the entry file each tool reads first; the
+// package's tests read every file back.
+func TestExportGraphFormats(t *testing.T) {
+	for _, tc := range []struct {
+		args        []string
+		entry, says string
+	}{
+		{[]string{"--format", "gconstruct"}, "gconstruct.json", "180 edges (each once, u < v)"},
+		{[]string{"--format", "pyg"}, "edge_index.npy", "180 edges (360 edge lines, both directions)"},
+		{[]string{"--format", "pyg", "--directions", "once"}, "edge_index.npy", "180 edges (each once, u < v)"},
+		{[]string{"--directions", "once"}, "metadata.json", "180 edges (each once, u < v)"},
+	} {
+		dir := t.TempDir()
+		code, out, stderr := cli(t, append([]string{"export-graph", "--data", small, "--out", dir}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		if !strings.Contains(out, tc.says) {
+			t.Errorf("%v: printed %q, want %q", tc.args, out, tc.says)
+		}
+		if _, err := os.Stat(filepath.Join(dir, tc.entry)); err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+		}
+		var m graphexport.Manifest
+		b, err := os.ReadFile(filepath.Join(dir, graphexport.ManifestFile))
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			t.Fatalf("%v: export.json: %v", tc.args, err)
+		}
+		if want := "ilpgnn export-graph --format " + map[bool]string{true: tc.args[1], false: "dgl"}[tc.args[0] == "--format"]; m.WrittenBy != want {
+			t.Errorf("%v: written_by %q, want %q", tc.args, m.WrittenBy, want)
+		}
 	}
 }
 
