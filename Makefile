@@ -33,7 +33,7 @@ PAGE_SOURCES := $(shell find frontend/src public -type f) frontend/build.mjs
 # What `ilpgnn --version` names: the commit built, "+dirty" with changes.
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo +dirty)
 
-.PHONY: all build embed run serve train test readme docs fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-bigtab bench-card screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test readme docs fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-bigtab bench-card check-exports screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -236,6 +236,19 @@ bench-bigtab: site chromium
 # the first card on Cora, cold and warm (frontend/scripts/bench-card.mjs).
 bench-card: build chromium
 	node frontend/scripts/bench-card.mjs
+
+# The graph exports in the tools that read them (never part of make test):
+# DGL's random_partition.py and GraphStorm's GSPartition partition the DGL
+# export, GraphStorm's gconstruct readers take the gconstruct one, PyTorch
+# checks the PyG arrays (core/graphexport/toolcheck). DGL and GRAPHSTORM
+# name checkouts of dmlc/dgl and awslabs/graphstorm; the parts that need
+# one are skipped without it. Debian's Python packages are installed when
+# missing.
+check-exports:
+	@/usr/bin/python3 -c 'import numpy, pandas, pydantic, torch' 2>/dev/null || { echo "installing Debian's python3-numpy, -pandas, -pydantic and -torch"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends python3-numpy python3-pandas python3-pydantic python3-torch >/dev/null; }
+	core/graphexport/toolcheck/run.sh
 
 # The README's picture of the app (frontend/screenshot.png): the demo graph
 # trained with the defaults and a pair explained, in headless Chromium.

@@ -57,7 +57,7 @@ commands:
   explain       explain the predicted link between two nodes
   suggest       suggest new links for a node, with explanations
   export        write an explanation card for web pages, with its bundle
-  export-graph  write a graph and its split in DGL's chunked format, for DistDGL and GraphStorm
+  export-graph  write a graph and its split for DGL, GraphStorm (gconstruct) or PyG
   inspect       describe a graph
   synth         generate a synthetic graph with groundtruth explanations
   tune          choose a model's hyperparameters on validation AUC
