@@ -4,7 +4,9 @@
 # after another, the lanes side by side (the Go tests beside the browser
 # suite, whose runs leave a core idle much of the time). A layer's output
 # is kept in build/test-logs/LAYER.log and printed whole when it ends, so
-# the lanes' outputs do not interleave. A lane stops at its first failing
+# the lanes' outputs do not interleave; while layers run, a line every
+# HEARTBEAT seconds (default 60) names each with its time so far and its
+# live log, so a slow machine never looks stuck. A lane stops at its first failing
 # layer; the others finish. The exit status is 1 if any layer failed.
 # An argument ^LAYER waits until LAYER, in another lane, has ended, and
 # stops its own lane if LAYER failed or never ran (the Go tests compile
@@ -48,9 +50,11 @@ lane() {
 			continue
 		fi
 		start=$(date +%s)
-		echo "==> $layer: started"
+		echo "==> $layer: started (live log: $logs/$layer.log)"
+		echo "$start" >"$logs/.running.$layer"
 		make --no-print-directory "$layer" >"$logs/$layer.log" 2>&1
 		status=$?
+		rm -f "$logs/.running.$layer"
 		secs=$(($(date +%s) - start))
 		{
 			flock 9
@@ -66,7 +70,25 @@ lane() {
 	done
 }
 
+# heartbeat prints the running layers every HEARTBEAT seconds.
+heartbeat() {
+	local f layer now line
+	while sleep "${HEARTBEAT:-60}"; do
+		now=$(date +%s)
+		line=""
+		for f in "$logs"/.running.*; do
+			[ -e "$f" ] || continue
+			layer=${f##*/.running.}
+			line+=" $layer $(((now - $(cat "$f" 2>/dev/null || echo "$now")) / 60)) min ($logs/$layer.log, $(wc -l <"$logs/$layer.log" 2>/dev/null || echo 0) lines);"
+		done
+		[ -n "$line" ] && { flock 9; echo "==> running:${line%;}"; } 9>"$lock"
+	done
+}
+
 start=$(date +%s)
+heartbeat &
+beat=$!
+trap 'kill "$beat" 2>/dev/null' EXIT
 pids=()
 current=()
 for arg in "$@" --; do
