@@ -31,6 +31,23 @@ func TestFlagMistakes(t *testing.T) {
 	}
 }
 
+// A mistyped command names the one meant when one is close, then the
+// usage; one far from every command names none.
+func TestCommandMistakes(t *testing.T) {
+	for _, tc := range []struct{ typed, want string }{
+		{"trian", `unknown command "trian" (did you mean train?)`},
+		{"explian", `unknown command "explian" (did you mean explain?)`},
+		{"export-grpah", `unknown command "export-grpah" (did you mean export-graph?)`},
+		{"--tune", `unknown command "--tune" (did you mean tune?)`},
+		{"xyzzy", `unknown command "xyzzy"` + "\n"},
+	} {
+		code, _, stderr := cli(t, tc.typed)
+		if code != 2 || !strings.Contains(stderr, "ilpgnn: error: "+tc.want) || !strings.Contains(stderr, "commands:") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2, %q and the usage", tc.typed, code, stderr, tc.want)
+		}
+	}
+}
+
 // The edit distance by hand, and didYouMean's reach: one edit for short
 // names, two for longer ones.
 func TestEditDistance(t *testing.T) {

@@ -111,7 +111,7 @@ func runWith(ctx context.Context, reg models.Registry, args []string, stdout, st
 		fmt.Fprintln(stdout, versionLine())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "ilpgnn: error: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "ilpgnn: error: unknown command %q%s\n\n%s", args[0], closestCommand(args[0]), usage)
 		return 2
 	}
 	switch {
@@ -174,6 +174,25 @@ func parse(fs *flag.FlagSet, args []string) error {
 func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fmt.Fprintf(fs.Output(), "ilpgnn: error: %s: %s\nRun \"ilpgnn %s -h\" for its flags.\n", fs.Name(), fmt.Sprintf(format, args...), fs.Name())
 	return errUsage
+}
+
+// commands are the command names, as usage lists them.
+var commands = []string{"train", "explain", "suggest", "export", "export-graph", "inspect", "synth", "tune", "experiment", "serve", "help", "version"}
+
+// closestCommand names the command closest to typed, when one is close,
+// as didYouMean does for flags: " (did you mean train?)".
+func closestCommand(typed string) string {
+	best, bestDist := "", 3
+	for _, c := range commands {
+		d := editDistance(strings.ToLower(strings.TrimLeft(typed, "-")), c)
+		if d < bestDist && (d <= 1 || len(c) > 4) {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean " + best + "?)"
 }
 
 // didYouMean names the flag of fs closest to the undefined one err
