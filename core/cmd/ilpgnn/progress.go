@@ -47,8 +47,10 @@ func (r *reporter) show(seed uint64, status string) {
 	r.hb.update(fmt.Sprintf("seed %d: training", seed), status)
 }
 
-// progress returns the progress callback of seed's run, nil when quiet.
-func (r *reporter) progress(seed uint64) func(models.Progress) {
+// progress returns the progress callback of seed's run, nil when quiet;
+// byPrecision says that the run keeps the weights of its best validation
+// explanation precision, not of its best validation AUC.
+func (r *reporter) progress(seed uint64, byPrecision bool) func(models.Progress) {
 	if r.quiet {
 		return nil
 	}
@@ -57,28 +59,42 @@ func (r *reporter) progress(seed uint64) func(models.Progress) {
 			r.prepare(seed, p)
 			return
 		}
-		r.show(seed, epochStatus(p))
+		r.show(seed, epochStatus(p, byPrecision))
 	}
 }
 
-// epochStatus is one report's status line.
-func epochStatus(p models.Progress) string {
+// epochStatus is one report's status line. The kept epoch is named with
+// what it was kept on: its validation AUC, or with byPrecision its
+// validation precision and, beside it, its AUC.
+func epochStatus(p models.Progress, byPrecision bool) string {
 	elapsed := p.Elapsed.Round(100 * time.Millisecond)
 	if p.Phase != "" {
 		// Within an ILP-GNN epoch: the shards done, and the last epoch's loss.
-		return fmt.Sprintf("epoch %4d/%d  %s %2d/%d  best val AUC %.4f @%d  %s",
-			p.Epoch, p.MaxEpochs, p.Phase, p.Batch, p.Batches, p.BestValAUC, p.BestEpoch, elapsed)
+		return fmt.Sprintf("epoch %4d/%d  %s %2d/%d  %s  %s",
+			p.Epoch, p.MaxEpochs, p.Phase, p.Batch, p.Batches, kept(p, byPrecision), elapsed)
 	}
 	if p.Batches > 0 {
-		return fmt.Sprintf("epoch %4d/%d  batch %4d/%d  loss %.4f  best val AUC %.4f @%d  %s",
-			p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, p.BestValAUC, p.BestEpoch, elapsed)
+		return fmt.Sprintf("epoch %4d/%d  batch %4d/%d  loss %.4f  %s  %s",
+			p.Epoch, p.MaxEpochs, p.Batch, p.Batches, p.Loss, kept(p, byPrecision), elapsed)
 	}
 	terms := ""
 	if p.Pos != 0 || p.Neg != 0 {
 		terms = fmt.Sprintf(" (cls %.4f pos %.4f neg %.4f)", p.Cls, p.Pos, p.Neg)
 	}
-	return fmt.Sprintf("epoch %4d/%d  loss %.4f%s  val AUC %.4f  best %.4f @%d  %s",
+	if byPrecision {
+		return fmt.Sprintf("epoch %4d/%d  loss %.4f%s  val AUC %.4f  val precision %.4f  kept @%d: val precision %.4f (val AUC %.4f)  %s",
+			p.Epoch, p.MaxEpochs, p.Loss, terms, p.ValAUC, p.Score, p.BestEpoch, p.BestScore, p.BestValAUC, elapsed)
+	}
+	return fmt.Sprintf("epoch %4d/%d  loss %.4f%s  val AUC %.4f  best val AUC %.4f @%d  %s",
 		p.Epoch, p.MaxEpochs, p.Loss, terms, p.ValAUC, p.BestValAUC, p.BestEpoch, elapsed)
+}
+
+// kept names the kept epoch within an epoch's reports.
+func kept(p models.Progress, byPrecision bool) string {
+	if byPrecision {
+		return fmt.Sprintf("kept @%d: val precision %.4f (val AUC %.4f)", p.BestEpoch, p.BestScore, p.BestValAUC)
+	}
+	return fmt.Sprintf("best val AUC %.4f @%d", p.BestValAUC, p.BestEpoch)
 }
 
 // prepare shows a step of the preparation before the first epoch.

@@ -291,7 +291,8 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 		fmt.Fprintf(stdout, "%6d  warning: %s\n", seed, warning)
 	}
 	run := models.Run{Data: d, Split: sp, Seed: seed, Select: tr.selection, Given: tr.given}
-	t, err := tr.config.Train(ctx, run, rep.progress(seed))
+	byPrecision := tr.selection == models.SelectPrecision || tr.selection == models.SelectAuto && d.Truth != nil
+	t, err := tr.config.Train(ctx, run, rep.progress(seed, byPrecision))
 	rep.clearLine()
 	if err != nil {
 		return runJSON{}, runError(seed, err)
