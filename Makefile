@@ -178,6 +178,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzEdgeList$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzQuoting$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzNPZ$$' -fuzztime=$(FUZZTIME) ./core/load
+	$(GO) test -run='^$$' -fuzz='^FuzzCompareIDs$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzNPZArrays$$' -fuzztime=$(FUZZTIME) ./core/load
 	$(GO) test -run='^$$' -fuzz='^FuzzGroundtruth$$' -fuzztime=$(FUZZTIME) ./core/synth
 	$(GO) test -run='^$$' -fuzz='^FuzzReadFiles$$' -fuzztime=$(FUZZTIME) ./core/synth

@@ -17,9 +17,10 @@ import (
 // what the reader ignored. build turns it into a *graph.Graph by the rules
 // the readers share:
 //
-//   - Node order is order of first appearance, in the node list or on an
-//     edge. A node named only by edges is added, as networkx adds it; it
-//     has no attribute values.
+//   - Nodes are numbered in the order of their ids (CompareIDs), not in
+//     the file's order, so that the same graph in another order or format
+//     gets the same numbering. A node named only by edges is added, as
+//     networkx adds it; it has no attribute values.
 //   - An attribute whose values are all numbers (booleans count as 1 and
 //     0) becomes a feature column; the columns are sorted by attribute
 //     name. A declared node without a value gets the attribute's default
@@ -32,7 +33,7 @@ type attrGraph struct {
 	file  string
 	size  int64 // bytes of input read, which bounds what defaults may fill
 	nodes nodeIDs
-	line  []int // per node, the line that declares it; 0 for one only on edges
+	line  []int // per node as read, the line that declares it; 0 for one only on edges
 
 	keys     []attrKey
 	keyIndex map[string]int32 // key id -> index in keys
@@ -177,6 +178,9 @@ func (b *attrGraph) build(name string) (*graph.Graph, error) {
 	if err := b.checkDefaults(cols); err != nil {
 		return nil, err
 	}
+	newOf := b.nodes.canonical()
+	renumberEdges(b.edges, newOf)
+	renumberNodes(b.rowNode, newOf)
 	x, undeclared := b.features(cols, colOf)
 	g, err := graph.New(n, b.edges, x, b.nodes.ids)
 	if err != nil {

@@ -24,7 +24,8 @@ func isHeaderWord(b []byte) bool {
 	return slices.ContainsFunc(headerWords, func(w string) bool { return bytes.EqualFold(b, []byte(w)) })
 }
 
-// nodeIDs interns node ids in order of first appearance.
+// nodeIDs interns node ids in order of first appearance, until canonical
+// renumbers them.
 type nodeIDs struct {
 	ids   []string
 	index map[string]int32
@@ -75,8 +76,9 @@ func (n *nodeIDs) get(id []byte) int32 {
 // are listed in the graph's MissingFeatures; nodes
 // that appear only in the features file are kept as isolated nodes.
 //
-// Node order is order of first appearance in the edge list, then in the
-// features file. Self-loops and repeated edges are removed by graph.New,
+// Nodes are numbered in the order of their ids (CompareIDs), whatever
+// order the files give them in, so that the same graph in another order
+// or format gets the same numbering. Self-loops and repeated edges are removed by graph.New,
 // which counts them. An empty file, a line with fewer than two fields, an
 // empty id, a value count different from the first line's, a value that is
 // not a finite number, an id repeated in the features file, a comment
@@ -88,16 +90,23 @@ func EdgeListReaders(name string, edges io.Reader, edgesName string, features io
 	if err != nil {
 		return nil, err
 	}
+	var rows *featureRows
+	if features != nil {
+		var fnotes []string
+		if rows, fnotes, err = readFeatures(nodes, features, featuresName); err != nil {
+			return nil, err
+		}
+		notes = append(notes, fnotes...)
+	}
+	newOf := nodes.canonical()
+	renumberEdges(el, newOf)
 	var (
 		x       *f32.CSR
 		missing []string
 	)
-	if features != nil {
-		var fnotes []string
-		if x, missing, fnotes, err = readFeatures(nodes, features, featuresName); err != nil {
-			return nil, err
-		}
-		notes = append(notes, fnotes...)
+	if rows != nil {
+		renumberNodes(rows.node, newOf)
+		x, missing = rows.matrix(nodes.ids)
 	}
 	g, err := graph.New(len(nodes.ids), el, x, nodes.ids)
 	if err != nil {
@@ -165,8 +174,8 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string
 			reason = "the ids on the lines after it are numbers"
 		case len(edges) > 0 && !seen0 && !seen1:
 			reason = "neither of its ids appears on any other line; if it is an edge, put a header such as \"source,target\" above it"
-		default: // an edge
-			edges = nodes.prepend(first, edges)
+		default: // an edge, put first so that a repeat of it is the one counted
+			edges = slices.Insert(edges, 0, graph.Edge{U: nodes.get([]byte(first[0])), V: nodes.get([]byte(first[1]))})
 			if firstExtra {
 				extra++
 			}
@@ -184,28 +193,19 @@ func readEdges(nodes *nodeIDs, r io.Reader, file string) ([]graph.Edge, []string
 	return edges, notes, nil
 }
 
-// prepend makes the ids of pair the first nodes, renumbering the nodes
-// after them, and returns edges (renumbered) after the pair's own edge.
-func (n *nodeIDs) prepend(pair [2]string, edges []graph.Edge) []graph.Edge {
-	old := n.ids
-	n.ids, n.index = nil, make(map[string]int32, len(old)+2)
-	u, v := n.get([]byte(pair[0])), n.get([]byte(pair[1]))
-	remap := make([]int32, len(old))
-	for i, id := range old {
-		remap[i] = n.get([]byte(id))
-	}
-	out := make([]graph.Edge, 0, len(edges)+1)
-	out = append(out, graph.Edge{U: u, V: v})
-	for _, e := range edges {
-		out = append(out, graph.Edge{U: remap[e.U], V: remap[e.V]})
-	}
-	return out
+// featureRows are the data lines of a features file as read, before the
+// nodes are numbered: each line's node and its entries.
+type featureRows struct {
+	dim   int
+	node  []int32 // node of each data line
+	start []int   // its entries in idx/val
+	idx   chunked[int32]
+	val   chunked[float32]
 }
 
 // readFeatures reads a features file, adding unseen ids to nodes, and
-// returns the feature matrix in node order, the ids of the nodes without
-// a line, in node order, and the notes for ReadNotes.
-func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string, []string, error) {
+// returns its rows and the notes for ReadNotes.
+func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*featureRows, []string, error) {
 	rs := newRecords(file, r)
 	var (
 		dim      = -1
@@ -222,7 +222,7 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 			break
 		}
 		if len(fields) < 2 {
-			return nil, nil, nil, rs.errorf("expected <id> <values...>, got %d field(s)", len(fields))
+			return nil, nil, rs.errorf("expected <id> <values...>, got %d field(s)", len(fields))
 		}
 		if dim < 0 {
 			dim = len(fields) - 1
@@ -237,20 +237,20 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 			}
 		}
 		if len(fields)-1 != dim {
-			return nil, nil, nil, rs.errorf("expected %d values, got %d", dim, len(fields)-1)
+			return nil, nil, rs.errorf("expected %d values, got %d", dim, len(fields)-1)
 		}
 		if len(fields[0]) == 0 {
-			return nil, nil, nil, rs.errorf("empty node id")
+			return nil, nil, rs.errorf("empty node id")
 		}
 		node := nodes.get(fields[0])
 		if at, dup := lineOf[node]; dup {
-			return nil, nil, nil, rs.errorf("node id %q already on line %d", fields[0], at)
+			return nil, nil, rs.errorf("node id %q already on line %d", fields[0], at)
 		}
 		lineOf[node] = rs.line
 		for k, f := range fields[1:] {
 			v, err := parseValue(rs.sep.numeral(f))
 			if err != nil {
-				return nil, nil, nil, rs.errorf("value %d of node %q: %v", k+1, fields[0], err)
+				return nil, nil, rs.errorf("value %d of node %q: %v", k+1, fields[0], err)
 			}
 			if v != 0 {
 				idx.append(int32(k))
@@ -261,38 +261,42 @@ func readFeatures(nodes *nodeIDs, r io.Reader, file string) (*f32.CSR, []string,
 		rowStart = append(rowStart, idx.len)
 	}
 	if rs.err != nil {
-		return nil, nil, nil, rs.err
+		return nil, nil, rs.err
 	}
 	if len(rowNode) == 0 {
-		return nil, nil, nil, &Error{File: file, Err: ErrEmpty}
+		return nil, nil, &Error{File: file, Err: ErrEmpty}
 	}
 	notes := rs.commentNotes()
 	if header != nil {
 		notes = append(notes, fmt.Sprintf("%s: %s", file, header))
 	}
+	return &featureRows{dim: dim, node: rowNode, start: rowStart, idx: idx, val: val}, notes, nil
+}
 
-	// Reorder the rows into node order.
-	n := len(nodes.ids)
+// matrix returns the feature matrix of the nodes named ids, in that
+// order, and the ids of the nodes without a line, in node order.
+func (f *featureRows) matrix(ids []string) (*f32.CSR, []string) {
+	n := len(ids)
 	rowOf := make([]int, n)
 	for i := range rowOf {
 		rowOf[i] = -1
 	}
-	for r, node := range rowNode {
+	for r, node := range f.node {
 		rowOf[node] = r
 	}
-	x := &f32.CSR{Rows: n, Cols: dim, Indptr: make([]int32, n+1),
-		Indices: make([]int32, 0, idx.len), Values: make([]float32, 0, val.len)}
+	x := &f32.CSR{Rows: n, Cols: f.dim, Indptr: make([]int32, n+1),
+		Indices: make([]int32, 0, f.idx.len), Values: make([]float32, 0, f.val.len)}
 	var missing []string
 	for i, r := range rowOf {
 		if r >= 0 {
-			x.Indices = idx.appendRange(x.Indices, rowStart[r], rowStart[r+1])
-			x.Values = val.appendRange(x.Values, rowStart[r], rowStart[r+1])
+			x.Indices = f.idx.appendRange(x.Indices, f.start[r], f.start[r+1])
+			x.Values = f.val.appendRange(x.Values, f.start[r], f.start[r+1])
 		} else {
-			missing = append(missing, nodes.ids[i])
+			missing = append(missing, ids[i])
 		}
 		x.Indptr[i+1] = int32(len(x.Indices))
 	}
-	return x, missing, notes, nil
+	return x, missing
 }
 
 // markupNames says, for each kind markup returns, the file names that

@@ -177,7 +177,8 @@ func rtSameUpToOrder(t *testing.T, a, b *graph.Graph) {
 }
 
 // TestWriteDirFormat: the exact bytes of the three files, and that reading
-// them back renumbers the loader's nodes into the written order.
+// them back renumbers the loader's nodes into the written order when the
+// ids' order is another.
 func TestWriteDirFormat(t *testing.T) {
 	d := handDataset(t)
 	dir := filepath.Join(t.TempDir(), "hand")
@@ -208,15 +209,49 @@ func TestWriteDirFormat(t *testing.T) {
 		}
 	}
 
-	// The loader on its own numbers nodes by first appearance.
+	// The loader on its own numbers nodes in the order of their ids
+	// (load.CompareIDs), which is the written order here.
 	g, err := load.Path(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"a", "b", "c", "e", "d", "iso"}; !slices.Equal(g.IDs, want) {
+	if want := []string{"a", "b", "c", "d", "e", "iso"}; !slices.Equal(g.IDs, want) {
 		t.Fatalf("load.Path ids %q, want %q (the premise of this test)", g.IDs, want)
 	}
 	rtSameUpToOrder(t, d.Graph, g)
+
+	// With the ids reversed the written order is not the ids' order:
+	// ReadDir keeps the written one.
+	rev := *d
+	rg, err := d.Graph.WithEdges(d.Graph.Edges())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg.IDs = slices.Clone(d.Graph.IDs)
+	slices.Reverse(rg.IDs)
+	if rg, err = rg.WithEdges(rg.Edges()); err != nil { // rebuilds the id index
+		t.Fatal(err)
+	}
+	rev.Graph = rg
+	revDir := filepath.Join(t.TempDir(), "rev")
+	if err := rev.WriteDir(revDir); err != nil {
+		t.Fatal(err)
+	}
+	if g, err = load.Path(revDir); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b", "c", "d", "e", "iso"}; !slices.Equal(g.IDs, want) {
+		t.Fatalf("load.Path ids %q, want %q (the premise of this test)", g.IDs, want)
+	}
+	rtSameUpToOrder(t, rg, g)
+	if back, err := ReadDir(revDir); err != nil {
+		t.Fatal(err)
+	} else {
+		rtSameGraph(t, rg, back.Graph)
+		if !slices.EqualFunc(rev.Links, back.Links, rtSameLink) {
+			t.Errorf("reversed ids: links %v, want %v", back.Links, rev.Links)
+		}
+	}
 
 	d2, err := ReadDir(dir)
 	if err != nil {

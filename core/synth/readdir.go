@@ -22,8 +22,9 @@ import (
 // Nodes are numbered in features.csv order, which is the written graph's
 // node order, so a dataset read back has the same node indices, and the
 // same splits and negatives, as the one written. (The edge-list loader
-// numbers nodes by first appearance in edges.csv, which cannot follow the
-// node order in general: ReadDir renumbers them.) Nodes missing from
+// numbers nodes in the order of their ids, load.CompareIDs, which is the
+// written order for the ids "0".."N-1" of a generated graph but not in
+// general: ReadDir renumbers them.) Nodes missing from
 // features.csv, which WriteDir never leaves out, follow in loader order.
 //
 // The graph is named after dir; labels and class names are not stored, so

@@ -17,6 +17,7 @@ import (
 	"ilpgnn/core/bundle"
 	"ilpgnn/core/bundle/site"
 	"ilpgnn/core/explain"
+	"ilpgnn/core/load"
 	"ilpgnn/wasm/card/view"
 )
 
@@ -166,23 +167,21 @@ func TestCardExportHostileIDs(t *testing.T) {
 		names = append(names, fmt.Sprintf("n%d", i))
 	}
 	// edges writes the list and returns the node of each name: the
-	// loader numbers nodes in order of first appearance.
+	// loader numbers nodes in the order of their ids (load.CompareIDs).
 	edges := func(names []string) ([]byte, map[string]int) {
 		var b bytes.Buffer
-		node := map[string]int{}
 		w := csv.NewWriter(&b)
 		w.Write([]string{"source", "target"})
 		for i := range names {
 			for _, rec := range [][]string{{names[i], names[(i+1)%len(names)]}, {names[i], names[(i+5)%len(names)]}} {
 				w.Write(rec)
-				for _, id := range rec {
-					if _, ok := node[id]; !ok {
-						node[id] = len(node)
-					}
-				}
 			}
 		}
 		w.Flush()
+		node := map[string]int{}
+		for i, id := range slices.SortedFunc(slices.Values(names), load.CompareIDs) {
+			node[id] = i
+		}
 		return b.Bytes(), node
 	}
 	data, node := edges(names)
