@@ -9,6 +9,7 @@ import (
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/explain"
+	"ilpgnn/core/fingerprint"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/models"
@@ -17,10 +18,11 @@ import (
 
 // openModel loads the dataset and the checkpoint trained on it, and prepares
 // the model on the whole graph: explanations speak of every edge the user
-// has, with the pair's own edge masked as in training. check sees the graph
-// before the checkpoint's weights become a model: a mistyped node id is
-// reported first, whatever the checkpoint, and without waiting for the
-// model's structure to be prepared.
+// has, with the pair's own edge masked as in training. A checkpoint trained
+// on another graph is reported first, since a node id missing from this
+// graph then says nothing about the id. check then sees the graph before
+// the checkpoint's weights become a model: a mistyped node id is reported
+// without waiting for the model's structure to be prepared.
 func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Graph, *ilpgnn.Predictor, error) {
 	ck, err := checkpoint.ReadFile(ckPath)
 	if err != nil {
@@ -33,10 +35,15 @@ func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Grap
 		return nil, nil, err
 	}
 	g := d.Graph
+	fp := fingerprint.Of(g)
+	if ck.CheckGraph(fp) != nil {
+		return nil, nil, fmt.Errorf("--checkpoint %s was trained on %s, not on --data %s (graph fingerprints %x and %x differ): train on %s to explain its links",
+			ckPath, trainedOn(ck), data, ck.Fingerprint[:6], fp[:6], data)
+	}
 	if err := check(g); err != nil {
 		return nil, nil, err
 	}
-	p, _, err := models.OpenPredictor(ck, g)
+	p, _, err := models.OpenPredictorReusing(ck, g, fp, nil, nil, nil)
 	if errors.Is(err, models.ErrPreparing) {
 		return nil, nil, err // not the checkpoint's fault
 	}
@@ -44,6 +51,15 @@ func openModel(data, ckPath string, check func(*graph.Graph) error) (*graph.Grap
 		return nil, nil, fmt.Errorf("%s: %w", ckPath, err)
 	}
 	return g, p, nil
+}
+
+// trainedOn names the graph a checkpoint was trained on, as its file
+// records it.
+func trainedOn(ck *checkpoint.Checkpoint) string {
+	if ck.Dataset == "" {
+		return "a graph it does not name"
+	}
+	return fmt.Sprintf("%q", ck.Dataset)
 }
 
 // parsePair reads --pair: two different node ids separated by a comma,
