@@ -206,6 +206,22 @@ func TestPrecision(rank explain.Ranker, truth *synth.Dataset) (p1, p2 *float64) 
 	return &p[0], &p[1]
 }
 
+// ValidationPrecision is Precision@1 and @2 of t's own ranker
+// (Trained.Ranker) on truth's validation links: what weights kept by
+// SelectPrecision were kept on. Both are nil without groundtruth or a
+// ranker.
+func ValidationPrecision(t Trained, truth *synth.Dataset) (p1, p2 *float64) {
+	if truth == nil {
+		return nil, nil
+	}
+	rank := t.Ranker()
+	if rank == nil {
+		return nil, nil
+	}
+	p := explain.PrecisionAt(rank, truth.ExplainedLinks(synth.Validation), 1, 2)
+	return &p[0], &p[1]
+}
+
 // TrainedPrecision is TestPrecision of t's own ranker (Trained.Ranker),
 // which is built only when there is groundtruth to measure it on: an
 // ILP-GNN model's is a predictor on its training graph.

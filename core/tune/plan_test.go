@@ -29,7 +29,9 @@ func lookup(t *testing.T, name string) models.Spec {
 }
 
 // Rounds says exactly the rounds Search runs: the trials of a search are
-// its rounds' candidates at its rounds' epochs.
+// its rounds' candidates at its rounds' epochs, and the current settings,
+// which Rounds counts in the last round, train once, first, to the
+// model's maximum (100 epochs, or the user's 8).
 func TestRoundsAreSearchs(t *testing.T) {
 	for _, opt := range []Options{
 		{Candidates: 9, Eta: 3, MinEpochs: 5},
@@ -47,17 +49,24 @@ func TestRoundsAreSearchs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		maxEpochs := 100
+		if opt.Fixed["epochs"] != "" {
+			maxEpochs = 8
+		}
+		if first := res.Trials[0]; !first.Current || first.Epochs != maxEpochs || first.Trained != maxEpochs {
+			t.Errorf("%+v: the first trial is %+v, want the current settings at %d epochs", opt, first, maxEpochs)
+		}
 		var ran []Round
-		for _, tr := range res.Trials {
+		for _, tr := range res.Trials[1:] {
 			if len(ran) < tr.Round {
 				ran = append(ran, Round{Epochs: tr.Epochs})
 			}
 			if tr.Current {
-				ran[tr.Round-1].Current = true
-			} else {
-				ran[tr.Round-1].Candidates++
+				t.Errorf("%+v: the current settings trained again: %+v", opt, tr)
 			}
+			ran[tr.Round-1].Candidates++
 		}
+		ran[len(ran)-1].Current = true
 		if !slices.Equal(rounds, ran) {
 			t.Errorf("%+v: Rounds %v, Search ran %v", opt, rounds, ran)
 		}

@@ -1,12 +1,17 @@
-// Package tune chooses a model's hyperparameters on validation AUC alone,
-// by successive halving: it draws candidate settings from the model's
-// search space (models.Spec.Space), trains every candidate for a few
-// epochs, keeps the best 1/Eta of them and trains those for Eta times
-// more epochs, until one is left. The last round also trains the current
-// settings (the model's defaults with the user's fixed ones), and a
-// search keeps them unless a candidate scores higher: it never returns a
-// choice that did worse than what the user had. Every choice comes from
-// the options' seeds, so the same call gives the same answer.
+// Package tune chooses a model's hyperparameters by successive halving:
+// it draws candidate settings from the model's search space
+// (models.Spec.Space), trains every candidate for a few epochs, keeps the
+// best 1/Eta of them and trains those for Eta times more epochs, until
+// one is left. Candidates keep their weights and are compared as the
+// final training keeps weights (Options.Select): on validation AUC, or on
+// the validation links' explanation precision on a graph with
+// groundtruth. The current settings (the model's defaults with the
+// user's fixed ones) train first, as train would train them, and a search
+// keeps them unless a candidate scores higher on what the training keeps
+// and no lower on validation AUC or precision: it never returns a choice
+// that did worse than what the user had. Every choice comes from the
+// options' seeds, so the same call gives the same answer, unless a
+// budget cut it short on a machine slower than planned (Result.Cut).
 package tune
 
 import (
@@ -35,14 +40,25 @@ type Options struct {
 	// MinEpochs are the epochs of the first round; no round trains longer
 	// than the model's own maximum.
 	MinEpochs int
-	// Seeds are the tuning seeds: a candidate's score is its mean
-	// validation AUC over one run per seed (each seed its own split).
+	// Seeds are the tuning seeds: a candidate's score is its mean over
+	// one run per seed (each seed its own split).
 	Seeds []uint64
 	// Seed draws the candidates from the grid.
 	Seed uint64
 	// Fixed are settings by flag name that every candidate keeps (the
 	// user's own), left out of the search.
 	Fixed map[string]string
+	// Select is the rule the final training keeps its weights by
+	// (models.Run.Select; "" is models.SelectAuto). Every trial keeps
+	// weights by it, and candidates are ranked on what it keeps them by,
+	// so that a choice is judged as the training that uses it judges.
+	Select models.Selection
+	// Budget, when positive, is the search's time: before each candidate's
+	// trial the search checks, from the time its trials took so far, that
+	// the trial fits what is left, and ends the search with the trials
+	// that did when it does not (Result.Cut says so). The current
+	// settings' trial always runs.
+	Budget time.Duration
 	// Slowdown is the host's epoch time relative to the native one the
 	// cost model estimates (WasmSlowdown in a browser; 0 means 1): Plan
 	// fits and EstimateOf states the host's time.
@@ -54,6 +70,17 @@ type Options struct {
 	// done so far, counted over its seeds' runs: on a large graph a trial
 	// takes minutes, and a progress bar should move within it.
 	Epoch func(t Trial, done int)
+	// now is the clock that times trials (time.Now when nil), which tests
+	// replace.
+	now func() time.Time
+}
+
+// clock returns opt's clock.
+func (opt Options) clock() func() time.Time {
+	if opt.now != nil {
+		return opt.now
+	}
+	return time.Now
 }
 
 // DefaultOptions are 9 candidates, thirds kept, 20 epochs to start.
@@ -65,27 +92,52 @@ func DefaultOptions() Options {
 type Trial struct {
 	Round int // 1-based
 	// Candidate is the index among the drawn candidates; the current
-	// settings, trained in the last round, come after them.
+	// settings, trained first, come after them.
 	Candidate int
 	Current   bool              // the current settings, not a drawn candidate
 	Settings  map[string]string // by flag name, the searched ones
-	Epochs    int               // at most this many in this round
-	ValAUC    float64           // mean over the seeds
-	Seconds   float64
+	// Epochs is the most this trial trains; the current settings train to
+	// the user's maximum, stopping early as train does.
+	Epochs int
+	// Trained is the most epochs one of its seeds' runs trained; Capped
+	// says one ran all Epochs without stopping early, so that training
+	// longer might have kept other weights.
+	Trained int
+	Capped  bool
+	// SelectedOn is the rule that kept its weights: models.SelectPrecision
+	// or models.SelectAUC.
+	SelectedOn models.Selection
+	// ValScore is the mean over the seeds of what kept the weights: the
+	// validation AUC, or validation Precision@1 + Precision@2 under
+	// models.SelectPrecision. ValAUC is the mean validation AUC, ValP1 and
+	// ValP2 the mean validation precision of the kept weights'
+	// explanations on a graph with groundtruth (nil elsewhere).
+	ValScore     float64
+	ValAUC       float64
+	ValP1, ValP2 *float64
+	Seconds      float64
 }
 
 // Result is a finished search.
 type Result struct {
 	Model string
 	// Best are the chosen settings by flag name (the searched ones and
-	// the fixed ones), ValAUC their score in the last round.
+	// the fixed ones, and the epochs of its trial when that trial was
+	// capped, so that training with Best trains what the search measured),
+	// ValAUC their validation AUC, Chosen their trial.
 	Best   map[string]string
 	ValAUC float64
-	// KeptCurrent says no candidate beat the current settings in the
-	// last round, so Best are they; CurrentValAUC is their score there.
+	Chosen Trial
+	// KeptCurrent says no candidate beat the current settings, so Best
+	// are they; CurrentValAUC is their validation AUC, Current their trial.
 	KeptCurrent   bool
 	CurrentValAUC float64
+	Current       Trial
 	Trials        []Trial
+	// Cut says what the budget left out, "" when the search ran as
+	// planned. When the budget ran out during the current settings' own
+	// run, Current holds no scores and Best are the current settings.
+	Cut string
 	// Seconds is the search's actual time.
 	Seconds float64
 }
@@ -110,7 +162,7 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 		return nil, fmt.Errorf("tune: %w", err)
 	}
 	// The user's own maximum (or the model's) caps every round.
-	maxEpochs := base.Loop().Epochs
+	maxEpochs := max(base.Loop().Epochs, 1)
 	space := free(spec.Space, opt.Fixed)
 	current := currentSettings(base, space)
 	cands := drawExcept(space, opt.Candidates, opt.Seed, current)
@@ -118,64 +170,160 @@ func Search(ctx context.Context, spec models.Spec, data Data, opt Options) (*Res
 	for k := range alive {
 		alive[k] = k
 	}
-	start := time.Now()
-	res := &Result{Model: spec.Name}
+	s := &search{ctx: ctx, spec: spec, data: data, opt: opt, start: opt.clock()(), res: &Result{Model: spec.Name}, maxEpochs: maxEpochs}
+	// The current settings first, as train trains them: the bar a choice
+	// must clear is measured before any candidate, and it times the
+	// machine. Within the budget: a machine so slow that their run
+	// outlasts it leaves them as they are, with nothing else trained.
+	curCtx, stop := ctx, context.CancelFunc(func() {})
+	if opt.Budget > 0 {
+		curCtx, stop = context.WithTimeout(ctx, opt.Budget)
+	}
+	s.ctx = curCtx
+	cur, err := s.run(Trial{Round: 1, Candidate: len(cands), Current: true, Settings: current, Epochs: maxEpochs}, false)
+	s.ctx = ctx
+	timedOut := curCtx.Err() != nil && ctx.Err() == nil
+	stop()
+	switch {
+	case err != nil && timedOut:
+		s.res.Cut = "the budget ran out during the current settings' own run, so no candidate trained"
+		cur.Current, cur.Settings = true, current
+		s.choose(cur, nil)
+		return s.res, nil
+	case err != nil:
+		return nil, err
+	}
+	var scored []Trial // the latest round's trials, best first
 	epochs := opt.MinEpochs
-	for round := 1; ; round++ {
-		epochs = min(epochs, max(maxEpochs, 1))
+	for round := 1; len(alive) > 0; round++ {
+		epochs = min(epochs, maxEpochs)
 		last := max(1, len(alive)/opt.Eta) == 1 || epochs >= maxEpochs
-		scores := make(map[int]float64, len(alive))
-		run := func(t Trial) (float64, error) {
-			tr, err := trial(ctx, spec, data, opt, t)
+		var this []Trial
+		for k, c := range alive {
+			if !s.fits(epochs) {
+				s.res.Cut = fmt.Sprintf("round %d trained %d of its %d candidates, to keep to the budget", round, k, len(alive))
+				break
+			}
+			tr, err := s.run(Trial{Round: round, Candidate: c, Settings: cands[c], Epochs: epochs}, true)
 			if err != nil {
-				return 0, fmt.Errorf("tune: %s candidate %d (%v): %w", spec.Name, t.Candidate, t.Settings, err)
-			}
-			res.Trials = append(res.Trials, tr)
-			if opt.Progress != nil {
-				opt.Progress(tr)
-			}
-			return tr.ValAUC, nil
-		}
-		for _, c := range alive {
-			if scores[c], err = run(Trial{Round: round, Candidate: c, Settings: cands[c], Epochs: epochs}); err != nil {
 				return nil, err
 			}
+			this = append(this, tr)
 		}
-		if last {
-			// The current settings at the last round's epochs: the bar a
-			// choice must clear.
-			if res.CurrentValAUC, err = run(Trial{Round: round, Candidate: len(cands), Current: true, Settings: current, Epochs: epochs}); err != nil {
-				return nil, err
-			}
+		if len(this) > 0 {
+			// Best first; ties go to the earlier candidate, so the order
+			// is total and the same on every machine.
+			slices.SortStableFunc(this, func(a, b Trial) int {
+				if c := cmp.Compare(b.ValScore, a.ValScore); c != 0 {
+					return c
+				}
+				return cmp.Compare(a.Candidate, b.Candidate)
+			})
+			scored = this
 		}
-		// Best first; ties go to the earlier candidate, so the order is
-		// total and the same on every machine.
-		slices.SortStableFunc(alive, func(a, b int) int {
-			if c := cmp.Compare(scores[b], scores[a]); c != 0 {
-				return c
-			}
-			return cmp.Compare(a, b)
-		})
-		alive = alive[:min(len(alive), max(1, len(alive)/opt.Eta))]
-		if last {
-			if len(alive) == 0 || res.CurrentValAUC >= scores[alive[0]] {
-				res.Best, res.ValAUC, res.KeptCurrent = merge(current, opt.Fixed), res.CurrentValAUC, true
-			} else {
-				res.Best, res.ValAUC = merge(cands[alive[0]], opt.Fixed), scores[alive[0]]
-			}
-			res.Seconds = time.Since(start).Seconds()
-			return res, nil
+		if last || s.res.Cut != "" {
+			break
+		}
+		alive = alive[:0]
+		for _, t := range this[:max(1, len(this)/opt.Eta)] {
+			alive = append(alive, t.Candidate)
 		}
 		epochs *= opt.Eta
 	}
+	s.choose(cur, scored)
+	return s.res, nil
 }
 
-// trial trains out's candidate for its epochs on every seed and returns
-// out with the mean validation AUC and the time taken.
-func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Trial) (Trial, error) {
-	start := time.Now()
+// search is one Search under way.
+type search struct {
+	ctx   context.Context
+	spec  models.Spec
+	data  Data
+	opt   Options
+	start time.Time
+	res   *Result
+	// maxEpochs is the user's maximum (or the model's).
+	maxEpochs int
+	// seconds and epochs are the time and the epochs (over all seeds'
+	// runs) of the trials so far, which time the machine.
+	seconds float64
+	epochs  int
+}
+
+// fits says a trial of epochs per seed fits the budget's rest, by the
+// time an epoch of the trials so far took; always without a budget.
+func (s *search) fits(epochs int) bool {
+	if s.opt.Budget <= 0 || s.epochs == 0 {
+		return true
+	}
+	perEpoch := s.seconds / float64(s.epochs)
+	need := perEpoch * float64(epochs*len(s.opt.Seeds))
+	return s.opt.clock()().Sub(s.start).Seconds()+need <= s.opt.Budget.Seconds()
+}
+
+// choose sets the result: the best of scored, the last round's trials
+// best first, that beats cur on what the runs kept their weights by and
+// is no lower on validation AUC and, under precision selection, on
+// validation precision; cur when none does.
+func (s *search) choose(cur Trial, scored []Trial) {
+	r := s.res
+	r.Current, r.CurrentValAUC = cur, cur.ValAUC
+	r.Seconds = s.opt.clock()().Sub(s.start).Seconds()
+	for _, t := range scored {
+		if beats(t, cur) {
+			r.Chosen, r.ValAUC = t, t.ValAUC
+			r.Best = merge(t.Settings, s.opt.Fixed)
+			if _, ok := models.Settings(s.spec.New())["epochs"]; ok && t.Capped && t.Epochs < s.maxEpochs {
+				r.Best["epochs"] = strconv.Itoa(t.Epochs)
+			}
+			return
+		}
+	}
+	r.Chosen, r.ValAUC, r.KeptCurrent = cur, cur.ValAUC, true
+	r.Best = merge(cur.Settings, s.opt.Fixed)
+}
+
+// beats says t scores higher than cur on what kept the weights and no
+// lower on validation AUC, nor on validation precision when that kept
+// them.
+func beats(t, cur Trial) bool {
+	if !(t.ValScore > cur.ValScore) || t.ValAUC < cur.ValAUC {
+		return false
+	}
+	if t.SelectedOn == models.SelectPrecision && t.ValP1 != nil && cur.ValP1 != nil {
+		return *t.ValP1 >= *cur.ValP1 && *t.ValP2 >= *cur.ValP2
+	}
+	return true
+}
+
+// run trains t (its epochs at most when capped, else as the settings
+// say), reports it and adds it to the result.
+func (s *search) run(t Trial, capped bool) (Trial, error) {
+	tr, err := trial(s.ctx, s.spec, s.data, s.opt, t, capped)
+	if err != nil {
+		name := fmt.Sprintf("candidate %d", t.Candidate)
+		if t.Current {
+			name = "the current settings"
+		}
+		return tr, fmt.Errorf("tune: %s %s (%v): %w", s.spec.Name, name, t.Settings, err)
+	}
+	s.seconds += tr.Seconds
+	s.epochs += max(tr.Trained, 1) * len(s.opt.Seeds)
+	s.res.Trials = append(s.res.Trials, tr)
+	if s.opt.Progress != nil {
+		s.opt.Progress(tr)
+	}
+	return tr, nil
+}
+
+// trial trains out's candidate on every seed, for out.Epochs at most
+// when capped, keeping weights by opt.Select, and returns out with its
+// scores, the mean over the seeds, and the time taken.
+func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Trial, capped bool) (Trial, error) {
+	now := opt.clock()
+	start := now()
 	run := merge(out.Settings, opt.Fixed)
-	if _, ok := models.Settings(spec.New())["epochs"]; ok {
+	if _, ok := models.Settings(spec.New())["epochs"]; ok && capped {
 		run = merge(run, map[string]string{"epochs": fmt.Sprint(out.Epochs)})
 	}
 	var progress func(models.Progress)
@@ -192,18 +340,46 @@ func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Tr
 	if err != nil {
 		return out, err
 	}
+	given := make(map[string]bool, len(opt.Fixed))
+	for name := range opt.Fixed {
+		given[name] = true
+	}
+	n := float64(len(opt.Seeds))
+	var p1, p2 float64
+	precise := true
 	for _, seed := range opt.Seeds {
 		d, sp, err := data(seed)
 		if err != nil {
 			return out, err
 		}
-		t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: models.SelectAUC}, progress)
+		t, err := cfg.Train(ctx, models.Run{Data: d, Split: sp, Seed: seed, Select: opt.Select, Given: given}, progress)
 		if err != nil {
 			return out, err
 		}
-		out.ValAUC += t.Result().ValAUC / float64(len(opt.Seeds))
+		r := t.Result()
+		out.ValAUC += r.ValAUC / n
+		out.SelectedOn = r.SelectedOn
+		if r.SelectedOn == models.SelectPrecision {
+			out.ValScore += r.ValScore / n
+		} else {
+			out.ValScore += r.ValAUC / n
+		}
+		out.Trained = max(out.Trained, r.Epochs)
+		out.Capped = out.Capped || r.Epochs >= out.Epochs
+		var v1, v2 *float64
+		if d != nil {
+			v1, v2 = models.ValidationPrecision(t, d.Truth)
+		}
+		if v1 != nil {
+			p1, p2 = p1+*v1/n, p2+*v2/n
+		} else {
+			precise = false
+		}
 	}
-	out.Seconds = time.Since(start).Seconds()
+	if precise {
+		out.ValP1, out.ValP2 = &p1, &p2
+	}
+	out.Seconds = now().Sub(start).Seconds()
 	return out, nil
 }
 

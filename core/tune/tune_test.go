@@ -2,12 +2,14 @@ package tune
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
@@ -90,9 +92,11 @@ func (r result) Checkpoint(*graph.Graph, [32]byte) (*checkpoint.Checkpoint, erro
 func noData(uint64) (*dataset.Dataset, *split.Split, error) { return nil, nil, nil }
 
 // Nine candidates asked, thirds kept: the grid holds 8 besides the
-// current q = 1, so 8 trials of 5 epochs, then 2 of 15 and the current
-// settings at 15, and the best of those, q = 9, is chosen; its score
-// (q/10 + 15/1000 and the mean of seeds 1 and 2 over 1e6) by hand.
+// current q = 1, so the current settings train first to the model's 100
+// epochs, then 8 trials of 5 epochs, then 2 of 15, and the best of those,
+// q = 9, is chosen; its score (q/10 + 15/1000 and the mean of seeds 1 and
+// 2 over 1e6) by hand. Its trial ran all its 15 epochs, so the choice
+// says 15 epochs: training with it trains what was measured.
 func TestSearchHalves(t *testing.T) {
 	var progress []Trial
 	// Inside each trial, the epochs done over its two seeds' runs count
@@ -122,23 +126,26 @@ func TestSearchHalves(t *testing.T) {
 	if inside != 0 {
 		t.Errorf("%d epoch reports after the last trial", inside)
 	}
-	if res.Best["q"] != "9" || res.ValAUC != 0.9+0.015+1.5e-6 || len(res.Trials) != 11 || len(progress) != 11 ||
-		res.KeptCurrent || res.CurrentValAUC != 0.1+0.015+1.5e-6 {
-		t.Fatalf("best %v (%v) after %d trials; current %v (%v)", res.Best, res.ValAUC, len(res.Trials), res.KeptCurrent, res.CurrentValAUC)
+	if res.Best["q"] != "9" || res.Best["epochs"] != "15" || res.ValAUC != 0.9+0.015+1.5e-6 || len(res.Trials) != 11 || len(progress) != 11 ||
+		res.KeptCurrent || res.CurrentValAUC != 0.1+0.1+1.5e-6 || res.Cut != "" {
+		t.Fatalf("best %v (%v) after %d trials; current %v (%v); cut %q", res.Best, res.ValAUC, len(res.Trials), res.KeptCurrent, res.CurrentValAUC, res.Cut)
 	}
 	var round2 []string
 	for k, tr := range res.Trials {
 		wantRound, wantEpochs := 1, 5
-		if k >= 8 {
+		switch {
+		case k == 0:
+			wantEpochs = 100
+		case k > 8:
 			wantRound, wantEpochs = 2, 15
 			round2 = append(round2, tr.Settings["q"])
 		}
-		if tr.Round != wantRound || tr.Epochs != wantEpochs || tr.Current != (k == 10) || (k < 8 && tr.Settings["q"] == "1") {
+		if tr.Round != wantRound || tr.Epochs != wantEpochs || tr.Current != (k == 0) || (k > 0 && tr.Settings["q"] == "1") {
 			t.Errorf("trial %d: %+v", k, tr)
 		}
 	}
-	if !slices.Equal(round2, []string{"9", "8", "1"}) {
-		t.Errorf("round 2 trained %v, want the best two and the current q", round2)
+	if !slices.Equal(round2, []string{"9", "8"}) {
+		t.Errorf("round 2 trained %v, want the best two", round2)
 	}
 	// A fixed setting is not searched and is part of the answer.
 	opt.Fixed, opt.Progress, opt.Epoch = map[string]string{"q": "4"}, nil, nil
@@ -155,10 +162,10 @@ func TestSearchHalves(t *testing.T) {
 	}
 }
 
-// A search keeps the current settings unless a candidate beats them in
-// the last round: with q = 9 already the best point, every candidate
-// scores below it (ties go to the current too), and with q fixed by the
-// user the current settings are the whole search.
+// A search keeps the current settings unless a candidate beats them:
+// with q = 9 already the best point, trained to its 100 epochs, every
+// candidate scores below it (ties go to the current too), and with q
+// fixed by the user the current settings are the whole search.
 func TestSearchKeepsCurrent(t *testing.T) {
 	best := scored
 	best.New = func() models.Config { return &scoredConfig{Q: 9, Epochs: 100} }
@@ -166,7 +173,7 @@ func TestSearchKeepsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.KeptCurrent || res.Best["q"] != "9" || res.ValAUC != res.CurrentValAUC || res.ValAUC != 0.9+0.01 {
+	if !res.KeptCurrent || res.Best["q"] != "9" || res.ValAUC != res.CurrentValAUC || res.ValAUC != 0.9+0.1 {
 		t.Errorf("kept %v: %v (%v), current %v", res.KeptCurrent, res.Best, res.ValAUC, res.CurrentValAUC)
 	}
 	for _, tr := range res.Trials {
@@ -251,4 +258,156 @@ func TestSearchDeterministic(t *testing.T) {
 			t.Errorf("trial %d differs: %+v, %+v", k, a.Trials[k], b.Trials[k])
 		}
 	}
+}
+
+// kept is a model that keeps its weights on a score of its own unless
+// told to keep them on AUC, as ILP-GNN does on a graph with groundtruth:
+// its kept score is a/10 and its validation AUC b/10.
+var kept = models.Spec{
+	Name: "kept", Learns: true,
+	New: func() models.Config { return &keptConfig{A: 2, B: 2, Epochs: 10} },
+	Space: []models.Dim{
+		{Flag: "a", Values: []string{"1", "2", "3"}},
+		{Flag: "b", Values: []string{"1", "2", "3"}},
+	},
+}
+
+type keptConfig struct {
+	A, B   float64
+	Epochs int
+}
+
+func (c *keptConfig) RegisterFlags(fs *flag.FlagSet) {
+	fs.Float64Var(&c.A, "a", c.A, "")
+	fs.Float64Var(&c.B, "b", c.B, "")
+	fs.IntVar(&c.Epochs, "epochs", c.Epochs, "")
+}
+func (c *keptConfig) Validate() error { return nil }
+func (c *keptConfig) Loop() models.Loop {
+	return models.Loop{Epochs: c.Epochs, Patience: 1, ValFrac: 0.1, TestFrac: 0.1}
+}
+func (c *keptConfig) Train(_ context.Context, run models.Run, _ func(models.Progress)) (models.Trained, error) {
+	r := models.Result{Result: loop.Result{ValAUC: c.B / 10, ValScore: c.B / 10, Epochs: c.Epochs}, SelectedOn: models.SelectAUC}
+	if run.Select != models.SelectAUC {
+		r.ValScore, r.SelectedOn = c.A/10, models.SelectPrecision
+	}
+	return result{r}, nil
+}
+
+// Candidates are compared on what the training keeps its weights by, and
+// one replaces the current settings (a = b = 2) only when it is no lower
+// on validation AUC: under the kept score a = 3 wins, but never with
+// b = 1; under AUC, b = 3 wins.
+func TestSearchComparesAsTrainKeeps(t *testing.T) {
+	// Every point of the grid in one round (eta above the candidates).
+	opt := Options{Candidates: 8, Eta: 9, MinEpochs: 10, Seeds: []uint64{0}}
+	res, err := Search(context.Background(), kept, noData, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.KeptCurrent || res.Best["a"] != "3" || res.Best["b"] == "1" || res.Chosen.ValScore != 0.3 || res.ValAUC < res.CurrentValAUC ||
+		res.Current.ValScore != 0.2 || res.Chosen.SelectedOn != models.SelectPrecision {
+		t.Errorf("kept on the score: best %v, chosen %+v, current %+v", res.Best, res.Chosen, res.Current)
+	}
+	// The chosen trial trained all 10 epochs, the model's maximum, so
+	// the choice needs no epochs of its own.
+	if _, ok := res.Best["epochs"]; ok {
+		t.Errorf("best %v names epochs at the model's maximum", res.Best)
+	}
+	opt.Select = models.SelectAUC
+	if res, err = Search(context.Background(), kept, noData, opt); err != nil || res.KeptCurrent || res.Best["b"] != "3" || res.ValAUC != 0.3 {
+		t.Errorf("kept on AUC: best %v (%v), %v", res.Best, res.ValAUC, err)
+	}
+	// A candidate higher on the kept score but lower on AUC does not
+	// replace the current settings.
+	for _, c := range []struct {
+		t    Trial
+		want bool
+	}{
+		{Trial{ValScore: 0.3, ValAUC: 0.2}, true},
+		{Trial{ValScore: 0.3, ValAUC: 0.1}, false},
+		{Trial{ValScore: 0.2, ValAUC: 0.3}, false}, // a tie on what is kept keeps the current
+	} {
+		if got := beats(c.t, Trial{ValScore: 0.2, ValAUC: 0.2}); got != c.want {
+			t.Errorf("beats(%+v) = %v", c.t, got)
+		}
+	}
+	// Under precision selection, no lower on either precision either.
+	p := func(v float64) *float64 { return &v }
+	cur := Trial{SelectedOn: models.SelectPrecision, ValScore: 1.5, ValAUC: 0.9, ValP1: p(0.8), ValP2: p(0.7)}
+	for _, c := range []struct {
+		p1, p2 float64
+		want   bool
+	}{{0.85, 0.7, true}, {0.9, 0.65, false}, {0.75, 0.8, false}} {
+		cand := Trial{SelectedOn: models.SelectPrecision, ValScore: c.p1 + c.p2, ValAUC: 0.9, ValP1: p(c.p1), ValP2: p(c.p2)}
+		if got := beats(cand, cur); got != c.want {
+			t.Errorf("P@1 %v, P@2 %v against 0.8, 0.7: beats = %v", c.p1, c.p2, got)
+		}
+	}
+}
+
+// A budget the trials outrun ends the search with the trials that fit,
+// by a clock that each epoch moves one second: the current settings take
+// 100 s, round 1's eight candidates 5 s each, and round 2's 15 s trials
+// no longer fit 150 s, so round 1's best is chosen at its 5 epochs.
+func TestSearchKeepsToBudget(t *testing.T) {
+	var clock time.Time
+	ticking := scored
+	ticking.New = func() models.Config { return &tickingConfig{scoredConfig{Q: 1, Epochs: 100}, &clock} }
+	opt := Options{Candidates: 9, Eta: 3, MinEpochs: 5, Seeds: []uint64{1}, Seed: 3, Budget: 150 * time.Second,
+		now: func() time.Time { return clock }}
+	res, err := Search(context.Background(), ticking, noData, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cut == "" || len(res.Trials) != 9 || res.Best["q"] != "9" || res.Best["epochs"] != "5" || res.Seconds != 140 {
+		t.Errorf("cut %q after %d trials in %v s: best %v", res.Cut, len(res.Trials), res.Seconds, res.Best)
+	}
+	// With room for round 2, the search runs as planned.
+	clock = time.Time{}
+	opt.Budget = 170 * time.Second
+	if res, err = Search(context.Background(), ticking, noData, opt); err != nil || res.Cut != "" || len(res.Trials) != 11 || res.Best["epochs"] != "15" || res.Seconds != 170 {
+		t.Errorf("a budget that fits: cut %q, %d trials in %v s, best %v, %v", res.Cut, len(res.Trials), res.Seconds, res.Best, err)
+	}
+}
+
+// tickingConfig is scoredConfig moving a clock one second per epoch.
+type tickingConfig struct {
+	scoredConfig
+	clock *time.Time
+}
+
+func (c *tickingConfig) Train(ctx context.Context, run models.Run, progress func(models.Progress)) (models.Trained, error) {
+	*c.clock = c.clock.Add(time.Duration(c.Epochs) * time.Second)
+	return c.scoredConfig.Train(ctx, run, progress)
+}
+
+// A machine so slow that the current settings' own run outlasts the
+// budget: the run is stopped at the budget, no candidate trains, and the
+// current settings stay, with the cut said.
+func TestSearchBudgetEndsCurrentRun(t *testing.T) {
+	waiting := scored
+	waiting.New = func() models.Config { return &waitingConfig{scoredConfig{Q: 1, Epochs: 100}} }
+	res, err := Search(context.Background(), waiting, noData, Options{Candidates: 3, Eta: 3, MinEpochs: 5, Seeds: []uint64{0}, Budget: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.KeptCurrent || res.Best["q"] != "1" || len(res.Trials) != 0 || res.Cut == "" {
+		t.Errorf("kept %v, best %v, %d trials, cut %q", res.KeptCurrent, res.Best, len(res.Trials), res.Cut)
+	}
+	// The caller's own cancel is an error, not a cut.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Search(ctx, waiting, noData, Options{Candidates: 3, Eta: 3, MinEpochs: 5, Seeds: []uint64{0}, Budget: time.Hour}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// waitingConfig is scoredConfig whose training lasts until its context
+// ends.
+type waitingConfig struct{ scoredConfig }
+
+func (c *waitingConfig) Train(ctx context.Context, _ models.Run, _ func(models.Progress)) (models.Trained, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
 }

@@ -403,8 +403,10 @@ export interface TuneArgs {
   /** Model is whose hyperparameters are searched (default ilpgnn). */
   model?: ModelName;
   /**
-   * BudgetSeconds is the time the search may take; it sets the plan
-   * (how many candidates, how many epochs), never a deadline.
+   * BudgetSeconds is the time the search may take: it sets the plan
+   * (how many candidates, how many epochs), and on a machine slower
+   * than planned the candidates whose trial no longer fits are left
+   * out (TuneResult.Cut).
    */
   budgetSeconds: number;
   /**
@@ -417,6 +419,51 @@ export interface TuneArgs {
    * candidates (default as train's).
    */
   seed?: number;
+  /**
+   * Select is the weight selection the training with the chosen
+   * settings will use (as TrainArgs.Select; default auto): every trial
+   * keeps its weights so, and candidates are compared on what it keeps
+   * them by.
+   */
+  select?: string;
+}
+
+/** TuneTrial is one candidate trained in one round of the search. */
+export interface TuneTrial {
+  /** 1-based */
+  round: number;
+  /** index among the drawn candidates (the current settings come after them) */
+  candidate: number;
+  /**
+   * Current marks the current settings, which train first, as a
+   * training run trains them: the bar a choice must clear.
+   */
+  current?: boolean;
+  /** Settings are the searched hyperparameters, by their defaults names. */
+  settings: Record<string, string>;
+  /** at most this many */
+  epochs: number;
+  /**
+   * Trained is the epochs the trial's run trained; Capped says it ran
+   * all Epochs without stopping early.
+   */
+  trained: number;
+  capped?: boolean;
+  /**
+   * SelectedOn is what kept the trial's weights ("precision" or "auc"),
+   * and what candidates are compared on; ValScore is that score.
+   */
+  selectedOn?: string;
+  valScore: number;
+  /** on the tuning seed's validation links */
+  valAUC: number;
+  /**
+   * ValP1 and ValP2 are the validation links' explanation Precision@1
+   * and @2, on a graph with groundtruth.
+   */
+  valP1?: number;
+  valP2?: number;
+  seconds: number;
 }
 
 /** TunePlan is the search a tune request's budget buys. */
@@ -447,26 +494,6 @@ export interface TunePlan {
   summary: string;
 }
 
-/** TuneTrial is one candidate trained in one round of the search. */
-export interface TuneTrial {
-  /** 1-based */
-  round: number;
-  /** index among the drawn candidates (the current settings come after them) */
-  candidate: number;
-  /**
-   * Current marks the current settings, which the last round trains
-   * beside the candidates: the bar a choice must clear.
-   */
-  current?: boolean;
-  /** Settings are the searched hyperparameters, by their defaults names. */
-  settings: Record<string, string>;
-  /** at most this many */
-  epochs: number;
-  /** on the tuning seed's validation links */
-  valAUC: number;
-  seconds: number;
-}
-
 /** TuneResult is the result of a tune request. */
 export interface TuneResult {
   model: ModelName;
@@ -475,14 +502,23 @@ export interface TuneResult {
    * by their defaults names, for train's config; empty when cancelled.
    */
   best: Record<string, string>;
-  /** ValAUC is Best's validation AUC in the last round. */
+  /** ValAUC is Best's validation AUC, Chosen its trial. */
   valAUC: number;
+  chosen?: TuneTrial;
   /**
-   * KeptCurrent says no candidate beat the current settings in the
-   * last round, so Best are they; CurrentValAUC is their score there.
+   * KeptCurrent says no candidate beat the current settings on what the
+   * training keeps its weights by without a lower validation AUC, so
+   * Best are they; CurrentValAUC is their validation AUC, Current their
+   * trial.
    */
   keptCurrent?: boolean;
   currentValAUC?: number;
+  current?: TuneTrial;
+  /**
+   * Cut says what the budget left out on a machine slower than
+   * planned; absent when the search ran as planned.
+   */
+  cut?: string;
   cancelled: boolean;
   plan: TunePlan;
   trials: TuneTrial[];

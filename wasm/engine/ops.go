@@ -115,8 +115,10 @@ type TrainArgs struct {
 type TuneArgs struct {
 	// Model is whose hyperparameters are searched (default ilpgnn).
 	Model string `json:"model,omitempty"`
-	// BudgetSeconds is the time the search may take; it sets the plan
-	// (how many candidates, how many epochs), never a deadline.
+	// BudgetSeconds is the time the search may take: it sets the plan
+	// (how many candidates, how many epochs), and on a machine slower
+	// than planned the candidates whose trial no longer fits are left
+	// out (TuneResult.Cut).
 	BudgetSeconds float64 `json:"budgetSeconds"`
 	// Config are hyperparameters every candidate keeps, by their defaults
 	// names (the user's own), left out of the search.
@@ -124,6 +126,11 @@ type TuneArgs struct {
 	// Seed is the tuning seed: its split's validation links score the
 	// candidates (default as train's).
 	Seed uint64 `json:"seed,omitempty"`
+	// Select is the weight selection the training with the chosen
+	// settings will use (as TrainArgs.Select; default auto): every trial
+	// keeps its weights so, and candidates are compared on what it keeps
+	// them by.
+	Select string `json:"select,omitempty"`
 }
 
 // CancelArgs are the args of cancel.

@@ -333,14 +333,26 @@ type TuneProgress struct {
 type TuneTrial struct {
 	Round     int `json:"round"`     // 1-based
 	Candidate int `json:"candidate"` // index among the drawn candidates (the current settings come after them)
-	// Current marks the current settings, which the last round trains
-	// beside the candidates: the bar a choice must clear.
+	// Current marks the current settings, which train first, as a
+	// training run trains them: the bar a choice must clear.
 	Current bool `json:"current,omitempty"`
 	// Settings are the searched hyperparameters, by their defaults names.
 	Settings map[string]string `json:"settings"`
 	Epochs   int               `json:"epochs"` // at most this many
-	ValAUC   float64           `json:"valAUC"` // on the tuning seed's validation links
-	Seconds  float64           `json:"seconds"`
+	// Trained is the epochs the trial's run trained; Capped says it ran
+	// all Epochs without stopping early.
+	Trained int  `json:"trained"`
+	Capped  bool `json:"capped,omitempty"`
+	// SelectedOn is what kept the trial's weights ("precision" or "auc"),
+	// and what candidates are compared on; ValScore is that score.
+	SelectedOn string  `json:"selectedOn,omitempty"`
+	ValScore   float64 `json:"valScore"`
+	ValAUC     float64 `json:"valAUC"` // on the tuning seed's validation links
+	// ValP1 and ValP2 are the validation links' explanation Precision@1
+	// and @2, on a graph with groundtruth.
+	ValP1   *float64 `json:"valP1,omitempty"`
+	ValP2   *float64 `json:"valP2,omitempty"`
+	Seconds float64  `json:"seconds"`
 }
 
 // TunePlan is the search a tune request's budget buys.
@@ -371,14 +383,21 @@ type TuneResult struct {
 	// Best are the chosen settings (the searched ones and the fixed ones),
 	// by their defaults names, for train's config; empty when cancelled.
 	Best map[string]string `json:"best"`
-	// ValAUC is Best's validation AUC in the last round.
-	ValAUC float64 `json:"valAUC"`
-	// KeptCurrent says no candidate beat the current settings in the
-	// last round, so Best are they; CurrentValAUC is their score there.
-	KeptCurrent   bool        `json:"keptCurrent,omitempty"`
-	CurrentValAUC float64     `json:"currentValAUC,omitempty"`
-	Cancelled     bool        `json:"cancelled"`
-	Plan          TunePlan    `json:"plan"`
-	Trials        []TuneTrial `json:"trials"`
-	Seconds       float64     `json:"seconds"` // the search's wall time
+	// ValAUC is Best's validation AUC, Chosen its trial.
+	ValAUC float64    `json:"valAUC"`
+	Chosen *TuneTrial `json:"chosen,omitempty"`
+	// KeptCurrent says no candidate beat the current settings on what the
+	// training keeps its weights by without a lower validation AUC, so
+	// Best are they; CurrentValAUC is their validation AUC, Current their
+	// trial.
+	KeptCurrent   bool       `json:"keptCurrent,omitempty"`
+	CurrentValAUC float64    `json:"currentValAUC,omitempty"`
+	Current       *TuneTrial `json:"current,omitempty"`
+	// Cut says what the budget left out on a machine slower than
+	// planned; absent when the search ran as planned.
+	Cut       string      `json:"cut,omitempty"`
+	Cancelled bool        `json:"cancelled"`
+	Plan      TunePlan    `json:"plan"`
+	Trials    []TuneTrial `json:"trials"`
+	Seconds   float64     `json:"seconds"` // the search's wall time
 }

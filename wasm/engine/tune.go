@@ -26,6 +26,7 @@ type tuneRequest struct {
 	BudgetSeconds *float64       `json:"budgetSeconds"`
 	Config        map[string]any `json:"config"`
 	Seed          *uint64        `json:"seed"`
+	Select        string         `json:"select"`
 }
 
 // startTuning checks a tune request and starts its search on a goroutine
@@ -49,6 +50,10 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 	if err != nil {
 		return err
 	}
+	selection, err := models.ParseSelection(a.Select)
+	if err != nil {
+		return errorf(CodeBadRequest, "tune: select: %v", err)
+	}
 	fixed, err := flagStrings("tune", a.Config)
 	if err != nil {
 		return err
@@ -69,12 +74,18 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 		if err := affordable(&trainJob{spec: spec, config: base}, l.d.Graph); err != nil {
 			return err
 		}
+		if err := selection.Check(l.d); err != nil {
+			return errorf(CodeBadRequest, "tune: %v", err)
+		}
 		seeds := []uint64{runSeed(l, a.Seed, 0)}
 		var err error
 		opt, est, err = tune.Plan(spec, tune.SizeOf(l.d.Graph), budget, tune.Options{Seeds: seeds, Fixed: fixed, Slowdown: tune.WasmSlowdown})
 		if err != nil {
 			return errorf(CodeBadRequest, "%v", err)
 		}
+		// The tab keeps to the budget on a busy machine: trials that no
+		// longer fit are left out (TuneResult.Cut).
+		opt.Budget, opt.Select = budget, selection
 		return nil
 	})
 	if err != nil {
@@ -125,13 +136,17 @@ func (e *Engine) tune(ctx context.Context, id int64, spec models.Spec, loop mode
 		// The graph and the current model stay as they were.
 		return nil, &Error{Code: CodeBadRequest, Message: err.Error()}
 	}
-	out.Best, out.ValAUC, out.KeptCurrent, out.CurrentValAUC = res.Best, res.ValAUC, res.KeptCurrent, res.CurrentValAUC
+	out.Best, out.ValAUC, out.KeptCurrent, out.CurrentValAUC, out.Cut = res.Best, res.ValAUC, res.KeptCurrent, res.CurrentValAUC, res.Cut
+	chosen, current := tuneTrial(res.Chosen), tuneTrial(res.Current)
+	out.Chosen, out.Current = &chosen, &current
 	return out, nil
 }
 
 // tuneTrial is t as the protocol reports it.
 func tuneTrial(t tune.Trial) TuneTrial {
-	return TuneTrial{Round: t.Round, Candidate: t.Candidate, Current: t.Current, Settings: t.Settings, Epochs: t.Epochs, ValAUC: t.ValAUC, Seconds: t.Seconds}
+	return TuneTrial{Round: t.Round, Candidate: t.Candidate, Current: t.Current, Settings: t.Settings, Epochs: t.Epochs,
+		Trained: t.Trained, Capped: t.Capped, SelectedOn: string(t.SelectedOn), ValScore: t.ValScore, ValAUC: t.ValAUC,
+		ValP1: t.ValP1, ValP2: t.ValP2, Seconds: t.Seconds}
 }
 
 // tuningData splits l's dataset by each tuning seed with the shares the

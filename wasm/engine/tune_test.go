@@ -2,9 +2,10 @@ package engine
 
 import (
 	"maps"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,18 +70,15 @@ func TestTune(t *testing.T) {
 	}
 	res, events := tuned(t, p, tuneArgs())
 	opt, est := wantPlan(t, p)
-	// Round k's trials: the rounds' candidates added up before it.
-	var roundOf, epochsOf []int
+	// The current settings first, to the fixed 120 epochs at most; then
+	// round k's candidates.
+	roundOf, epochsOf := []int{1}, []int{120}
 	for k, r := range est.Rounds {
-		n := r.Candidates
-		if r.Current {
-			n++ // the current settings, last in the last round
-		}
-		for range n {
+		for range r.Candidates {
 			roundOf, epochsOf = append(roundOf, k+1), append(epochsOf, r.Epochs)
 		}
 	}
-	trials, first := len(roundOf), est.Rounds[0].Candidates
+	trials, first := len(roundOf), 1+est.Rounds[0].Candidates
 	want := TunePlan{BudgetSeconds: 60, Candidates: opt.Candidates, Eta: opt.Eta, MinEpochs: opt.MinEpochs, Trials: trials,
 		Seeds: []uint64{2}, EstimatedSeconds: est.Seconds * tune.WasmSlowdown, Summary: est.Plan()}
 	if !reflect.DeepEqual(res.Plan, want) || !(res.Plan.EstimatedSeconds <= 60) {
@@ -127,12 +125,20 @@ func TestTune(t *testing.T) {
 			t.Errorf("trial %d: %+v, want round %d of %d epochs, a val AUC above chance, 3 searched settings", k, ev.TuneTrial, wantRound, wantEpochs)
 		}
 	}
-	// The second round goes on with the first round's best.
+	// The graph has groundtruth: every trial kept its weights on the
+	// validation links' explanation precision, as training does here by
+	// default.
+	for _, tr := range res.Trials {
+		if tr.SelectedOn != "precision" || tr.ValP1 == nil || math.Abs(tr.ValScore-*tr.ValP1-*tr.ValP2) > 1e-12 {
+			t.Errorf("trial %+v: not kept on precision", tr)
+		}
+	}
+	// The second round goes on with the first round's best on that score.
 	second := est.Rounds[1].Candidates
 	for _, tr := range res.Trials[first : first+second] {
 		better := 0
-		for _, o := range res.Trials[:first] {
-			if o.ValAUC > res.Trials[tr.Candidate].ValAUC {
+		for _, o := range res.Trials[1:first] {
+			if o.ValScore > scoreOf(res.Trials[1:first], tr.Candidate) {
 				better++
 			}
 		}
@@ -140,18 +146,15 @@ func TestTune(t *testing.T) {
 			t.Errorf("candidate %d went on with %d candidates better in round 1", tr.Candidate, better)
 		}
 	}
-	// The last round's best wins, the current settings (trained last)
-	// on a tie.
-	tail := res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates-1:]
-	current := tail[len(tail)-1]
-	win := tail[0]
-	for _, tr := range tail[:len(tail)-1] {
-		if tr.ValAUC > win.ValAUC {
+	// The last round's best on the kept score that is no lower on
+	// validation AUC and precision wins; the current settings otherwise.
+	current := res.Trials[0]
+	win := current
+	for _, tr := range res.Trials[trials-est.Rounds[len(est.Rounds)-1].Candidates:] {
+		if tr.ValScore > current.ValScore && tr.ValAUC >= current.ValAUC && *tr.ValP1 >= *current.ValP1 && *tr.ValP2 >= *current.ValP2 &&
+			(win.Current || tr.ValScore > win.ValScore) {
 			win = tr
 		}
-	}
-	if current.ValAUC >= win.ValAUC {
-		win = current
 	}
 	if !current.Current || res.ValAUC != win.ValAUC || res.KeptCurrent != win.Current || res.CurrentValAUC != current.ValAUC {
 		t.Errorf("chosen val AUC %v (kept current %v, %v), the last round's best %+v, current %+v", res.ValAUC, res.KeptCurrent, res.CurrentValAUC, win, current)
@@ -159,6 +162,9 @@ func TestTune(t *testing.T) {
 	best := maps.Clone(tuneFixed)
 	for k, v := range win.Settings {
 		best[k] = v
+	}
+	if !win.Current && win.Capped && win.Epochs < 120 {
+		best["epochs"] = strconv.Itoa(win.Epochs) // what the search measured
 	}
 	if !reflect.DeepEqual(res.Best, best) {
 		t.Errorf("best %v, want the winner's settings and the fixed ones %v", res.Best, best)
@@ -190,16 +196,22 @@ func TestTune(t *testing.T) {
 		}
 	}
 
-	// Training with the chosen settings measures what the last round
-	// measured (same split, seed, epochs, selection), and the checkpoint
-	// carries the settings through a restore.
+	// Training with the chosen settings measures what the search measured
+	// (same split, seed, epochs, selection), and the checkpoint carries
+	// the settings through a restore: a search for training that keeps
+	// weights on validation AUC.
+	args := tuneArgs()
+	args["select"] = "auc"
+	if res, _ = tuned(t, p, args); res.Chosen == nil || res.Chosen.SelectedOn != "auc" {
+		t.Fatalf("a search for select auc: %+v", res)
+	}
 	config := map[string]any{}
 	for k, v := range res.Best {
 		config[k] = v
 	}
 	tr := trained(t, p, map[string]any{"config": config, "seed": 2, "select": "auc"})
 	if tr.ValAUC != res.ValAUC {
-		t.Errorf("training the chosen settings: val AUC %v, the search's %v", tr.ValAUC, res.ValAUC)
+		t.Errorf("training the chosen settings: val AUC %v (%d epochs), the search's %v (%+v); config %v", tr.ValAUC, tr.Epochs, res.ValAUC, *res.Chosen, config)
 	}
 	var restored ModelInfo
 	p.call("checkpoints.load", map[string]any{"key": tr.Key}, &restored)
@@ -210,24 +222,38 @@ func TestTune(t *testing.T) {
 	}
 }
 
+// scoreOf is the kept score of candidate c among trials.
+func scoreOf(trials []TuneTrial, c int) float64 {
+	for _, t := range trials {
+		if t.Candidate == c && !t.Current {
+			return t.ValScore
+		}
+	}
+	return math.NaN()
+}
+
 func TestTuneCancelAndBusy(t *testing.T) {
 	p := newPage(t, &store.Memory{})
 	_, files := smallSynth(t)
 	if r := p.wait(p.send("load", nil, files)); r.Type != "result" {
 		t.Fatalf("load: %+v", r.Error)
 	}
-	// From the search goroutine itself, five epochs into the second trial:
+	// From the search goroutine itself, five epochs into the second trial
+	// (the first is the current settings', which stops early by itself):
 	// other requests find the engine busy, then the search is cancelled.
-	opt, est := wantPlan(t, p)
-	at := int64(opt.MinEpochs + 5)
-	var n atomic.Int64
+	_, est := wantPlan(t, p)
+	fired := false // Yield runs on the search goroutine alone
 	var busyTrain, busyExplain *Error
 	var cancelled Reply
 	var target int64
 	p.e.opt.Yield = func() {
-		if n.Add(1) != at {
+		p.mu.Lock()
+		evs := p.tunes[target]
+		p.mu.Unlock()
+		if fired || len(evs) == 0 || evs[len(evs)-1].Done != 1 || evs[len(evs)-1].Epoch < 5 {
 			return
 		}
+		fired = true
 		busyTrain = p.callErr("train", trainArgs(2), nil)
 		busyExplain = p.callErr("explain", map[string]any{"i": 0, "j": 1}, nil)
 		cancelled = p.wait(p.send("cancel", map[string]any{"target": target}, nil))

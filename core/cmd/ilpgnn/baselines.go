@@ -108,7 +108,9 @@ type tableTuning struct {
 // the settings the user fixed for it.
 func (tt tableTuning) options(spec models.Spec) tune.Options {
 	opt := tune.DefaultOptions()
-	opt.Seeds, opt.Fixed = tt.seeds, tt.fixed[spec.Name]
+	// Table 1 keeps weights on validation AUC (fitWith), and its searches
+	// run as planned on any machine: no budget cuts them.
+	opt.Seeds, opt.Fixed, opt.Select = tt.seeds, tt.fixed[spec.Name], models.SelectAUC
 	return opt
 }
 

@@ -75,6 +75,10 @@ type runJSON struct {
 	// of a graph with groundtruth (docs/model.md §7).
 	P1 *float64 `json:"p_at_1,omitempty"`
 	P2 *float64 `json:"p_at_2,omitempty"`
+	// ValP1 and ValP2 are the same on the validation links, what weights
+	// kept on precision were kept on.
+	ValP1 *float64 `json:"val_p_at_1,omitempty"`
+	ValP2 *float64 `json:"val_p_at_2,omitempty"`
 	// SelectedOn is the rule that kept the weights ("precision" or
 	// "auc") for models that can select on their explanations.
 	SelectedOn models.Selection `json:"selected_on,omitempty"`
@@ -299,6 +303,7 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 	}
 	r := runOf(seed, t.Result())
 	r.P1, r.P2 = models.TrainedPrecision(t, d.Truth)
+	r.ValP1, r.ValP2 = models.ValidationPrecision(t, d.Truth)
 	r.Warning = warning
 	if !tr.json {
 		r.print(stdout, tr.spec)
@@ -424,7 +429,11 @@ func (r runJSON) print(w io.Writer, spec models.Spec) {
 		fmt.Fprintf(w, "        not calibrated: %s; p is the model's own sigmoid(logit) (ECE %.4f on test pairs)\n", r.NotApplied, r.ECE)
 	}
 	if r.P1 != nil {
-		fmt.Fprintf(w, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f\n", spec.Explanation, *r.P1, *r.P2)
+		fmt.Fprintf(w, "        %s as explanation against groundtruth: Precision@1 %.3f, Precision@2 %.3f", spec.Explanation, *r.P1, *r.P2)
+		if r.ValP1 != nil {
+			fmt.Fprintf(w, " (validation %.3f, %.3f)", *r.ValP1, *r.ValP2)
+		}
+		fmt.Fprintln(w)
 	}
 	if r.SelectedOn == models.SelectAUC && r.P1 == nil {
 		fmt.Fprintf(w, "        weights kept on validation AUC: %s\n", models.AUCSelectionCaveat)

@@ -83,13 +83,16 @@ func applySettings(cfg models.Config, given map[string]bool, path, model string)
 	return nil
 }
 
-// cmdTune chooses a model's hyperparameters on validation AUC.
+// cmdTune chooses a model's hyperparameters on what train keeps its
+// weights by: validation AUC, or explanation precision on a graph with
+// groundtruth.
 func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tune", "--data PATH [--model NAME] [--budget 20m] [--seeds 0] [--trials 9] [--eta 3] [--min-epochs 20] [--settings FILE] [--json] [hyperparameters to keep fixed]", stderr)
 	data := fs.String("data", "", dataHelp)
-	seedsFlag := fs.String("seeds", "0", "comma-separated tuning seeds: a candidate's score is its mean validation AUC over one run per seed; report test results on other seeds")
+	seedsFlag := fs.String("seeds", "0", "comma-separated tuning seeds: a candidate's score is its mean over one run per seed; report test results on other seeds")
+	selectOn := fs.String("select", "auto", "the weight selection train will use (auto, auc, precision or unsupervised, as train's --select): every trial keeps its weights so, and candidates are compared on what it keeps them by")
 	model := fs.String("model", "ilpgnn", modelHelp(reg))
-	budget := fs.Duration("budget", 0, "time budget (a Go duration: 20m, 1h): plans the search (candidates, eta, first round's epochs) from the model and the graph's size by a cost model measured natively, never by timing, so the same command plans the same search everywhere; --trials, --eta and --min-epochs given beside it win over the plan's")
+	budget := fs.Duration("budget", 0, "time budget (a Go duration: 20m, 1h): plans the search (candidates, eta, first round's epochs) from the model and the graph's size by a cost model measured natively, so the same command plans the same search everywhere; on a machine slower than planned, candidates whose trial would not fit what is left are left out, and the output says so; --trials, --eta and --min-epochs given beside it win over the plan's")
 	opt := tune.DefaultOptions()
 	fs.IntVar(&opt.Candidates, "trials", opt.Candidates, "candidate settings drawn from the model's search space (given beside --budget, wins over the plan's)")
 	fs.IntVar(&opt.Eta, "eta", opt.Eta, "each round keeps 1/eta of the candidates and trains them eta times longer (given beside --budget, wins over the plan's)")
@@ -121,14 +124,18 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	if *budget < 0 {
 		return fmt.Errorf("--budget: want a positive duration (got %v)", *budget)
 	}
+	if opt.Select, err = models.ParseSelection(*selectOn); err != nil {
+		return fmt.Errorf("--select: %w", err)
+	}
 	opt.Fixed = fixedSettings(fs)
+	opt.Budget = *budget
 	src, err := dataset.Parse(*data)
 	if err != nil {
 		return err
 	}
 	if !*quiet {
 		opt.Progress = func(t tune.Trial) {
-			fmt.Fprintf(stderr, "round %d  candidate %s  %4d epochs  val AUC %.4f  %5.1fs  %s\n", t.Round, candidateName(t, 2), t.Epochs, t.ValAUC, t.Seconds, settingsText(t.Settings))
+			fmt.Fprintf(stderr, "round %d  candidate %s  %s  %s  %5.1fs  %s\n", t.Round, candidateName(t, 2), epochsText(t), scoresText(t), t.Seconds, settingsText(t.Settings))
 		}
 	}
 	s, err := runTune(ctx, spec, src, *budget, opt, given(fs), stderr)
@@ -236,6 +243,9 @@ func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget 
 		return nil, err
 	}
 	fmt.Fprintf(log, "tune: %s took %s (estimated at most %s)\n", spec.Name, tune.Seconds(res.Seconds), tune.Seconds(est.Seconds))
+	if res.Cut != "" {
+		fmt.Fprintf(log, "tune: %s: the machine ran slower than planned: %s\n", spec.Name, res.Cut)
+	}
 	s := &searched{Result: res, Plan: est.Rounds, EstimatedSeconds: est.Seconds}
 	if budget > 0 {
 		s.Budget = tune.Duration(budget)
@@ -274,7 +284,7 @@ func fixedSettings(fs *flag.FlagSet) map[string]string {
 // are the model's.
 func isTuneFlag(name string) bool {
 	switch name {
-	case "data", "seeds", "model", "budget", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet":
+	case "data", "seeds", "model", "budget", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet", "select":
 		return true
 	}
 	return false
@@ -322,19 +332,61 @@ func candidateName(t tune.Trial, width int) string {
 	return fmt.Sprintf("%*d", width, t.Candidate)
 }
 
+// epochsText says how long t trained: "100 epochs", "57 of 100 epochs"
+// when its runs stopped early, "127 epochs, stopped early" for the
+// current settings, which train to the user's maximum.
+func epochsText(t tune.Trial) string {
+	switch {
+	case t.Current && !t.Capped:
+		return fmt.Sprintf("%4d epochs, stopped early", t.Trained)
+	case t.Capped:
+		return fmt.Sprintf("%4d epochs", t.Epochs)
+	}
+	return fmt.Sprintf("%4d of %d epochs", t.Trained, t.Epochs)
+}
+
+// scoresText writes t's validation scores, the one its weights were kept
+// on first: "val P@1 0.952 P@2 0.901 AUC 0.9165" or "val AUC 0.9213".
+func scoresText(t tune.Trial) string {
+	if t.ValP1 == nil {
+		return fmt.Sprintf("val AUC %.4f", t.ValAUC)
+	}
+	if t.SelectedOn == models.SelectPrecision {
+		return fmt.Sprintf("val P@1 %.3f P@2 %.3f AUC %.4f", *t.ValP1, *t.ValP2, t.ValAUC)
+	}
+	return fmt.Sprintf("val AUC %.4f P@1 %.3f P@2 %.3f", t.ValAUC, *t.ValP1, *t.ValP2)
+}
+
+// keptOn names what the trials kept their weights by.
+func keptOn(t tune.Trial) string {
+	if t.SelectedOn == models.SelectPrecision {
+		return "validation explanation precision (P@1 + P@2, as train keeps weights on this graph), with no lower validation AUC"
+	}
+	return "validation AUC"
+}
+
 // printSearch writes the trials in the order they ran, the choice with
 // the tuning seeds that made it, and the command that trains with it on
 // data.
 func printSearch(w io.Writer, res *tune.Result, seeds []uint64, data, out string) {
-	fmt.Fprintf(w, "%5s  %9s  %6s  %8s  %s\n", "round", "candidate", "epochs", "val AUC", "settings")
+	fmt.Fprintf(w, "%5s  %9s  %-26s  %-34s  %s\n", "round", "candidate", "epochs", "validation", "settings")
 	for _, t := range res.Trials {
-		fmt.Fprintf(w, "%5d  %9s  %6d  %8.4f  %s\n", t.Round, candidateName(t, 9), t.Epochs, t.ValAUC, settingsText(t.Settings))
+		fmt.Fprintf(w, "%5d  %9s  %-26s  %-34s  %s\n", t.Round, candidateName(t, 9), strings.TrimSpace(epochsText(t)), scoresText(t), settingsText(t.Settings))
 	}
-	if res.KeptCurrent {
-		fmt.Fprintf(w, "no candidate beat the current settings (validation AUC %.4f in the last round), so they stay: %s\n", res.CurrentValAUC, settingsText(res.Best))
-	} else {
-		fmt.Fprintf(w, "chosen for %s on tuning seeds %v (validation AUC %.4f against %.4f for the current settings; measure test numbers on other seeds): %s\n",
-			res.Model, seeds, res.ValAUC, res.CurrentValAUC, settingsText(res.Best))
+	if res.Cut != "" {
+		fmt.Fprintf(w, "the budget cut the search: %s\n", res.Cut)
+	}
+	switch {
+	case res.KeptCurrent && res.Current.Trained == 0:
+		fmt.Fprintf(w, "the current settings stay: %s\n", settingsText(res.Best))
+	case res.KeptCurrent:
+		fmt.Fprintf(w, "no candidate beat the current settings on %s (%s), so they stay: %s\n", keptOn(res.Current), scoresText(res.Current), settingsText(res.Best))
+	default:
+		fmt.Fprintf(w, "chosen for %s on tuning seeds %v by %s (%s against %s for the current settings; measure test numbers on other seeds): %s\n",
+			res.Model, seeds, keptOn(res.Chosen), scoresText(res.Chosen), scoresText(res.Current), settingsText(res.Best))
+	}
+	if res.Current.Capped {
+		fmt.Fprintf(w, "the current settings trained all %d epochs without stopping early\n", res.Current.Epochs)
 	}
 	if out != "" {
 		fmt.Fprintf(w, "written to %s: ilpgnn train --data %s --model %s --config %s\n", out, shellQuote(data), res.Model, shellQuote(out))

@@ -261,3 +261,37 @@ func TestTable1Tune(t *testing.T) {
 		}
 	}
 }
+
+// On a graph with groundtruth, train keeps ILP-GNN's weights on the
+// validation links' explanation precision; tune compares candidates so
+// too, so that training with its choice is never lower than training
+// with the defaults on what train keeps, validation P@1 and validation
+// AUC, on the tuning seed, whatever it chose.
+func TestTuneNeverWorseThanDefaults(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data, file := "synth:sparse:seed=2", filepath.Join(dir, "ilpgnn.json")
+	small := []string{"--hidden", "16", "--epochs", "40"}
+	args := append([]string{"tune", "--data", data, "--seeds", "3", "--trials", "4", "--eta", "2", "--min-epochs", "10", "--quiet", "--settings", file}, small...)
+	code, out, stderr := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("tune: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "validation explanation precision") {
+		t.Errorf("tune does not say it compared on precision:\n%s", out)
+	}
+	run := func(extra ...string) runJSON {
+		t.Helper()
+		code, out, stderr := cli(t, append([]string{"train", "--data", data, "--seeds", "3", "--json"}, extra...)...)
+		var r trainJSON
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil || len(r.Runs) != 1 || r.Runs[0].ValP1 == nil {
+			t.Fatalf("train %v: exit %d, %q, %s", extra, code, out, stderr)
+		}
+		return r.Runs[0]
+	}
+	tuned, defaults := run("--config", file), run(small...)
+	if tuned.SelectedOn != models.SelectPrecision || tuned.ValAUC < defaults.ValAUC || *tuned.ValP1 < *defaults.ValP1 {
+		t.Errorf("tuned: val AUC %v, P@1 %v (kept on %s); defaults: %v, %v", tuned.ValAUC, *tuned.ValP1, tuned.SelectedOn, defaults.ValAUC, *defaults.ValP1)
+	}
+	t.Logf("tuned: val AUC %.4f, P@1 %.3f; defaults: %.4f, %.3f\n%s", tuned.ValAUC, *tuned.ValP1, defaults.ValAUC, *defaults.ValP1, out)
+}

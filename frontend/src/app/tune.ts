@@ -29,7 +29,28 @@ export function settingsText(settings: Readonly<Record<string, string>>): string
 
 /** The progress line of a finished trial: "trial 4 of 13 · round 2 · 60 epochs · alpha 0.1, lr 0.001 · val AUC 95.3% · 12 s". */
 export function trialLine(p: TuneProgress): string {
-  return `trial ${p.done} of ${p.planned} · round ${p.round} · ${p.epochs} epochs · ${settingsText(p.settings)} · val AUC ${percent(p.valAUC)} · ${duration(p.seconds * 1000)}`;
+  return `trial ${p.done} of ${p.planned} · round ${p.round} · ${epochsText(p)} · ${settingsText(p.settings)} · val ${scoresText(p)} · ${duration(p.seconds * 1000)}`;
+}
+
+/** How long a trial trained: "60 epochs", "31 of 60 epochs" when it stopped early, "127 epochs, stopped early" for the current settings. */
+export function epochsText(t: Pick<TuneTrial, "epochs" | "trained" | "capped" | "current">): string {
+  const trained = t.trained ?? t.epochs;
+  if (t.capped || trained >= t.epochs) return `${t.epochs} epochs`;
+  return t.current ? `${trained} epochs, stopped early` : `${trained} of ${t.epochs} epochs`;
+}
+
+/** A trial's validation scores, the one its weights were kept on first: "P@1 95.2%, P@2 90.1%, AUC 91.65%" or "AUC 95.3%". */
+export function scoresText(t: Pick<TuneTrial, "valAUC" | "valP1" | "valP2" | "selectedOn">, places = 1): string {
+  if (t.valP1 === undefined || t.valP2 === undefined) return `AUC ${percent(t.valAUC, places)}`;
+  const precision = `P@1 ${percent(t.valP1, 1)}, P@2 ${percent(t.valP2, 1)}`;
+  return t.selectedOn === "precision" ? `${precision}, AUC ${percent(t.valAUC, places)}` : `AUC ${percent(t.valAUC, places)}, ${precision}`;
+}
+
+/** What the search compared candidates on, as the training keeps weights. */
+function keptOn(t: Pick<TuneTrial, "selectedOn"> | undefined): string {
+  return t?.selectedOn === "precision"
+    ? "validation explanation precision (P@1 + P@2, as training keeps weights on this graph) without a lower validation AUC"
+    : "validation AUC";
 }
 
 /** The progress line inside a running trial: "trial 5 of 13 · round 2 · epoch 17 of 60 · beta 0.25, lr 0.001". */
@@ -44,7 +65,7 @@ export function tuneShare(p: Pick<TuneProgress, "done" | "planned" | "epoch" | "
 }
 
 /** The columns of the trials table. */
-export const TRIAL_COLUMNS = ["round", "candidate", "epochs", "val AUC", "settings"] as const;
+export const TRIAL_COLUMNS = ["round", "candidate", "epochs", "validation", "settings"] as const;
 
 /**
  * The rows of the trials table, in the order the trials ran; `chosen` marks
@@ -54,7 +75,7 @@ export const TRIAL_COLUMNS = ["round", "candidate", "epochs", "val AUC", "settin
 export function trialRows(r: Pick<TuneResult, "trials" | "best" | "cancelled" | "keptCurrent">): Array<{ cells: string[]; chosen: boolean }> {
   const last = r.cancelled ? -1 : r.keptCurrent ? r.trials.findIndex((t) => t.current) : lastOfChosen(r.trials, r.best);
   return r.trials.map((t, k) => ({
-    cells: [String(t.round), t.current ? "current" : String(t.candidate), String(t.epochs), percent(t.valAUC, 2), settingsText(t.settings)],
+    cells: [String(t.round), t.current ? "current" : String(t.candidate), epochsText(t), scoresText(t, 2), settingsText(t.settings)],
     chosen: k === last,
   }));
 }
@@ -75,11 +96,15 @@ export function tuneSummary(r: TuneResult): string {
   const plan = `${p.summary}${halving}, estimated at most ${duration(p.estimatedSeconds * 1000)} in this browser`;
   const took = `${r.trials.length} of ${p.trials} trials in ${duration(r.seconds * 1000)} (budget ${duration(p.budgetSeconds * 1000)})`;
   if (r.cancelled) return `Tuning cancelled: ${took}; the hyperparameters are unchanged. Plan: ${plan}.`;
+  const cut = r.cut ? ` This machine ran slower than planned: ${r.cut}.` : "";
+  const current = r.current ? scoresText(r.current, 2) : `AUC ${percent(r.currentValAUC ?? r.valAUC, 2)}`;
+  if (r.keptCurrent && r.current && r.current.trained === 0) return `Tuned ${r.model}: ${took}. Plan: ${plan}.${cut} The current settings stay.`;
   if (r.keptCurrent) {
-    return `Tuned ${r.model}: ${took}. Plan: ${plan}. No candidate beat the current settings (validation AUC ${percent(r.valAUC, 2)} in the last round), so they stay.`;
+    return `Tuned ${r.model}: ${took}. Plan: ${plan}.${cut} No candidate beat the current settings on ${keptOn(r.current)} (validation ${current}), so they stay.`;
   }
-  const against = r.currentValAUC !== undefined ? `; the current settings ${percent(r.currentValAUC, 2)}` : "";
-  return `Tuned ${r.model}: ${took}. Plan: ${plan}. Chosen: ${settingsText(r.best)} (validation AUC ${percent(r.valAUC, 2)}${against}).`;
+  const chosen = r.chosen ? scoresText(r.chosen, 2) : `AUC ${percent(r.valAUC, 2)}`;
+  const against = r.current || r.currentValAUC !== undefined ? `; the current settings ${current}` : "";
+  return `Tuned ${r.model}: ${took}. Plan: ${plan}.${cut} Chosen on ${keptOn(r.chosen)}: ${settingsText(r.best)} (validation ${chosen}${against}).`;
 }
 
 /**
