@@ -66,6 +66,8 @@ async function coldLoad(name, server) {
     await page.goto(`${server.origin}/index.html`);
     await page.waitForFunction(() => document.querySelector("div.ilpgnn-card [data-key=prob]") !== null);
     const p = await page.evaluate(() => document.querySelector("div.ilpgnn-card [data-key=prob]").dataset.value);
+    await page.waitForLoadState("load");
+    await got.settled();
     console.log(`${name}: ${got.reduce((s, r) => s + r.bytes, 0)} bytes in ${got.length} responses, p = ${p}`);
     for (const r of got) console.log(`  ${String(r.bytes).padStart(9)}  ${r.status}  ${new URL(r.url).pathname}`);
   } finally {
