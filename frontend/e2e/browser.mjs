@@ -99,3 +99,34 @@ export function recordCSPViolations(context) {
     document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
 }
+
+/**
+ * Records what page's loads cost on the wire, with its HTTP cache off: one
+ * entry per finished response, { url, status, bytes }, where bytes is
+ * Chromium's encodedDataLength (headers and body as received, before any
+ * Content-Encoding is decoded). Resolves to the live array; its settled()
+ * resolves once every request started so far has finished or failed.
+ */
+export async function recordTransfers(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const responses = new Map();
+  const pending = new Set();
+  let wake = () => {};
+  const out = [];
+  const done = (id) => {
+    pending.delete(id);
+    if (pending.size === 0) wake();
+  };
+  cdp.on("Network.requestWillBeSent", (e) => pending.add(e.requestId));
+  cdp.on("Network.responseReceived", (e) => responses.set(e.requestId, e.response));
+  cdp.on("Network.loadingFinished", (e) => {
+    const r = responses.get(e.requestId);
+    out.push({ url: r?.url ?? "", status: r?.status ?? 0, bytes: e.encodedDataLength });
+    done(e.requestId);
+  });
+  cdp.on("Network.loadingFailed", (e) => done(e.requestId));
+  out.settled = () => (pending.size === 0 ? Promise.resolve() : new Promise((ok) => { wake = ok; }));
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  return out;
+}

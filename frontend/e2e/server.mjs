@@ -1,7 +1,10 @@
 // A static server for the browser tests: build/site at /, this folder at
 // /e2e/, and the shared datasets at /data/ (for the Cora benchmark). Like a
 // good static host it serves .wasm as application/wasm and sends the
-// precompressed .br or .gz twin of a file when the browser accepts it.
+// precompressed .br or .gz twin of a file when the browser accepts it;
+// with compress: false it is a plain one, as python3 -m http.server is:
+// every file as it is, a .gz twin as application/gzip and never with a
+// Content-Encoding.
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, dirname } from "node:path";
@@ -20,6 +23,7 @@ const types = {
   ".wasm": "application/wasm",
   ".png": "image/png",
   ".svg": "image/svg+xml",
+  ".gz": "application/gzip",
 };
 
 async function exists(p) {
@@ -32,9 +36,10 @@ async function exists(p) {
 
 /**
  * Starts the server on a free loopback port. `wrongWasmType` serves .wasm as
- * application/octet-stream, as a misconfigured host would.
+ * application/octet-stream, as a misconfigured host would; `compress: false`
+ * never sends a twin in a file's place.
  */
-export async function serve({ site = join(root, "build", "site"), datasets = resolve(root, "..", "shared", "datasets"), wrongWasmType = false, mounts: extra = [] } = {}) {
+export async function serve({ site = join(root, "build", "site"), datasets = resolve(root, "..", "shared", "datasets"), wrongWasmType = false, compress = true, mounts: extra = [] } = {}) {
   // extra: [[prefix, dir], ...] served before the defaults, e.g. a test's own bundle.
   const mounts = [
     ...extra,
@@ -61,7 +66,7 @@ export async function serve({ site = join(root, "build", "site"), datasets = res
     let body = file;
     let encoding = "";
     for (const [enc, ext] of [["br", ".br"], ["gzip", ".gz"]]) {
-      if (accept.includes(enc) && (await exists(file + ext))) {
+      if (compress && accept.includes(enc) && (await exists(file + ext))) {
         body = file + ext;
         encoding = enc;
         break;

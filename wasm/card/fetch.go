@@ -43,8 +43,10 @@ func tooLarge(url string, n int64) error {
 	return fmt.Errorf("the bundle at %s is %.1f GiB, more than the 1 GiB a card reads", url, float64(n)/(1<<30))
 }
 
-// fetchBytes reads url with the Fetch API, taking the response the loader
-// (ilpgnn-card.js) already asked for when there is one.
+// fetchBytes reads url, taking the response the loader (ilpgnn-card.js)
+// already asked for when there is one, else asking through the loader's
+// ilpgnnCardFetch (the Fetch API, or a file's .gz twin from a host that
+// does not compress).
 func fetchBytes(url string) ([]byte, error) {
 	req := js.Undefined()
 	if pre := js.Global().Get("ilpgnnCardPrefetch"); pre.Type() == js.TypeObject {
@@ -52,7 +54,7 @@ func fetchBytes(url string) ([]byte, error) {
 		pre.Delete(url) // a later scan fetches afresh
 	}
 	if req.Type() != js.TypeObject {
-		req = js.Global().Call("fetch", url, map[string]any{"credentials": "same-origin"})
+		req = js.Global().Call("ilpgnnCardFetch", url)
 	}
 	resp, err := await(req)
 	if err != nil {

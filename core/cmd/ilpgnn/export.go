@@ -25,7 +25,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	out := flags.String("out", "", "folder to write the card, its bundle and an example page into (required)")
 	pairsFlag := flags.String("pairs", "", "the `PAIRS` the example page shows, as A,B;C,D (an id may hold commas where one cut alone names two nodes); default: the best-connected node and its most likely new link")
 	nodesFlag := flags.String("nodes", "", "explain only pairs among these node ids (and those of --pairs): a smaller bundle for a large graph")
-	bundleOnly := flags.Bool("bundle-only", false, "write only the bundle (DIR/NAME/card.bundle), not the card's files and page")
+	bundleOnly := flags.Bool("bundle-only", false, "write only the bundle (DIR/NAME/card.bundle and its .gz twin), not the card's files and page")
 	if err := parse(flags, args); err != nil {
 		return err
 	}
@@ -89,7 +89,12 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
+		// With its .gz twin: the card reads the twin from hosts that do not
+		// compress, so an old one beside the new bundle would be shown.
 		files = map[string][]byte{bundleAt: raw}
+		if err = site.AddTwins(files, nil); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
 	} else if files, err = site.Files(b, picked, card); err != nil {
 		return fmt.Errorf("export: %w", err)
 	} else if err = site.AddTwins(files, builtTwins(built)); err != nil {

@@ -155,6 +155,20 @@ func TestExport(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "some", "index.html")); !os.IsNotExist(err) {
 		t.Errorf("--bundle-only wrote index.html (%v)", err)
 	}
+	// The bundle's .gz twin is written beside it, so that a folder updated
+	// this way never keeps the twin of an older bundle.
+	zf, err := os.Open(filepath.Join(dir, "some", "small", bundle.CardFile+".gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zf.Close()
+	zr, err := gzip.NewReader(zf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, raw) {
+		t.Errorf("--bundle-only's twin holds %d bytes (%v), want the bundle's %d", len(got), err, len(raw))
+	}
 }
 
 func TestExportErrors(t *testing.T) {
