@@ -111,8 +111,8 @@ func EpochSeconds(model string, s Size) float64 {
 }
 
 // Round is one round of successive halving: how many candidates train,
-// for how many epochs at most, and whether the current settings train
-// beside them (the last round).
+// for how many epochs at most, and whether it counts the current
+// settings' trial (the last round; Search trains them first).
 type Round struct {
 	Candidates int  `json:"candidates"`
 	Epochs     int  `json:"epochs"`
@@ -193,7 +193,9 @@ func Seconds(s float64) string {
 // the free grid but the current settings when it has fewer than
 // opt.Candidates, rounds growing by opt.Eta up to the model's maximum
 // epochs, the last when one candidate is left or the maximum is reached;
-// the last also trains the current settings.
+// the last also counts the current settings, which Search trains first,
+// to the user's maximum epochs with early stopping, and which the
+// estimate counts at the last round's epochs.
 func Rounds(spec models.Spec, opt Options) ([]Round, error) {
 	if opt.Candidates < 1 || opt.Eta < 2 || opt.MinEpochs < 1 {
 		return nil, fmt.Errorf("tune: want at least 1 trial, eta at least 2 and 1 epoch in the first round (got %d, %d, %d)",
