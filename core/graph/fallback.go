@@ -43,12 +43,20 @@ const (
 //     whatever the degree. R is drawn from a PCG generator seeded by seed;
 //     the same seed gives the same features. Isolated nodes get an empty
 //     row. Exact zeros are not stored.
+//
+// The copy's MadeUpFeatures says which of the two it got, and why.
 func WithFallbackFeatures(g *Graph, seed uint64) *Graph {
 	if g.Features != nil && g.Features.NNZ() > 0 {
 		return g
 	}
 	h := *g
 	n := g.NumNodes()
+	// A file with feature columns whose values are all 0 is told apart
+	// from one without any, so the reason given is true of the input.
+	why := "the input has no numeric or categorical node attributes"
+	if g.Features != nil && g.Features.Cols > 0 {
+		why = "every node feature of the input is 0"
+	}
 	if n <= OneHotMaxNodes {
 		x := &f32.CSR{Rows: n, Cols: n, Indptr: make([]int32, n+1),
 			Indices: make([]int32, n), Values: make([]float32, n)}
@@ -58,9 +66,11 @@ func WithFallbackFeatures(g *Graph, seed uint64) *Graph {
 			x.Values[i] = 1
 		}
 		h.Features = x
+		h.MadeUpFeatures = "one-hot node ids (" + why + ")"
 		return &h
 	}
 	h.Features = projectAdjacency(g, seed)
+	h.MadeUpFeatures = "log degree and a random projection of the adjacency (" + why + ")"
 	return &h
 }
 

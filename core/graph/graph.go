@@ -36,6 +36,12 @@ type Graph struct {
 	// else reads it.
 	MissingFeatures []string
 
+	// MadeUpFeatures says, for features the input did not give, what
+	// WithFallbackFeatures made up and why ("one-hot node ids (the input
+	// has ...)"), so that every report can tell a user the features are
+	// not theirs; it is "" when the features are the input's.
+	MadeUpFeatures string
+
 	// SelfLoops and DuplicateEdges count what New dropped from the edges
 	// it was given: edges from a node to itself, and edges given again, in
 	// either direction, after their first appearance. InputNotes states
@@ -131,6 +137,20 @@ func (g *Graph) NumEdges() int { return len(g.Indices) / 2 }
 
 // FeatureDim returns the feature dimension D.
 func (g *Graph) FeatureDim() int { return g.Features.Cols }
+
+// FeatureSummary says how many features the nodes have and, when they were
+// made up (MadeUpFeatures), what they are: "1433 features", "1 feature",
+// "34 features: one-hot node ids (...)".
+func (g *Graph) FeatureSummary() string {
+	s := fmt.Sprintf("%d features", g.FeatureDim())
+	if g.FeatureDim() == 1 {
+		s = "1 feature"
+	}
+	if g.MadeUpFeatures != "" {
+		s += ": " + g.MadeUpFeatures
+	}
+	return s
+}
 
 // Neighbors returns the sorted neighbours of node i. The slice aliases g.
 func (g *Graph) Neighbors(i int) []int32 { return g.Indices[g.Indptr[i]:g.Indptr[i+1]] }

@@ -213,19 +213,26 @@ func TestWithFallbackFeaturesKeepsFeatures(t *testing.T) {
 	// Node 1 has an empty row but the graph has features: unchanged.
 	x := &f32.CSR{Rows: 3, Cols: 2, Indptr: []int32{0, 1, 1, 2}, Indices: []int32{0, 1}, Values: []float32{1, 1}}
 	g := mustNew(t, 3, []Edge{{0, 1}}, x, nil)
-	if h := WithFallbackFeatures(g, 1); h != g {
-		t.Errorf("graph with features was replaced")
+	if h := WithFallbackFeatures(g, 1); h != g || h.MadeUpFeatures != "" || h.FeatureSummary() != "2 features" {
+		t.Errorf("graph with features was replaced or said to be made up: %q", h.FeatureSummary())
 	}
 }
 
 func TestWithFallbackFeaturesOneHot(t *testing.T) {
-	for _, x := range []*f32.CSR{
+	for k, x := range []*f32.CSR{
 		nil, // 1. D = 0
 		{Rows: 3, Cols: 5, Indptr: make([]int32, 4)}, // 2. D = 5, all rows empty
 	} {
 		g := mustNew(t, 3, []Edge{{0, 1}}, x, []string{"a", "b", "c"})
 		h := WithFallbackFeatures(g, 1)
 		checkGraph(t, h)
+		want := []string{
+			"3 features: one-hot node ids (the input has no numeric or categorical node attributes)",
+			"3 features: one-hot node ids (every node feature of the input is 0)",
+		}[k]
+		if got := h.FeatureSummary(); got != want || g.MadeUpFeatures != "" {
+			t.Errorf("summary %q, want %q (the input's %q)", got, want, g.MadeUpFeatures)
+		}
 		if h.FeatureDim() != 3 || h.Features.NNZ() != 3 {
 			t.Fatalf("one-hot shape %dx%d nnz %d", h.Features.Rows, h.FeatureDim(), h.Features.NNZ())
 		}
@@ -261,6 +268,9 @@ func TestWithFallbackFeaturesProjection(t *testing.T) {
 	checkGraph(t, h)
 	if h.FeatureDim() != 1+ProjectionDim {
 		t.Fatalf("dim %d", h.FeatureDim())
+	}
+	if want := fmt.Sprint(1+ProjectionDim) + " features: log degree and a random projection of the adjacency (the input has no numeric or categorical node attributes)"; h.FeatureSummary() != want {
+		t.Errorf("summary %q, want %q", h.FeatureSummary(), want)
 	}
 	if idx, _ := h.Features.Row(n - 1); len(idx) != 0 {
 		t.Errorf("isolated node has features %v", idx)

@@ -4,10 +4,12 @@
 // 33; core/load/testdata/karate.py wrote them). Each opens as 34 nodes and
 // 78 edges with its one numeric attribute as a feature, and a JSON file
 // that is no graph is refused with the loader's message while the graph
-// before stays. Run with `node --test frontend/e2e/formats.test.mjs` after
+// before stays; the club's edges alone get one-hot ids as features, and
+// the line under the canvas says so. Run with `node --test frontend/e2e/formats.test.mjs` after
 // `make build`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve, root } from "./server.mjs";
 import { launch, appPage, WAIT } from "./browser.mjs";
@@ -36,7 +38,7 @@ for (const file of ["karate.graphml", "karate.gexf", "karate.nodelink.json", "ka
     await page.setInputFiles("#file-input", join(testdata, file));
     await page.waitForFunction((name) => document.getElementById("graph-info").textContent.startsWith(`${name}: `),
       file.replace(/\.[^.]+$/, ""), { timeout: WAIT });
-    assert.match(await info(), /: 34 nodes, 78 edges/);
+    assert.match(await info(), /: 34 nodes, 78 edges · 1 feature · /);
     const g = await page.evaluate(() => {
       const d = window.ilpgnnExplorer.graph.desc;
       return { featureDim: d.featureDim, n0: d.degrees[d.ids.indexOf("n0")], n33: d.degrees[d.ids.indexOf("n33")] };
@@ -55,5 +57,14 @@ test("a JSON file that is no graph is refused and the karate club stays", async 
     return !el.hidden && el.textContent.includes("settings.json");
   }, null, { timeout: WAIT });
   assert.match(await info(), /: 34 nodes, 78 edges/);
+  assert.deepEqual(pageErrors, []);
+});
+
+test("the club's edges without attributes get one-hot ids, and the page says the features are made up", async () => {
+  const { links } = JSON.parse(readFileSync(join(testdata, "karate.nodelink.json"), "utf8"));
+  const csv = links.map((l) => `${l.source},${l.target}`).join("\n") + "\n";
+  await page.setInputFiles("#file-input", { name: "edges.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.waitForFunction(() => document.getElementById("graph-info").textContent.startsWith("edges: "), null, { timeout: WAIT });
+  assert.match(await info(), /^edges: 34 nodes, 78 edges · 34 features: one-hot node ids \(the input has no numeric or categorical node attributes\) · /);
   assert.deepEqual(pageErrors, []);
 });

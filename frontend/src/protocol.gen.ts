@@ -160,6 +160,13 @@ export interface GraphInfo {
   hasGroundtruth: boolean;
   synthetic: Synthetic | null;
   /**
+   * MadeUpFeatures is graph.Graph.MadeUpFeatures: for a graph whose
+   * input gave no features, what the engine made up instead and why
+   * ("one-hot node ids (...)"), so the page can say the features are
+   * not the user's; "" for the input's own.
+   */
+  madeUpFeatures: string;
+  /**
    * MissingFeatures counts the nodes the input named without a feature
    * row (graph.Graph.MissingFeatures); MissingFeatureIDs names the first
    * graph.MaxNamedMissing of them (never null).

@@ -58,7 +58,7 @@ function describe(n: number, edges: Array<[number, number]>, ids?: string[]): Gr
     degrees[b]!++;
   }
   return {
-    name: "t", fingerprint: "f", nodes: n, edges: edges.length, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
+    name: "t", fingerprint: "f", nodes: n, edges: edges.length, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null, madeUpFeatures: "",
     missingFeatures: 0, missingFeatureIds: [], inputNotes: [], trainMemoryBytes: 1 << 20, trainEpochSeconds: [2, 1.14],
     ids: ids ?? Array.from({ length: n }, (_, v) => `n${v}`), degrees, labels: null, classNames: null, edgeList: edges.flat(),
   };
@@ -150,6 +150,15 @@ test("the graph summary names size, features and structure", () => {
   d.stats.components = 78;
   assert.match(graphSummary({ ...d, name: "cora" }), / · 78 connected parts$/);
   assert.equal(inputNotesText(d), null);
+});
+
+test("the graph summary says when the features were made up, and what they are", () => {
+  const d = describe(3, [[0, 1], [1, 2]]);
+  d.stats.meanDegree = 4 / 3;
+  const madeUpFeatures = "one-hot node ids (the input has no numeric or categorical node attributes)";
+  assert.equal(graphSummary({ ...d, featureDim: 3, madeUpFeatures }),
+    "t: 3 nodes, 2 edges · 3 features: one-hot node ids (the input has no numeric or categorical node attributes) · mean degree 1.3 · all connected");
+  assert.match(graphSummary({ ...d, featureDim: 1 }), / · 1 feature · /);
 });
 
 test("nodes without a feature row are counted in the summary, and the loader's notes shown as one", () => {

@@ -11,7 +11,7 @@ test("a new app store holds the defaults; every key reads back what was set", ()
   assert.deepEqual(s.metrics, { trainRuns: 0 });
   const stats = { density: 0, minDegree: 1, maxDegree: 2, meanDegree: 4 / 3, medianDegree: 1, isolated: 0, components: 1, largestComponent: 3 };
   const desc: GraphDescription = {
-    name: "tiny", fingerprint: "f1", nodes: 3, edges: 2, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null,
+    name: "tiny", fingerprint: "f1", nodes: 3, edges: 2, featureDim: 0, stats, hasLabels: false, hasGroundtruth: false, synthetic: null, madeUpFeatures: "",
     missingFeatures: 0, missingFeatureIds: [], inputNotes: [], trainMemoryBytes: 1 << 20, trainEpochSeconds: [2, 1.14], ids: ["a", "b", "c"], degrees: [1, 2, 1], labels: null, classNames: null, edgeList: [0, 1, 1, 2],
   };
   const g = new LoadedGraph(desc);

@@ -361,8 +361,12 @@ func TestBadInput(t *testing.T) {
 	}
 	var gi GraphInfo
 	roundTrip(t, r.Result, &gi)
-	if gi.Name != "tiny" || gi.Nodes != 4 || gi.Edges != 4 || gi.FeatureDim == 0 {
+	if gi.Name != "tiny" || gi.Nodes != 4 || gi.Edges != 4 || gi.FeatureDim != 4 {
 		t.Fatalf("graph: %+v", gi)
+	}
+	// No features file: the engine made up one-hot ids, and says so.
+	if want := "one-hot node ids (the input has no numeric or categorical node attributes)"; gi.MadeUpFeatures != want {
+		t.Errorf("madeUpFeatures %q, want %q", gi.MadeUpFeatures, want)
 	}
 	e := p.callErr("load", nil, map[string][]byte{"edges.csv": []byte("a,b\nb\n")})
 	if e.Code != CodeBadInput || e.File != "edges.csv" || e.Line != 2 || e.Message == "" || strings.Contains(e.Message, "edges.csv") {

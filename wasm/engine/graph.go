@@ -41,6 +41,7 @@ func newLoaded(d *dataset.Dataset, syn *Synthetic) *loaded {
 			MeanDegree: st.MeanDegree, MedianDegree: st.MedianDegree, Isolated: st.Isolated,
 			Components: st.Components, LargestComponent: st.LargestComponent},
 		HasLabels: g.Labels != nil, HasGroundtruth: d.Truth != nil, Synthetic: syn,
+		MadeUpFeatures:  g.MadeUpFeatures,
 		MissingFeatures: st.MissingFeatures, MissingFeatureIDs: append([]string{}, st.MissingFeatureIDs...),
 		InputNotes:        append([]string{}, st.InputNotes...),
 		TrainMemoryBytes:  train.EstimateMemory(g, train.DefaultConfig()).Bytes,

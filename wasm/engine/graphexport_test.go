@@ -294,8 +294,8 @@ func TestLoadKarate(t *testing.T) {
 		}
 		var info GraphInfo
 		roundTrip(t, r.Result, &info)
-		if info.Nodes != 34 || info.Edges != 78 || info.FeatureDim != 1 {
-			t.Errorf("%s: %d nodes, %d edges, %d features; want 34, 78, 1", name, info.Nodes, info.Edges, info.FeatureDim)
+		if info.Nodes != 34 || info.Edges != 78 || info.FeatureDim != 1 || info.MadeUpFeatures != "" {
+			t.Errorf("%s: %d nodes, %d edges, %d features (made up: %q); want 34, 78, 1 of the file's", name, info.Nodes, info.Edges, info.FeatureDim, info.MadeUpFeatures)
 		}
 		if fingerprint == "" {
 			fingerprint = info.Fingerprint

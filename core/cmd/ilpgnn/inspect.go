@@ -28,6 +28,9 @@ type inspectReport struct {
 	MissingFeatureIDs     []string `json:"missing_feature_ids,omitempty"` // the first graph.MaxNamedMissing
 	SelfLoopsRemoved      int      `json:"self_loops_removed"`
 	DuplicateEdgesRemoved int      `json:"duplicate_edges_removed"`
+	// FeaturesMadeUp is graph.Graph.MadeUpFeatures: what the features are
+	// when the input gave none, and why; absent for the input's own.
+	FeaturesMadeUp string `json:"features_made_up,omitempty"`
 	// Notes are what the loader did not take from the data as it stands
 	// (graph.Graph.InputNotes), as train's --json has them.
 	Notes []string `json:"notes,omitempty"`
@@ -40,7 +43,8 @@ func newInspectReport(g *graph.Graph) inspectReport {
 		Density: st.Density, DegreeMin: st.MinDegree, DegreeMax: st.MaxDegree, DegreeMean: st.MeanDegree,
 		DegreeMedian: st.MedianDegree, Isolated: st.Isolated, Components: st.Components,
 		LargestComponent: st.LargestComponent, MissingFeatures: st.MissingFeatures, MissingFeatureIDs: st.MissingFeatureIDs,
-		SelfLoopsRemoved: st.SelfLoops, DuplicateEdgesRemoved: st.DuplicateEdges, Notes: st.InputNotes}
+		SelfLoopsRemoved: st.SelfLoops, DuplicateEdgesRemoved: st.DuplicateEdges, Notes: st.InputNotes,
+		FeaturesMadeUp: g.MadeUpFeatures}
 }
 
 func cmdInspect(args []string, stdout, stderr io.Writer) error {
@@ -72,6 +76,9 @@ func printInspect(w io.Writer, r inspectReport) {
 	fmt.Fprintf(w, "edges: %d\n", r.Edges)
 	fmt.Fprintf(w, "feature_dim: %d\n", r.FeatureDim)
 	fmt.Fprintf(w, "feature_nnz: %d\n", r.FeatureNNZ)
+	if r.FeaturesMadeUp != "" {
+		fmt.Fprintf(w, "features_made_up: %s\n", r.FeaturesMadeUp)
+	}
 	fmt.Fprintf(w, "density: %.6g\n", r.Density)
 	fmt.Fprintf(w, "degree_min: %d\n", r.DegreeMin)
 	fmt.Fprintf(w, "degree_max: %d\n", r.DegreeMax)

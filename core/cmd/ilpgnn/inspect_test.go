@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"ilpgnn/core/load"
 )
 
 // inspectKeys are inspect's keys, in the order the text prints them; its
@@ -20,10 +22,11 @@ var inspectKeys = []string{"name", "nodes", "edges", "feature_dim", "feature_nnz
 
 // TestInspectJSON: inspect --json has the text output's snake_case keys
 // and the same values, on the small fixture (no notes) and on Zachary's
-// karate club as GraphML (two notes).
+// karate club as GraphML (two notes) and as an edge list without features
+// (features_made_up).
 func TestInspectJSON(t *testing.T) {
 	karate := filepath.Join("..", "..", "load", "testdata", "karate.graphml")
-	for _, data := range []string{small, karate} {
+	for _, data := range []string{small, karate, karateEdges(t)} {
 		code, text, stderr := cli(t, "inspect", "--data", data)
 		if code != 0 {
 			t.Fatalf("inspect %s: exit %d: %s", data, code, stderr)
@@ -57,6 +60,9 @@ func TestInspectJSON(t *testing.T) {
 			}
 		}
 		want := slices.Clone(inspectKeys)
+		if _, ok := got["features_made_up"]; ok {
+			want = append(want, "features_made_up")
+		}
 		if notes != nil {
 			want = append(want, "notes")
 			if got, _ := json.Marshal(got["notes"]); string(got) != string(must(json.Marshal(notes))) {
@@ -70,6 +76,60 @@ func TestInspectJSON(t *testing.T) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// karateEdges writes the edges of Zachary's karate club, without features,
+// to edges.csv in a new folder and returns the folder.
+func karateEdges(t *testing.T) string {
+	t.Helper()
+	g, err := load.Path(filepath.Join("..", "..", "load", "testdata", "karate.graphml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range g.Edges() {
+		b.WriteString(g.IDs[e.U] + "," + g.IDs[e.V] + "\n")
+	}
+	dir := filepath.Join(t.TempDir(), "karate")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeText(t, filepath.Join(dir, "edges.csv"), b.String())
+	return dir
+}
+
+// TestMadeUpFeaturesSaid: inspect and train say that a graph without node
+// attributes (karate's edges alone) has features made up, one-hot ids,
+// and say nothing of the kind for karate with its numeric attribute club.
+func TestMadeUpFeaturesSaid(t *testing.T) {
+	const madeUp = "one-hot node ids (the input has no numeric or categorical node attributes)"
+	karate := filepath.Join("..", "..", "load", "testdata", "karate.graphml")
+	for _, c := range []struct {
+		data, inspect, train string
+	}{
+		{karateEdges(t), "feature_dim: 34\nfeature_nnz: 34\nfeatures_made_up: " + madeUp + "\n",
+			"dataset karate: 34 nodes, 78 edges, 34 features: " + madeUp + "\n"},
+		{karate, "feature_dim: 1\nfeature_nnz: 17\ndensity:", "dataset karate: 34 nodes, 78 edges, 1 feature\n"},
+	} {
+		code, out, stderr := cli(t, "inspect", "--data", c.data)
+		if code != 0 || !strings.Contains(out, c.inspect) {
+			t.Errorf("inspect %s: exit %d, lacks %q:\n%s%s", c.data, code, c.inspect, out, stderr)
+		}
+		code, out, stderr = cli(t, "train", "--data", c.data, "--seeds", "0", "--epochs", "2", "--hidden", "8")
+		if code != 0 || !strings.HasPrefix(out, c.train) {
+			t.Errorf("train %s: exit %d, does not start %q:\n%s%s", c.data, code, c.train, out, stderr)
+		}
+		code, out, stderr = cli(t, "train", "--data", c.data, "--seeds", "0", "--epochs", "2", "--hidden", "8", "--json")
+		var res struct {
+			FeaturesMadeUp *string `json:"features_made_up"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+			t.Fatalf("train --json %s: exit %d, %v: %s", c.data, code, err, stderr)
+		}
+		if want := strings.Contains(c.inspect, madeUp); (res.FeaturesMadeUp != nil) != want || want && *res.FeaturesMadeUp != madeUp {
+			t.Errorf("train --json %s: features_made_up %v, want it %v", c.data, res.FeaturesMadeUp, want)
+		}
+	}
+}
 
 // writeText writes s to p.
 func writeText(t *testing.T, p, s string) {

@@ -111,6 +111,9 @@ type trainJSON struct {
 	// Notes are what the loader did not take from the data as it stands
 	// (graph.Graph.InputNotes).
 	Notes []string `json:"notes,omitempty"`
+	// FeaturesMadeUp is graph.Graph.MadeUpFeatures: what the features are
+	// when the input gave none, and why.
+	FeaturesMadeUp string `json:"features_made_up,omitempty"`
 	// MemoryEstimate is the estimated peak memory of training the model
 	// on the graph (models.MemoryEstimator), MemoryLimit this machine's
 	// memory where known, and EpochSecondsEstimate the estimated seconds
@@ -175,11 +178,12 @@ func cmdTrain(ctx context.Context, reg models.Registry, args []string, stdout, s
 	g := first.Graph
 	out.Dataset = g.Name
 	out.Notes = g.InputNotes()
+	out.FeaturesMadeUp = g.MadeUpFeatures
 	if err := out.estimate(tr, g); err != nil {
 		return err
 	}
 	if !tr.json {
-		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %d features\n", printable.Name(g.Name), g.NumNodes(), g.NumEdges(), g.FeatureDim())
+		fmt.Fprintf(stdout, "dataset %s: %d nodes, %d edges, %s\n", printable.Name(g.Name), g.NumNodes(), g.NumEdges(), g.FeatureSummary())
 		for _, note := range out.Notes {
 			fmt.Fprintf(stdout, "note: %s\n", note)
 		}

@@ -52,13 +52,24 @@ export function graphSummary(info: GraphInfo): string {
   const s = info.stats;
   const parts = [
     `${info.name}: ${info.nodes.toLocaleString("en")} nodes, ${info.edges.toLocaleString("en")} edges`,
-    `${info.featureDim} features`,
+    featuresText(info),
     `mean degree ${s.meanDegree.toFixed(1)}`,
     connectedText(s.components),
   ];
   if (info.missingFeatures > 0) parts.push(`${info.missingFeatures.toLocaleString("en")} without a feature row`);
   if (info.hasGroundtruth) parts.push("groundtruth explanations");
   return parts.join(" · ");
+}
+
+/**
+ * How many features the nodes have, in the command line's words
+ * (graph.Graph.FeatureSummary): "1433 features", "1 feature", and for
+ * features the engine made up, what they are and why: "34 features:
+ * one-hot node ids (…)".
+ */
+export function featuresText(info: GraphInfo): string {
+  const n = info.featureDim === 1 ? "1 feature" : `${info.featureDim} features`;
+  return info.madeUpFeatures ? `${n}: ${info.madeUpFeatures}` : n;
 }
 
 /**
