@@ -22,11 +22,16 @@ import (
 //     gets the same numbering. A node named only by edges is added, as
 //     networkx adds it; it has no attribute values.
 //   - An attribute whose values are all numbers (booleans count as 1 and
-//     0) becomes a feature column; the columns are sorted by attribute
-//     name. A declared node without a value gets the attribute's default
-//     where the format declares one, else 0, and is counted in a note.
-//   - Any other node attribute, and every edge attribute, is ignored, and
-//     a note names it.
+//     0) becomes a feature column. An attribute whose values are all
+//     strings, with at most MaxCategories distinct ones, becomes one-hot
+//     columns, one per value ("club=Officer"), in the values' natural
+//     order (CompareIDs); with more it is left out, and a note says so.
+//     The attributes' columns are sorted by attribute name. A declared
+//     node without a value gets the attribute's default where the format
+//     declares one, else 0 (all its one-hot columns 0), and is counted in
+//     a note. An empty string is no value.
+//   - Any other node attribute (lists, objects, numbers mixed with
+//     strings), and every edge attribute, is ignored, and a note names it.
 //   - Self-loops and repeated edges (in either direction: every graph is
 //     read as undirected) are removed by graph.New, which counts them.
 type attrGraph struct {
@@ -50,15 +55,32 @@ type attrGraph struct {
 	notes     []string
 }
 
-// attrKey is a node attribute: its name, whether it is a number, and
-// which declared nodes lack it.
+// MaxCategories is the most distinct values a string node attribute may
+// have to become features, one one-hot column per value. An attribute
+// with more is left out, with a note: its values are then more like
+// names than categories, and its columns would swamp the others.
+const MaxCategories = 32
+
+// attrKey is a node attribute: its name, whether it is a number or a
+// category, and which declared nodes lack it.
 type attrKey struct {
 	name   string
-	other  string  // why it is not a number ("declared as string"), "" while it is
-	def    float32 // the value of a node without one, when hasDef
+	other  string  // why it is neither a number nor a category ("of type liststring"), "" while it is
+	def    float32 // the value (a category's code) of a node without one, when hasDef
 	hasDef bool
 	given  int  // declared nodes with a value
 	bools  bool // some value was a boolean, read as 1 or 0
+
+	// A category (cat) stores each value as its code: the index in
+	// values of its first appearance. tooMany is set, and values
+	// dropped, once there are more than MaxCategories; rank is each
+	// code's place in the values' natural order, set by columns.
+	cat     bool
+	numbers int // values given as numbers or booleans
+	values  []string
+	codes   map[string]int32
+	tooMany bool
+	rank    []int32
 
 	lastRow    int      // the last row with a value, -1 before the first
 	missing    int      // rows before lastRow without a value
@@ -100,6 +122,65 @@ func (b *attrGraph) setDefault(k int32, v float32) {
 	b.keys[k].def, b.keys[k].hasDef = v, true
 }
 
+// setCategorical declares attribute k's values strings, read as
+// categories.
+func (b *attrGraph) setCategorical(k int32) { b.keys[k].cat = true }
+
+// setCategoryDefault gives the category attribute k the value s on the
+// nodes without one; an empty s is no default.
+func (b *attrGraph) setCategoryDefault(k int32, s string) {
+	if s = strings.TrimSpace(s); s != "" {
+		if c := b.code(k, s); c >= 0 {
+			b.setDefault(k, float32(c))
+		}
+	}
+}
+
+// code returns the code of the value s of the category attribute k,
+// adding it when new, or -1 once k has too many values to be features.
+func (b *attrGraph) code(k int32, s string) int32 {
+	key := &b.keys[k]
+	if key.tooMany {
+		return -1
+	}
+	if c, ok := key.codes[s]; ok {
+		return c
+	}
+	if len(key.values) == MaxCategories {
+		key.tooMany, key.values, key.codes = true, nil, nil
+		return -1
+	}
+	if key.codes == nil {
+		key.codes = make(map[string]int32)
+	}
+	c := int32(len(key.values))
+	key.values = append(key.values, s)
+	key.codes[s] = c
+	return c
+}
+
+// mixed is why an attribute with both numbers and strings is ignored.
+const mixed = "its values mix numbers and strings"
+
+// category records the string value s of attribute k for the node
+// declared last (see value). Surrounding space is not part of it, and an
+// empty s is no value.
+func (b *attrGraph) category(k int32, s string, line int) error {
+	if s = strings.TrimSpace(s); s == "" {
+		return nil
+	}
+	key := &b.keys[k]
+	key.cat = true
+	if key.numbers > 0 {
+		b.setOther(k, mixed)
+	}
+	code := int32(-1)
+	if key.other == "" {
+		code = b.code(k, s)
+	}
+	return b.record(k, float32(code), line)
+}
+
 // id returns the node of id, adding it when new.
 func (b *attrGraph) id(id string) int32 {
 	if i, ok := b.nodes.index[id]; ok {
@@ -128,10 +209,20 @@ func (b *attrGraph) node(id string, line int) error {
 	return nil
 }
 
-// value records the value v of attribute k for the node declared last,
+// value records the number v of attribute k for the node declared last,
 // whose id the error for a value given twice names. For an attribute
 // that is not a number, v is not stored: the node is only counted.
 func (b *attrGraph) value(k int32, v float32, line int) error {
+	b.keys[k].numbers++
+	if b.keys[k].cat {
+		b.setOther(k, mixed)
+	}
+	return b.record(k, v, line)
+}
+
+// record counts a value of attribute k for the node declared last and
+// stores v, a number or a category's code, while k may become features.
+func (b *attrGraph) record(k int32, v float32, line int) error {
 	key := &b.keys[k]
 	row := len(b.rowNode) - 1
 	if key.lastRow == row {
@@ -143,7 +234,7 @@ func (b *attrGraph) value(k int32, v float32, line int) error {
 	key.missing += row - key.lastRow - 1
 	key.lastRow = row
 	key.given++
-	if key.other == "" {
+	if key.other == "" && !key.tooMany {
 		b.idx.append(k)
 		b.val.append(v)
 	}
@@ -174,14 +265,14 @@ func (b *attrGraph) build(name string) (*graph.Graph, error) {
 		}
 		return nil, b.errorf(0, "the graph has no edges (%s): there are no links to learn from", nouns(n, "node", "nodes"))
 	}
-	cols, colOf := b.columns()
+	cols, colOf, width := b.columns()
 	if err := b.checkDefaults(cols); err != nil {
 		return nil, err
 	}
 	newOf := b.nodes.canonical()
 	renumberEdges(b.edges, newOf)
 	renumberNodes(b.rowNode, newOf)
-	x, undeclared := b.features(cols, colOf)
+	x, undeclared := b.features(cols, colOf, width)
 	g, err := graph.New(n, b.edges, x, b.nodes.ids)
 	if err != nil {
 		return nil, &Error{File: b.file, Err: err}
@@ -197,12 +288,14 @@ func (b *attrGraph) build(name string) (*graph.Graph, error) {
 	return g, nil
 }
 
-// columns returns the attributes that become feature columns, sorted by
-// name (then by key), and each key's column or -1.
-func (b *attrGraph) columns() ([]int32, []int32) {
+// columns returns the attributes that become features, sorted by name
+// (then by key), each key's first column or -1, and the number of
+// columns: one for a number, one per value for a category, whose ranks
+// it sets.
+func (b *attrGraph) columns() ([]int32, []int32, int) {
 	var cols []int32
 	for k, key := range b.keys {
-		if key.other == "" && (key.given > 0 || key.hasDef && key.def != 0) {
+		if key.other == "" && !key.tooMany && (key.given > 0 || key.hasDef && (key.cat || key.def != 0)) {
 			cols = append(cols, int32(k))
 		}
 	}
@@ -211,10 +304,35 @@ func (b *attrGraph) columns() ([]int32, []int32) {
 	for k := range colOf {
 		colOf[k] = -1
 	}
-	for c, k := range cols {
-		colOf[k] = int32(c)
+	width := 0
+	for _, k := range cols {
+		colOf[k] = int32(width)
+		key := &b.keys[k]
+		if !key.cat {
+			width++
+			continue
+		}
+		order := make([]int32, len(key.values))
+		for c := range order {
+			order[c] = int32(c)
+		}
+		slices.SortFunc(order, func(p, q int32) int { return CompareIDs(key.values[p], key.values[q]) })
+		key.rank = make([]int32, len(order))
+		for r, c := range order {
+			key.rank[c] = int32(r)
+		}
+		width += len(order)
 	}
-	return cols, colOf
+	return cols, colOf, width
+}
+
+// column returns the column and value of the stored value v (a number,
+// or a category's code) of the feature attribute k.
+func (b *attrGraph) column(colOf []int32, k int32, v float32) (int32, float32) {
+	if key := &b.keys[k]; key.cat {
+		return colOf[k] + key.rank[int32(v)], 1
+	}
+	return colOf[k], v
 }
 
 // checkDefaults refuses a file whose declared defaults would fill more
@@ -223,7 +341,7 @@ func (b *attrGraph) columns() ([]int32, []int32) {
 func (b *attrGraph) checkDefaults(cols []int32) error {
 	fill := int64(0)
 	for _, k := range cols {
-		if key := b.keys[k]; key.hasDef && key.def != 0 {
+		if key := b.keys[k]; key.hasDef && (key.cat || key.def != 0) {
 			fill += int64(len(b.rowNode) - key.given)
 		}
 	}
@@ -233,9 +351,9 @@ func (b *attrGraph) checkDefaults(cols []int32) error {
 	return nil
 }
 
-// features returns the feature matrix in node order and the ids of the
-// nodes named only on edges, in node order.
-func (b *attrGraph) features(cols, colOf []int32) (*f32.CSR, []string) {
+// features returns the feature matrix, width columns, in node order and
+// the ids of the nodes named only on edges, in node order.
+func (b *attrGraph) features(cols, colOf []int32, width int) (*f32.CSR, []string) {
 	n := len(b.nodes.ids)
 	rowOf := make([]int32, n)
 	for i := range rowOf {
@@ -245,35 +363,41 @@ func (b *attrGraph) features(cols, colOf []int32) (*f32.CSR, []string) {
 		rowOf[node] = int32(r)
 	}
 	b.rowStart = append(b.rowStart, b.idx.len)
-	var defaults []int32 // columns whose default is not 0
-	for c, k := range cols {
-		if key := b.keys[k]; key.hasDef && key.def != 0 {
-			defaults = append(defaults, int32(c))
-		}
-	}
 	type entry struct {
 		col int32
 		v   float32
 	}
+	type fill struct {
+		key int32
+		entry
+	}
+	var defaults []fill // the attributes whose default is not 0
+	for _, k := range cols {
+		if key := b.keys[k]; key.hasDef && (key.cat || key.def != 0) {
+			c, v := b.column(colOf, k, key.def)
+			defaults = append(defaults, fill{k, entry{c, v}})
+		}
+	}
 	var (
 		row        []entry
-		stamp      = make([]int32, len(cols)) // node+1 where a column has a value
+		stamp      = make([]int32, len(b.keys)) // node+1 where an attribute has a value
 		undeclared []string
 		nnz        = 0
 	)
-	x := &f32.CSR{Rows: n, Cols: len(cols), Indptr: make([]int32, n+1)}
+	x := &f32.CSR{Rows: n, Cols: width, Indptr: make([]int32, n+1)}
 	for i := range n {
 		if r := rowOf[i]; r >= 0 {
 			row = row[:0]
 			for e := b.rowStart[r]; e < b.rowStart[r+1]; e++ {
-				if c := colOf[b.idx.at(e)]; c >= 0 {
-					row = append(row, entry{c, b.val.at(e)})
-					stamp[c] = int32(i) + 1
+				if k := b.idx.at(e); colOf[k] >= 0 {
+					c, v := b.column(colOf, k, b.val.at(e))
+					row = append(row, entry{c, v})
+					stamp[k] = int32(i) + 1
 				}
 			}
-			for _, c := range defaults {
-				if stamp[c] != int32(i)+1 {
-					row = append(row, entry{c, b.keys[cols[c]].def})
+			for _, d := range defaults {
+				if stamp[d.key] != int32(i)+1 {
+					row = append(row, d.entry)
 				}
 			}
 			slices.SortFunc(row, func(p, q entry) int { return cmp.Compare(p.col, q.col) })
@@ -297,18 +421,7 @@ func (b *attrGraph) features(cols, colOf []int32) (*f32.CSR, []string) {
 func (b *attrGraph) buildNotes(cols []int32) []string {
 	var notes []string
 	if len(cols) > 0 {
-		names, bools := make([]string, len(cols)), false
-		for c, k := range cols {
-			names[c], bools = b.keys[k].name, bools || b.keys[k].bools
-		}
-		s := "the feature is the numeric node attribute " + quoteList(names)
-		if len(cols) > 1 {
-			s = "the features are the numeric node attributes " + quoteList(names) + ", in that order (sorted by name)"
-		}
-		if bools {
-			s += "; true and false are read as 1 and 0"
-		}
-		notes = append(notes, b.file+": "+s)
+		notes = append(notes, b.file+": "+b.featuresNote(cols))
 	}
 	rows := len(b.rowNode)
 	for _, k := range cols {
@@ -320,8 +433,18 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 		if missing == 0 || key.hasDef {
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("%s: attribute %q has no value on %d of %d nodes (%s); read as 0 there",
-			b.file, key.name, missing, rows, quoteIDs(key.missingIDs, missing)))
+		zero := "read as 0 there"
+		if key.cat {
+			zero = "its one-hot columns are 0 there"
+		}
+		notes = append(notes, fmt.Sprintf("%s: attribute %q has no value on %d of %d nodes (%s); %s",
+			b.file, key.name, missing, rows, quoteIDs(key.missingIDs, missing), zero))
+	}
+	for _, key := range b.keys {
+		if key.tooMany && key.other == "" {
+			notes = append(notes, fmt.Sprintf("%s: string attribute %q has more than %d distinct values (on %s): left out, as only a string attribute with at most %d becomes features, one-hot",
+				b.file, key.name, MaxCategories, nouns(key.given, "node", "nodes"), MaxCategories))
+		}
 	}
 	var ignored []string
 	for _, key := range b.keys {
@@ -331,7 +454,7 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 	}
 	if len(ignored) > 0 {
 		slices.Sort(ignored)
-		notes = append(notes, fmt.Sprintf("%s: node attributes that are not numbers are ignored: %s", b.file, clipList(ignored)))
+		notes = append(notes, fmt.Sprintf("%s: node attributes that are not numbers or categories are ignored: %s", b.file, clipList(ignored)))
 	}
 	if s := countList(b.edgeAttrs, func(name string, n int) string { return fmt.Sprintf("%q (on %s)", name, nouns(n, "edge", "edges")) }); s != "" {
 		notes = append(notes, fmt.Sprintf("%s: edge attributes are ignored: %s", b.file, s))
@@ -340,6 +463,43 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 		notes = append(notes, fmt.Sprintf("%s: not read: %s", b.file, s))
 	}
 	return append(notes, b.notes...)
+}
+
+// featuresNote says which attributes the feature columns are, in order:
+// the numeric ones by name, a category with its one-hot columns.
+func (b *attrGraph) featuresNote(cols []int32) string {
+	names, parts := make([]string, len(cols)), make([]string, len(cols))
+	bools, cats := false, false
+	for c, k := range cols {
+		key := &b.keys[k]
+		names[c], bools = key.name, bools || key.bools
+		parts[c] = quoteList(names[c : c+1])
+		if key.cat {
+			cats = true
+			onehot := make([]string, len(key.values))
+			for code, v := range key.values {
+				onehot[key.rank[code]] = key.name + "=" + v
+			}
+			parts[c] += " (one-hot: " + quoteList(onehot) + ")"
+		}
+	}
+	var s string
+	switch {
+	case cats:
+		s = "the features are the node attribute " + clipList(parts)
+		if len(cols) > 1 {
+			s = "the features are the node attributes " + clipList(parts) + ", in that order (sorted by name)"
+		}
+		s += fmt.Sprintf("; a string attribute with at most %d distinct values is one column per value, in natural order, 1 on the nodes with that value", MaxCategories)
+	case len(cols) == 1:
+		s = "the feature is the numeric node attribute " + quoteList(names)
+	default:
+		s = "the features are the numeric node attributes " + quoteList(names) + ", in that order (sorted by name)"
+	}
+	if bools {
+		s += "; true and false are read as 1 and 0"
+	}
+	return s
 }
 
 // countList formats a map's entries, sorted by key, with f, as a list.

@@ -197,8 +197,11 @@ func (p *gexfReader) nodeAttribute(e xml.StartElement) error {
 	title, _ := attr(e, "title")
 	typ, _ := attr(e, "type")
 	a := gexfAttr{attr: p.b.key(id, cmp.Or(title, id)), typ: gexfType(typ)}
-	if a.typ == typeOther {
+	switch a.typ {
+	case typeOther:
 		p.b.setOther(a.attr, fmt.Sprintf("of type %s", clipField([]byte(cmp.Or(typ, "unknown")))))
+	case typeString:
+		p.b.setCategorical(a.attr)
 	}
 	for {
 		c, ok, err := p.x.child()
@@ -218,6 +221,10 @@ func (p *gexfReader) nodeAttribute(e xml.StartElement) error {
 		if err != nil {
 			return err
 		}
+		if a.typ == typeString {
+			p.b.setCategoryDefault(a.attr, s)
+			continue
+		}
 		v, err := parseTyped(s, a.typ)
 		if err != nil {
 			return p.x.errorf("<default> of <attribute id=%q>: %v", clipField([]byte(id)), err)
@@ -235,6 +242,8 @@ func gexfType(t string) valueType {
 		return typeNumber
 	case "boolean":
 		return typeBool
+	case "string":
+		return typeString
 	}
 	return typeOther
 }

@@ -66,6 +66,8 @@ type graphmlKey struct {
 	attr  int32  // its node attribute, -1 until a node uses it
 	def   float32
 	isDef bool
+	// defText is a string key's default, a category, when isDef.
+	defText string
 }
 
 type graphmlReader struct {
@@ -145,7 +147,9 @@ func (p *graphmlReader) key(e xml.StartElement) error {
 		}
 		hasDef = true
 	}
-	if hasDef && k.typ != typeOther {
+	if hasDef && k.typ == typeString {
+		k.defText, k.isDef = defText, true
+	} else if hasDef && k.typ != typeOther {
 		v, err := parseTyped(defText, k.typ)
 		if err != nil {
 			return p.x.errorf("<default> of <key id=%q>: %v", clipField([]byte(id)), err)
@@ -175,6 +179,8 @@ func graphmlType(e xml.StartElement) (valueType, string) {
 		return typeNumber, what
 	case "boolean":
 		return typeBool, what
+	case "string":
+		return typeString, what
 	}
 	return typeOther, what
 }
@@ -185,6 +191,11 @@ func (p *graphmlReader) nodeAttr(id string, k *graphmlKey) {
 	switch {
 	case k.typ == typeOther:
 		p.b.setOther(k.attr, k.what)
+	case k.typ == typeString:
+		p.b.setCategorical(k.attr)
+		if k.isDef {
+			p.b.setCategoryDefault(k.attr, k.defText)
+		}
 	case k.isDef:
 		p.b.setDefault(k.attr, k.def)
 	}

@@ -299,7 +299,13 @@ func (r *jsonReader) attr(id, name string, raw json.RawMessage, line int) error 
 		return nil
 	case 't', 'f':
 		return r.b.boolValue(k, raw[0] == 't', line)
-	case '"', '[', '{':
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return r.errorf(line, "node %q, attribute %q: %v", clipField([]byte(id)), clipField([]byte(name)), err)
+		}
+		return r.b.category(k, s, line)
+	case '[', '{':
 		r.b.setOther(k, fmt.Sprintf("node %q has %s", clipField([]byte(id)), clipField(raw)))
 		return r.b.value(k, 0, line)
 	}

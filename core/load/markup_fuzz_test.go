@@ -28,7 +28,8 @@ func FuzzGraphML(f *testing.F) {
 <edge source="y" target="z"/></graph></graphml>`,
 		graphmlHead+"<graph>\n<node id=\"a\"><graph/></node></graph></graphml>",
 		"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<graphml/>",
-		"<graphml><graph><node id=\"&amp;\"/><edge source=\"&amp;\" target=\"b\"/></graph></graphml>")
+		"<graphml><graph><node id=\"&amp;\"/><edge source=\"&amp;\" target=\"b\"/></graph></graphml>",
+		clubGraphML(`<node id="n1"><data key="c">Officer</data></node>`, `<node id="n2"><data key="c">Mr. Hi</data><data key="g">9</data></node>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := GraphMLReader("g", bytes.NewReader(data), "g.graphml")
 		checkError(t, err)
@@ -45,7 +46,10 @@ func FuzzGEXF(f *testing.F) {
 <nodes><node id="a" label="A"><attvalues><attvalue for="0" value="4"/><attvalue for="2" value="true"/></attvalues>
 <viz:position x="1" y="2"/></node><node id="b"><attvalues><attvalue id="1" value="x"/></attvalues></node></nodes>
 <edges><edge source="a" target="b" weight="2"/><edge source="b" target="c"/></edges></graph></gexf>`,
-		gexfHead+"<graph><nodes><node id=\"a\"><nodes/></node></nodes></graph></gexf>")
+		gexfHead+"<graph><nodes><node id=\"a\"><nodes/></node></nodes></graph></gexf>",
+		gexfHead+`<graph><attributes class="node"><attribute id="0" title="club" type="string"><default>Mr. Hi</default></attribute></attributes>
+<nodes><node id="a"><attvalues><attvalue for="0" value="Officer"/></attvalues></node><node id="b"/></nodes>
+<edges><edge source="a" target="b"/></edges></graph></gexf>`)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := GEXFReader("g", bytes.NewReader(data), "g.gexf")
 		checkError(t, err)
@@ -63,7 +67,9 @@ func FuzzJSONGraph(f *testing.F) {
  "edges": [{"source": "a", "target": "b", "attributes": {"w": 1}}, {"source": "b", "target": "b"}]}`,
 		`{"nodes": [{"id": 1}, {"key": 2}], "links": []}`,
 		"\ufeff[1, 2]",
-		`{"nodes": [{"id": "a", "x": 1e39}], "links": [{"source": "a"}]}`)
+		`{"nodes": [{"id": "a", "x": 1e39}], "links": [{"source": "a"}]}`,
+		`{"nodes": [{"id": "a", "club": "Officer", "age": 3}, {"id": "b", "club": "Mr. Hi"}, {"id": "c", "club": "", "age": "x"}],
+ "links": [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}]}`)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := JSONBytes("g.json", data)
 		checkError(t, err)

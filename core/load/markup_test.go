@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,7 +158,7 @@ const graphmlHead = `<?xml version="1.0" encoding="UTF-8"?>
 // values worked out by hand.
 func TestGraphMLRead(t *testing.T) {
 	for _, tc := range []markupCase{{
-		name: "types, defaults, a string and yFiles graphics ignored",
+		name: "types, defaults, a string one-hot and yFiles graphics ignored",
 		file: "g.graphml",
 		in: graphmlHead + `<key id="a" for="node" attr.name="age" attr.type="double"><default>2.5</default></key>
 <key id="s" for="node" attr.name="name" attr.type="string"/>
@@ -176,11 +177,12 @@ func TestGraphMLRead(t *testing.T) {
 </graph></graphml>`,
 		ids:   []string{"x", "y", "z"},
 		edges: []string{"x|y", "y|z"},
-		dim:   2,
-		rows:  map[string][]float32{"x": {-1000, 1}, "y": {2.5, 0}, "z": {0, 1}},
+		dim:   3,
+		rows:  map[string][]float32{"x": {-1000, 1, 1}, "y": {2.5, 0, 0}, "z": {0, 0, 1}},
 		notes: []string{
-			`g.graphml: the features are the numeric node attributes "age", "vip", in that order (sorted by name); true and false are read as 1 and 0`,
-			`g.graphml: node attributes that are not numbers are ignored: "g" (yFiles graphics), "name" (of type string)`,
+			`g.graphml: the features are the node attributes "age", "name" (one-hot: "name=Ann"), "vip", in that order (sorted by name); ` + oneHotRule + `; true and false are read as 1 and 0`,
+			`g.graphml: attribute "name" has no value on 2 of 3 nodes (ids "y", "z"); its one-hot columns are 0 there`,
+			`g.graphml: node attributes that are not numbers or categories are ignored: "g" (yFiles graphics)`,
 			`g.graphml: edge attributes are ignored: "weight" (on 2 edges)`,
 			"1 duplicate edge (the same pair again, in either order) and 1 self-loop (an edge from a node to itself) removed",
 		},
@@ -245,7 +247,7 @@ func TestGEXFRead(t *testing.T) {
 		rows:  map[string][]float32{"a": {1, 4}, "b": {0, 1}},
 		notes: []string{
 			`g.gexf: the features are the numeric node attributes "active", "size", in that order (sorted by name); true and false are read as 1 and 0`,
-			`g.gexf: node attributes that are not numbers are ignored: "tags" (of type liststring)`,
+			`g.gexf: node attributes that are not numbers or categories are ignored: "tags" (of type liststring)`,
 			`g.gexf: edge attributes are ignored: "since" (on 1 edge), "weight" (on 1 edge)`,
 			`g.gexf: not read: 1 <viz:color>, 2 <viz:position>`,
 			`g.gexf: node labels are ignored (1 node has a label other than its id)`,
@@ -275,7 +277,7 @@ func TestJSONRead(t *testing.T) {
 		notes: []string{
 			`n.json: the features are the numeric node attributes "ok", "w", in that order (sorted by name); true and false are read as 1 and 0`,
 			`n.json: attribute "w" has no value on 1 of 3 nodes (id "two"); read as 0 there`,
-			`n.json: node attributes that are not numbers are ignored: "pos" (node "1" has [0, 1]), "tag" (node "1" has "seven")`,
+			`n.json: node attributes that are not numbers or categories are ignored: "pos" (node "1" has [0, 1]), "tag" (its values mix numbers and strings)`,
 			`n.json: edge attributes are ignored: "weight" (on 1 edge)`,
 			"1 duplicate edge (the same pair again, in either order) removed",
 		},
@@ -377,4 +379,123 @@ func TestMarkupErrors(t *testing.T) {
 			t.Errorf("case %d (%s):\n got %v\nwant %s", i+1, tc.file, err, tc.want)
 		}
 	}
+}
+
+// oneHotRule is how the features' note states the rule for strings.
+const oneHotRule = "a string attribute with at most 32 distinct values is one column per value, in natural order, 1 on the nodes with that value"
+
+// clubGraphML is a GraphML file with two string attributes, its nodes in
+// the order given; TestCategoricalAttributes reads it in two orders.
+func clubGraphML(nodes ...string) string {
+	return graphmlHead + `<key id="c" for="node" attr.name="club" attr.type="string"/>
+<key id="g" for="node" attr.name="grade"/>
+<graph>` + strings.Join(nodes, "\n") + `
+<edge source="n1" target="n2"/><edge source="n3" target="n10"/><edge source="n2" target="n10"/></graph></graphml>`
+}
+
+// TestCategoricalAttributes: string node attributes with few values
+// become one-hot columns attr=value, in the values' natural order, in
+// every format; a node without a value has zeros there and is counted;
+// an attribute with more than MaxCategories values is left out, and said
+// to be. The matrices are worked out by hand.
+func TestCategoricalAttributes(t *testing.T) {
+	if MaxCategories != 32 {
+		t.Fatalf("MaxCategories is %d: oneHotRule and the docs say 32", MaxCategories)
+	}
+	nodes := []string{
+		`<node id="n10"><data key="c">Officer</data><data key="g">10</data></node>`,
+		`<node id="n2"><data key="c">Mr. Hi</data><data key="g">9</data></node>`,
+		`<node id="n1"><data key="g">b</data></node>`,
+		`<node id="n3"><data key="c"> Officer </data></node>`,
+	}
+	// Columns: club=Mr. Hi, club=Officer, grade=9, grade=10, grade=b.
+	rows := map[string][]float32{"n1": {0, 0, 0, 0, 1}, "n2": {1, 0, 1, 0, 0}, "n3": {0, 1, 0, 0, 0}, "n10": {0, 1, 0, 1, 0}}
+	features := `c.graphml: the features are the node attributes "club" (one-hot: "club=Mr. Hi", "club=Officer"), "grade" (one-hot: "grade=9", "grade=10", "grade=b"), in that order (sorted by name); ` + oneHotRule
+	reversed := slices.Clone(nodes)
+	slices.Reverse(reversed)
+	for _, tc := range []markupCase{{
+		name: "GraphML, two strings, a value missing on each", file: "c.graphml", in: clubGraphML(nodes...),
+		ids: []string{"n1", "n2", "n3", "n10"}, edges: []string{"n10|n2", "n10|n3", "n1|n2"}, dim: 5, rows: rows,
+		notes: []string{features,
+			`c.graphml: attribute "club" has no value on 1 of 4 nodes (id "n1"); its one-hot columns are 0 there`,
+			`c.graphml: attribute "grade" has no value on 1 of 4 nodes (id "n3"); its one-hot columns are 0 there`},
+	}, {
+		name: "GraphML, the same nodes in the reverse order: the same columns", file: "c.graphml", in: clubGraphML(reversed...),
+		ids: []string{"n1", "n2", "n3", "n10"}, edges: []string{"n10|n2", "n10|n3", "n1|n2"}, dim: 5, rows: rows,
+		notes: []string{features,
+			`c.graphml: attribute "club" has no value on 1 of 4 nodes (id "n1"); its one-hot columns are 0 there`,
+			`c.graphml: attribute "grade" has no value on 1 of 4 nodes (id "n3"); its one-hot columns are 0 there`},
+	}, {
+		name: "GEXF, a string with a default",
+		file: "c.gexf",
+		in: gexfHead + `<graph><attributes class="node"><attribute id="0" title="club" type="string"><default>Mr. Hi</default></attribute></attributes>
+<nodes><node id="a"><attvalues><attvalue for="0" value="Officer"/></attvalues></node><node id="b"/></nodes>
+<edges><edge source="a" target="b"/></edges></graph></gexf>`,
+		ids: []string{"a", "b"}, edges: []string{"a|b"}, dim: 2,
+		rows:  map[string][]float32{"a": {0, 1}, "b": {1, 0}},
+		notes: []string{`c.gexf: the features are the node attribute "club" (one-hot: "club=Mr. Hi", "club=Officer"); ` + oneHotRule},
+	}, {
+		name: "node-link JSON, a number beside a string, an empty string and a null",
+		file: "c.json",
+		in: `{"nodes": [{"id": "a", "club": "Officer", "age": 3}, {"id": "b", "club": "Mr. Hi", "age": null}, {"id": "c", "club": ""}],
+ "links": [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}]}`,
+		ids: []string{"a", "b", "c"}, edges: []string{"a|b", "b|c"}, dim: 3,
+		rows: map[string][]float32{"a": {3, 0, 1}, "b": {0, 1, 0}, "c": {0, 0, 0}},
+		notes: []string{
+			`c.json: the features are the node attributes "age", "club" (one-hot: "club=Mr. Hi", "club=Officer"), in that order (sorted by name); ` + oneHotRule,
+			`c.json: attribute "age" has no value on 2 of 3 nodes (ids "b", "c"); read as 0 there`,
+			`c.json: attribute "club" has no value on 1 of 3 nodes (id "c"); its one-hot columns are 0 there`},
+	}, {
+		name: "graphology JSON, one string",
+		file: "g.json",
+		in: `{"nodes": [{"key": "y", "attributes": {"club": "Officer"}}, {"key": "x", "attributes": {"club": "Mr. Hi"}}],
+ "edges": [{"source": "x", "target": "y"}]}`,
+		ids: []string{"x", "y"}, edges: []string{"x|y"}, dim: 2,
+		rows:  map[string][]float32{"x": {1, 0}, "y": {0, 1}},
+		notes: []string{`g.json: the features are the node attribute "club" (one-hot: "club=Mr. Hi", "club=Officer"); ` + oneHotRule},
+	}} {
+		tc.check(t)
+	}
+
+	// MaxCategories values make that many columns, one per node here,
+	// p2 before p10; one more value and the attribute is left out.
+	for _, n := range []int{MaxCategories, MaxCategories + 1} {
+		var b strings.Builder
+		b.WriteString(graphmlHead + `<key id="p" for="node" attr.name="name" attr.type="string"/><graph>`)
+		ids := make([]string, n)
+		for i := range n {
+			ids[i] = fmt.Sprintf("v%d", i)
+			fmt.Fprintf(&b, `<node id="v%d"><data key="p">p%d</data></node><edge source="v%d" target="v%d"/>`, i, i, i, (i+1)%n)
+		}
+		b.WriteString(`</graph></graphml>`)
+		g, err := readMarkup("many.graphml", b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > MaxCategories {
+			want := []string{fmt.Sprintf(`many.graphml: string attribute "name" has more than 32 distinct values (on %d nodes): left out, as only a string attribute with at most 32 becomes features, one-hot`, n)}
+			if g.FeatureDim() != 0 || !slices.Equal(g.InputNotes(), want) {
+				t.Errorf("%d values: %d features, notes %q; want 0 and %q", n, g.FeatureDim(), g.InputNotes(), want)
+			}
+			continue
+		}
+		if g.FeatureDim() != n || g.Features.NNZ() != n {
+			t.Fatalf("%d values: %d features, %d non-zeros", n, g.FeatureDim(), g.Features.NNZ())
+		}
+		for i, id := range ids {
+			v, _ := g.NodeIndex(id)
+			for c := range n {
+				if want := float32(b2f(c == i)); g.Features.At(int(v), c) != want {
+					t.Fatalf("%d values: X[%s, %d] = %g, want %g", n, id, c, g.Features.At(int(v), c), want)
+				}
+			}
+		}
+	}
+}
+
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -269,13 +269,17 @@ const (
 	typeOther  valueType = iota // text, a list, a date...: ignored
 	typeNumber                  // an integer or a real number
 	typeBool                    // true or false, read as 1 or 0
+	typeString                  // text, read as a category
 )
 
 // typed records s, the text of node attribute k's value, of type t, for
 // the node declared last; what names the value in errors.
 func (b *attrGraph) typed(k int32, t valueType, s string, line int, what string) error {
-	if t == typeOther {
+	switch t {
+	case typeOther:
 		return b.value(k, 0, line) // counted, not stored
+	case typeString:
+		return b.category(k, s, line)
 	}
 	v, err := parseTyped(s, t)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ilpgnn/core/graphexport"
@@ -111,4 +112,91 @@ func shuffledEdgeList(t *testing.T, src, dir string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestStringAttributeAnyFile: karate with its club as networkx has it, a
+// string ("Mr. Hi" or "Officer"), in GraphML, GEXF, node-link and
+// graphology JSON, becomes the two one-hot columns club=Mr. Hi and
+// club=Officer in each, and trains to the same validation and test AUC as
+// an edge list whose features file holds those two columns as numbers:
+// the same content, whatever the format.
+func TestStringAttributeAnyFile(t *testing.T) {
+	dir := t.TempDir()
+	club := map[string]string{"0": "Mr. Hi", "1": "Officer"}
+	rewrite := func(name string, edit func(string) string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "load", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		writeText(t, p, edit(string(b)))
+		return p
+	}
+	replace := func(pattern string) func(string) string {
+		return func(s string) string {
+			for v, name := range club {
+				s = strings.ReplaceAll(s, fmt.Sprintf(pattern, v), fmt.Sprintf(pattern, name))
+			}
+			return s
+		}
+	}
+	inputs := map[string]string{
+		"graphml": rewrite("karate.graphml", func(s string) string {
+			s = strings.Replace(s, `attr.name="club" attr.type="long"`, `attr.name="club" attr.type="string"`, 1)
+			return replace(`<data key="d1">%s</data>`)(s)
+		}),
+		"gexf": rewrite("karate.gexf", func(s string) string {
+			s = strings.Replace(s, `title="club" type="long"`, `title="club" type="string"`, 1)
+			return replace(`<attvalue for="0" value="%s" />`)(s)
+		}),
+		"node-link": rewrite("karate.nodelink.json", func(s string) string {
+			return strings.NewReplacer(`"club": 0`, `"club": "Mr. Hi"`, `"club": 1`, `"club": "Officer"`).Replace(s)
+		}),
+		"graphology": rewrite("karate.graphology.json", func(s string) string {
+			return strings.NewReplacer(`"club": 0`, `"club": "Mr. Hi"`, `"club": 1`, `"club": "Officer"`).Replace(s)
+		}),
+	}
+	// The edge list: karate's edges, and the club's one-hot columns as
+	// numbers (17 members of each club: 34 non-zeros).
+	g, err := load.Path(filepath.Join("..", "..", "load", "testdata", "karate.graphml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := filepath.Join(dir, "karate")
+	if err := os.Mkdir(el, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var e, f strings.Builder
+	for _, ed := range g.Edges() {
+		fmt.Fprintf(&e, "%s,%s\n", g.IDs[ed.U], g.IDs[ed.V])
+	}
+	f.WriteString("id,hi,officer\n")
+	for i, id := range g.IDs {
+		officer := g.Features.At(i, 0)
+		fmt.Fprintf(&f, "%s,%g,%g\n", id, 1-officer, officer)
+	}
+	writeText(t, filepath.Join(el, "edges.csv"), e.String())
+	writeText(t, filepath.Join(el, "features.csv"), f.String())
+	inputs["edge list"] = el
+
+	var first *trainJSON
+	for name, path := range inputs {
+		code, out, stderr := cli(t, "inspect", "--data", path)
+		if code != 0 || !strings.Contains(out, "feature_dim: 2\nfeature_nnz: 34\n") || strings.Contains(out, "features_made_up") {
+			t.Errorf("%s: inspect: exit %d, want 2 columns, 34 non-zeros, none made up:\n%s%s", name, code, out, stderr)
+		}
+		if name != "edge list" && !strings.Contains(out, `"club" (one-hot: "club=Mr. Hi", "club=Officer")`) {
+			t.Errorf("%s: the note does not name the one-hot columns:\n%s", name, out)
+		}
+		code, out, stderr = cli(t, "train", "--data", path, "--seeds", "4", "--epochs", "15", "--hidden", "8", "--json")
+		var res trainJSON
+		if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+			t.Fatalf("%s: train: exit %d, %v: %s", name, code, err, stderr)
+		}
+		if first == nil {
+			first = &res
+		} else if res.TestAUCMean != first.TestAUCMean || res.ValAUCMean != first.ValAUCMean {
+			t.Errorf("%s: val AUC %v, test AUC %v; another format: %v, %v", name, res.ValAUCMean, res.TestAUCMean, first.ValAUCMean, first.TestAUCMean)
+		}
+	}
 }
