@@ -33,7 +33,7 @@ PAGE_SOURCES := $(shell find frontend/src public -type f) frontend/build.mjs
 # What `ilpgnn --version` names: the commit built, "+dirty" with changes.
 BUILD_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git status --porcelain 2>/dev/null | grep -q . && echo +dirty)
 
-.PHONY: all build embed run serve train test readme docs fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-bigtab bench-card check-exports screenshot clean site wasm card frontend chromium
+.PHONY: all build embed run serve train test readme docs sizes fmt-check vet unit wasm-unit ts-unit browser fuzz bench bench-wasm bench-torch bench-app bench-workers bench-bigtab bench-card check-exports screenshot clean site wasm card frontend chromium
 
 all: build
 
@@ -64,19 +64,25 @@ train:
 # (scripts/layers.sh prints where the time went). One: the formatting,
 # the links and the Go tests under node, then, once the build has
 # written the site that core/cmd/ilpgnn embeds (^build), vet and the
-# native Go tests. Beside it: the build, the browser suite, the README's
-# commands and the TypeScript tests. The build and the browser suite
+# native Go tests. Beside it: the build, the sizes the guides state, the
+# browser suite, the README's commands and the TypeScript tests. The build and the browser suite
 # leave a core idle much of the time; three browser files at a time
 # instead of two starved the Go lane (measured in docs/test-time.md).
 test:
 	@scripts/layers.sh node_modules
-	@scripts/layers.sh fmt-check docs wasm-unit ^build vet unit -- build browser readme ts-unit
+	@scripts/layers.sh fmt-check docs wasm-unit ^build vet unit -- build sizes browser readme ts-unit
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
 # shows must be what they print (scripts/readme-commands.mjs).
 readme: build
 	node scripts/readme-commands.mjs
+
+# Every size of a built file that the guides state is within 1% of the
+# built site's, and every size they state near the card, the engine or
+# the bundle is known to the check (scripts/check-sizes.mjs).
+sizes: site
+	node scripts/check-sizes.mjs
 
 # Every relative link of the Markdown files names a file that exists.
 docs:
