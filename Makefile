@@ -64,13 +64,14 @@ train:
 # (scripts/layers.sh prints where the time went). One: the formatting,
 # the links and the Go tests under node, then, once the build has
 # written the site that core/cmd/ilpgnn embeds (^build), vet and the
-# native Go tests. Beside it: the build, the sizes the guides state, the
-# browser suite, the README's commands and the TypeScript tests. The build and the browser suite
+# native Go tests. Beside it: the build, the browser suite, the README's
+# commands, the TypeScript tests and the sizes the guides state (last, so
+# a stale size in a guide never keeps the browser suite from running). The build and the browser suite
 # leave a core idle much of the time; three browser files at a time
 # instead of two starved the Go lane (measured in docs/test-time.md).
 test:
 	@scripts/layers.sh node_modules
-	@scripts/layers.sh fmt-check docs wasm-unit ^build vet unit -- build sizes browser readme ts-unit
+	@scripts/layers.sh fmt-check docs wasm-unit ^build vet unit -- build browser readme ts-unit sizes
 
 # The README's commands in order, as a newcomer runs them from a fresh
 # clone (all but make run and make test); the output its console sample
