@@ -5,8 +5,8 @@
 // first) and the repository's Markdown files (git ls-files '*.md').
 // STATED names each stated size by the words around it (whitespace
 // folded, so rewrapping a paragraph keeps it found), the built file and
-// which of its sizes it is: "raw", or "brotli" (the .br twin that
-// frontend/scripts/compress.mjs writes). A stated size whose words are no
+// which of its sizes it is: "raw", "gzip" or "brotli" (the .gz or .br
+// twin that frontend/scripts/compress.mjs writes). A stated size whose words are no
 // longer found fails too: the table must follow the guides.
 //
 // Any other size (KiB, MiB, KB, kB, MB) that a guide puts within a few
@@ -37,6 +37,8 @@ const STATED = [
   { doc: "wasm/card/README.md", words: `\\| \`ilpgnn-card\\.wasm\` \\| [^|]+ \\| \\*\\*${SIZE}\\*\\*`, file: "card/ilpgnn-card.wasm", measure: "brotli" },
   { doc: "wasm/card/README.md", words: `\\| \`ilpgnn\\.wasm\`, the app's engine, for comparison \\| ${SIZE} \\|`, file: "ilpgnn.wasm", measure: "raw" },
   { doc: "wasm/card/README.md", words: `the app's engine, for comparison \\| [^|]+ \\| ${SIZE} \\|`, file: "ilpgnn.wasm", measure: "brotli" },
+  { doc: "wasm/card/README.md", words: `card's WebAssembly is ${SIZE} as gzip`, file: "card/ilpgnn-card.wasm", measure: "gzip" },
+  { doc: "wasm/card/README.md", words: `as gzip and ${SIZE} as brotli`, file: "card/ilpgnn-card.wasm", measure: "brotli" },
   { doc: "docs/test-time.md", words: `brotli compressing the ${SIZE} wasm`, file: "ilpgnn.wasm", measure: "raw" },
   { doc: "docs/test-time.md", words: `26 s of the build for the ${SIZE} wasm`, file: "ilpgnn.wasm", measure: "raw" },
 ];
@@ -60,7 +62,9 @@ if (!existsSync(join(site, "ilpgnn.wasm")) || !existsSync(join(site, "card", "il
 
 /** The built size of file: its bytes, or its brotli twin's. */
 function built(file, measure) {
-  const path = join(site, measure === "brotli" ? `${file}.br` : file);
+  const twin = { raw: "", gzip: ".gz", brotli: ".br" }[measure];
+  if (twin === undefined) throw new Error(`unknown measure ${measure} of ${file}`);
+  const path = join(site, file + twin);
   if (!existsSync(path)) throw new Error(`${path} is missing: was the site built by make site?`);
   return statSync(path).size;
 }
