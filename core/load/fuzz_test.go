@@ -74,6 +74,7 @@ func FuzzQuoting(f *testing.F) {
 	f.Add("Smith, John", "O\"Neil", "a\nb", true)
 	f.Add("#x", " lead", "tab\there", false)
 	f.Add("", "\"", "\r\n", true)
+	f.Add("0", ";", "0", false) // "0,;,0,sep": a lone ';' field in a comma-separated line
 	f.Fuzz(func(t *testing.T, a, b, c string, tabs bool) {
 		comma, name := ',', "f.csv"
 		if tabs {

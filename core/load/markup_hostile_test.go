@@ -156,10 +156,16 @@ func TestDetectSep(t *testing.T) {
 		{"a,b\tc", "e.tsv", '\t'},               // 7. else the tab
 		{"a;b\tc", "e.txt", '\t'},               // 8
 		{"a;b\tc", "e.CSV", ';'},                // 9
-		{"a,b;c\td", "e.csv", ';'},              // 10
-		{"\"a;b\",c", "e.csv", ','},             // 11. quoted separators do not count
-		{"\"a,b\";\"c\td\"", "e.txt", ';'},      // 12
-		{"\"a;b\" \"c,d\"", "e.txt", sepBlanks}, // 13
+		{"a,b;c\td", "e.csv", ','},              // 10. a comma that is no decimal mark
+		{"a;0,5;d", "e.csv", ';'},               // 11
+		{"\"a;b\",c", "e.csv", ','},             // 12. quoted separators do not count
+		{"\"a,b\";\"c\td\"", "e.txt", ';'},      // 13
+		{"\"a;b\" \"c,d\"", "e.txt", sepBlanks}, // 14
+		{"0,;,0,sep", "f.csv", ','},             // 15. commas outside quotes, a lone ';' field
+		{"a;-1,25;3,5e2", "e.txt", ';'},         // 16. decimal commas with a sign, an exponent
+		{"a;1,2,3", "e.txt", ','},               // 17. two commas are no decimal mark
+		{"a;,5", "e.txt", ','},                  // 18. nor a comma without digits before it
+		{"\"x,y\";0,5", "e.txt", ';'},           // 19. a quoted comma does not count
 	} {
 		if got := detectSep([]byte(tc.line), tc.file); got != tc.want {
 			t.Errorf("case %d: detectSep(%q, %s) = %q, want %q", i+1, tc.line, tc.file, byte(got), byte(tc.want))

@@ -92,33 +92,80 @@ const sepBlanks sep = 0
 // line, outside quoted fields: the one of a comma, a tab and a semicolon
 // that it has. When it has more than one, a tab wins unless the file
 // name's extension is ".csv" (a tab-separated file is the one whose ids
-// hold commas or semicolons); otherwise a semicolon wins over a comma, as
-// in the files Excel saves where the comma is the decimal mark
-// ("a;b;0,5"). A line with none of them is separated by blanks.
+// hold commas or semicolons). A semicolon wins over a comma when every
+// comma is the decimal mark of a number between semicolons, as in the
+// files Excel saves where the comma is the decimal mark ("a;b;0,5");
+// any other comma makes the line comma-separated, with the semicolons
+// inside its fields ("a,;,b"). A line with none of them is separated by
+// blanks.
 func detectSep(line []byte, file string) sep {
 	comma, tab, semi, quoted := false, false, false, false
-	for _, c := range line {
+	decimal := true               // every comma so far is a decimal mark
+	field, fieldComma := 0, false // the start of the ';'-field being read, and whether it has a comma
+	endField := func(end int) {
+		if fieldComma && !isDecimalComma(bytes.TrimSpace(line[field:end])) {
+			decimal = false
+		}
+		field, fieldComma = end+1, false
+	}
+	for i, c := range line {
 		switch {
 		case c == '"':
 			quoted = !quoted // a doubled quote toggles twice
 		case quoted:
 		case c == ',':
-			comma = true
+			comma, fieldComma = true, true
 		case c == '\t':
 			tab = true
 		case c == ';':
 			semi = true
+			endField(i)
 		}
 	}
+	endField(len(line))
 	switch {
 	case tab && (!comma && !semi || !strings.EqualFold(path.Ext(file), ".csv")):
 		return '\t'
-	case semi:
+	case semi && (!comma || decimal):
 		return ';'
 	case comma:
 		return ','
 	}
 	return sepBlanks
+}
+
+// isDecimalComma reports whether f is a number written with a decimal
+// comma: digits, one comma, digits, with an optional sign and exponent
+// ("-1,25", "3,5e2"); numeral reads such a field as a number.
+func isDecimalComma(f []byte) bool {
+	if len(f) > 0 && (f[0] == '-' || f[0] == '+') {
+		f = f[1:]
+	}
+	digits := func() int {
+		n := 0
+		for n < len(f) && f[n] >= '0' && f[n] <= '9' {
+			n++
+		}
+		f = f[n:]
+		return n
+	}
+	if digits() == 0 || len(f) == 0 || f[0] != ',' {
+		return false
+	}
+	f = f[1:]
+	if digits() == 0 {
+		return false
+	}
+	if len(f) > 0 && (f[0] == 'e' || f[0] == 'E') {
+		f = f[1:]
+		if len(f) > 0 && (f[0] == '-' || f[0] == '+') {
+			f = f[1:]
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return len(f) == 0
 }
 
 // numeral returns a value field as parseValue and isNumber should read
