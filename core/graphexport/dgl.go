@@ -214,13 +214,17 @@ const DefaultProducer = "ilpgnn export-graph"
 // files an earlier export left (labels, groundtruth) are removed when this
 // one has none. Write returns the manifest it wrote. It returns an error,
 // and writes nothing, when the features exceed MaxFeatureBytes (wrapping
-// ErrTooLarge), a node id holds a line break, the format is unknown, or
-// the split does not partition the graph's edges. It panics when Graph or
-// Split is nil.
+// ErrTooLarge), a node id holds a line break, the format is unknown, the
+// split does not partition the graph's edges, or dir is a file. It panics
+// when Graph or Split is nil.
 func Write(dir string, e Export) (*Manifest, error) {
 	files, m, err := plan(e)
 	if err != nil {
 		return nil, err
+	}
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		// Refused before anything is removed or written: the export is a folder.
+		return nil, fmt.Errorf("graphexport: %s is a file, not a folder", dir)
 	}
 	if err := removeStale(dir, files); err != nil {
 		return nil, fmt.Errorf("graphexport: %w", err)

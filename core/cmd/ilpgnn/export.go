@@ -32,6 +32,9 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if err := required(flags, "checkpoint", "data", "out"); err != nil {
 		return err
 	}
+	if err := checkOutFolder("export", *out); err != nil {
+		return err
+	}
 	pairs, err := parsePairs(*pairsFlag)
 	if err != nil {
 		return err

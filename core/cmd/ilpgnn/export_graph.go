@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"ilpgnn/core/graphexport"
 	"ilpgnn/core/loop"
@@ -34,6 +36,9 @@ func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := required(fs, "data", "out"); err != nil {
+		return err
+	}
+	if err := checkOutFolder("export-graph", *out); err != nil {
 		return err
 	}
 	f, err := graphexport.ParseFormat(*format)
@@ -72,6 +77,31 @@ func cmdExportGraph(args []string, stdout, stderr io.Writer) error {
 	}
 	printExport(stdout, m, *out)
 	return nil
+}
+
+// checkOutFolder refuses, before anything is read or written, an --out
+// that names a file, or lies inside one, for cmd, which writes a folder
+// there: the writes would otherwise fail halfway with the operating
+// system's words. A path that does not exist yet is fine: cmd makes it;
+// one it cannot reach is left for the writes to report.
+func checkOutFolder(cmd, out string) error {
+	for p := filepath.Clean(out); ; {
+		info, err := os.Stat(p)
+		switch {
+		case err == nil && info.IsDir():
+			return nil
+		case err == nil && p == filepath.Clean(out):
+			return fmt.Errorf("--out %s is a file: %s writes a folder; give a folder's path", printable.Name(out), cmd)
+		case err == nil:
+			return fmt.Errorf("--out %s: %s is a file, not a folder: %s writes a folder; give a folder's path", printable.Name(out), printable.Name(p), cmd)
+		}
+		// Not there (or not reachable): the folder above decides.
+		parent := filepath.Dir(p)
+		if parent == p {
+			return nil
+		}
+		p = parent
+	}
 }
 
 // printExport says what export-graph wrote, and that sparse features

@@ -14,6 +14,7 @@ import (
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/graphexport"
+	"ilpgnn/core/load"
 	"ilpgnn/core/split"
 )
 
@@ -217,4 +218,52 @@ func readPairFile(t *testing.T, path string) []graph.Edge {
 		out = append(out, graph.Edge{U: int32(a), V: int32(c)})
 	}
 	return out
+}
+
+// TestExportOutIsAFile: export-graph and export given an --out that is a
+// file, or lies inside one, say so before writing anything and leave the
+// file as it was; graphexport.Write refuses it too.
+func TestExportOutIsAFile(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep.txt")
+	const content = "a user's file, not an export\n"
+	if err := os.WriteFile(keep, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export-graph", "--data", small, "--out", keep},
+			"ilpgnn: error: --out " + keep + " is a file: export-graph writes a folder; give a folder's path\n"},
+		{[]string{"export-graph", "--data", small, "--out", filepath.Join(keep, "sub")},
+			"ilpgnn: error: --out " + filepath.Join(keep, "sub") + ": " + keep + " is a file, not a folder: export-graph writes a folder; give a folder's path\n"},
+		{[]string{"export", "--checkpoint", filepath.Join(dir, "none.ckpt"), "--data", small, "--out", keep, "--bundle-only"},
+			"ilpgnn: error: --out " + keep + " is a file: export writes a folder; give a folder's path\n"},
+	} {
+		code, stdout, stderr := cli(t, tc.args...)
+		if code != 1 || stderr != tc.want || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+		if got, err := os.ReadFile(keep); err != nil || string(got) != content {
+			t.Errorf("%v: the file now holds %q (%v)", tc.args, got, err)
+		}
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 1 {
+		t.Errorf("the folder holds %d entries (%v), want keep.txt alone", len(entries), err)
+	}
+	g, err := load.Path(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := split.New(g, 0, split.DefaultValFrac, split.DefaultTestFrac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := graphexport.Write(keep, graphexport.Export{Graph: g, Split: sp}); err == nil || !strings.Contains(err.Error(), "is a file, not a folder") {
+		t.Errorf("graphexport.Write into a file: %v", err)
+	}
+	if got, _ := os.ReadFile(keep); string(got) != content {
+		t.Errorf("graphexport.Write changed the file: %q", got)
+	}
 }
