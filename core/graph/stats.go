@@ -46,19 +46,42 @@ type Stats struct {
 // names.
 const MaxNamedMissing = 5
 
+// MaxNotes is the most sentences InputNotes returns; past it the last
+// says how many more were left out, so that an input that gives a loader
+// much to say cannot flood a terminal or the app's page.
+const MaxNotes = 20
+
 // InputNotes are sentences for users about everything the loader did not
 // take from the input as it stands: lines read as a header or comments,
 // ignored columns (ReadNotes), self-loops and duplicate edges removed, and
-// nodes without a feature row. Nil when there is nothing to say.
+// nodes without a feature row. At most MaxNotes: the last ones, on
+// removed edges and missing rows, are always there, and ReadNotes are
+// cut by CapNotes to leave room for them. Nil when there is nothing to
+// say.
 func (g *Graph) InputNotes() []string {
-	notes := slices.Clone(g.ReadNotes)
+	var own []string
 	if s := DroppedEdgesNote(g.SelfLoops, g.DuplicateEdges); s != "" {
-		notes = append(notes, s)
+		own = append(own, s)
 	}
 	if s := g.MissingFeaturesNote(); s != "" {
-		notes = append(notes, s)
+		own = append(own, s)
 	}
-	return notes
+	notes := CapNotes(g.ReadNotes, MaxNotes-len(own))
+	if len(notes) == 0 && len(own) == 0 {
+		return nil
+	}
+	return append(slices.Clone(notes), own...)
+}
+
+// CapNotes returns notes when it holds at most most sentences (most is
+// at least 1), else its first most-1 and a last saying how many more
+// were left out.
+func CapNotes(notes []string, most int) []string {
+	if len(notes) <= most {
+		return notes
+	}
+	out := slices.Clone(notes[:most-1])
+	return append(out, fmt.Sprintf("%d more notes left out, to keep this list short", len(notes)-most+1))
 }
 
 // DroppedEdgesNote is the sentence for self-loops and duplicate edges

@@ -278,13 +278,14 @@ func (b *attrGraph) build(name string) (*graph.Graph, error) {
 		return nil, &Error{File: b.file, Err: err}
 	}
 	g.Name = name
-	g.ReadNotes = b.buildNotes(cols)
+	notes := b.buildNotes(cols)
 	if len(cols) > 0 {
 		g.MissingFeatures = undeclared
 	} else if len(undeclared) > 0 {
-		g.ReadNotes = append(g.ReadNotes, fmt.Sprintf("%s: %s on edges but not in the node list (%s); added to the graph",
+		notes = append(notes, fmt.Sprintf("%s: %s on edges but not in the node list (%s); added to the graph",
 			b.file, nouns(len(undeclared), "node is", "nodes are"), quoteIDs(undeclared, len(undeclared))))
 	}
+	g.ReadNotes = graph.CapNotes(notes, MaxNotes)
 	return g, nil
 }
 
@@ -424,24 +425,50 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 		notes = append(notes, b.file+": "+b.featuresNote(cols))
 	}
 	rows := len(b.rowNode)
+	var lacking [2][]int32 // the feature attributes without a value on some nodes: numbers, categories
 	for _, k := range cols {
 		key := &b.keys[k]
 		for r := key.lastRow + 1; r < rows && len(key.missingIDs) < graph.MaxNamedMissing; r++ {
 			key.missingIDs = append(key.missingIDs, b.nodes.ids[b.rowNode[r]])
 		}
-		missing := key.missing + rows - key.lastRow - 1
-		if missing == 0 || key.hasDef {
+		if b.missingOf(k) > 0 && !key.hasDef {
+			kind := 0
+			if key.cat {
+				kind = 1
+			}
+			lacking[kind] = append(lacking[kind], k)
+		}
+	}
+	for kind, keys := range lacking {
+		zero := [2]string{"read as 0 there", "its one-hot columns are 0 there"}[kind]
+		if len(keys) > maxAttrNotes {
+			notes = append(notes, b.lackingNote(keys, kind == 1))
 			continue
 		}
-		zero := "read as 0 there"
-		if key.cat {
-			zero = "its one-hot columns are 0 there"
+		for _, k := range keys {
+			key := &b.keys[k]
+			missing := b.missingOf(k)
+			notes = append(notes, fmt.Sprintf("%s: attribute %q has no value on %d of %d nodes (%s); %s",
+				b.file, key.name, missing, rows, quoteIDs(key.missingIDs, missing), zero))
 		}
-		notes = append(notes, fmt.Sprintf("%s: attribute %q has no value on %d of %d nodes (%s); %s",
-			b.file, key.name, missing, rows, quoteIDs(key.missingIDs, missing), zero))
 	}
-	for _, key := range b.keys {
+	var many []int32 // the string attributes with too many values
+	for k, key := range b.keys {
 		if key.tooMany && key.other == "" {
+			many = append(many, int32(k))
+		}
+	}
+	if len(many) > maxAttrNotes {
+		names := make([]string, len(many))
+		for i, k := range many {
+			names[i] = b.keys[k].name
+		}
+		slices.Sort(names)
+		notes = append(notes, fmt.Sprintf("%s: %d string attributes have more than %d distinct values: left out, as only a string attribute with at most %d becomes features, one-hot: %s",
+			b.file, len(many), MaxCategories, MaxCategories, quoteList(names)))
+	} else {
+		for _, k := range many {
+			key := &b.keys[k]
 			notes = append(notes, fmt.Sprintf("%s: string attribute %q has more than %d distinct values (on %s): left out, as only a string attribute with at most %d becomes features, one-hot",
 				b.file, key.name, MaxCategories, nouns(key.given, "node", "nodes"), MaxCategories))
 		}
@@ -463,6 +490,41 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 		notes = append(notes, fmt.Sprintf("%s: not read: %s", b.file, s))
 	}
 	return append(notes, b.notes...)
+}
+
+// maxAttrNotes is how many attributes of one kind (lacking values on
+// some nodes, with too many distinct values) get a note each; more get
+// one note together, so that a file of many sparse attributes gives a
+// few lines, not one per attribute.
+const maxAttrNotes = 5
+
+// missingOf returns how many declared nodes lack a value of attribute k.
+func (b *attrGraph) missingOf(k int32) int {
+	key := &b.keys[k]
+	return key.missing + len(b.rowNode) - key.lastRow - 1
+}
+
+// lackingNote is the one note for the feature attributes keys (in
+// column order), all without a value on some nodes: how many, on how
+// many nodes each, how many values in all, and the first names.
+func (b *attrGraph) lackingNote(keys []int32, cat bool) string {
+	least, most, total := len(b.rowNode), 0, 0
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		m := b.missingOf(k)
+		least, most, total = min(least, m), max(most, m), total+m
+		names[i] = b.keys[k].name
+	}
+	what, zero := "numeric attributes", "read as 0 there"
+	if cat {
+		what, zero = "string attributes", "their one-hot columns are 0 there"
+	}
+	each := fmt.Sprintf("%d to %d", least, most)
+	if least == most {
+		each = fmt.Sprint(least)
+	}
+	return fmt.Sprintf("%s: %d %s have no value on some of the %d nodes (on %s nodes each, %d values in all); %s: %s",
+		b.file, len(keys), what, len(b.rowNode), each, total, zero, quoteList(names))
 }
 
 // featuresNote says which attributes the feature columns are, in order:

@@ -114,7 +114,7 @@ func EdgeListReaders(name string, edges io.Reader, edgesName string, features io
 	}
 	g.Name = name
 	g.MissingFeatures = missing
-	g.ReadNotes = notes
+	g.ReadNotes = graph.CapNotes(notes, MaxNotes)
 	return g, nil
 }
 

@@ -41,6 +41,12 @@ import (
 	"ilpgnn/core/userfile"
 )
 
+// MaxNotes is the most notes a reader leaves in a graph's ReadNotes; past
+// it the last says how many more were left out. It is graph.MaxNotes less
+// the two sentences graph.InputNotes adds after them (removed edges,
+// nodes without a feature row), so that those are never cut.
+const MaxNotes = graph.MaxNotes - 2
+
 // Error is a problem with input data: the file it is in, the 1-based line
 // (0 when the problem has no line, as in binary files or a missing file)
 // and what is wrong.

@@ -189,7 +189,8 @@ type GraphInfo struct {
 	// InputNotes are sentences about what the loader did not take from
 	// the files as they stand: a header or comment lines skipped, ignored
 	// columns, duplicate edges and self-loops removed, nodes without a
-	// feature row (graph.Graph.InputNotes; never null).
+	// feature row (graph.Graph.InputNotes: at most graph.MaxNotes; never
+	// null).
 	InputNotes []string `json:"inputNotes"`
 	// TrainMemoryBytes is the memory training ILP-GNN with the default
 	// settings is estimated to need on the graph (train.EstimateMemory,
