@@ -34,6 +34,8 @@ import (
 //     strings), and every edge attribute, is ignored, and a note names it.
 //   - Self-loops and repeated edges (in either direction: every graph is
 //     read as undirected) are removed by graph.New, which counts them.
+//     Edges the file calls directed are read as undirected links, and a
+//     note says so, with the pairs of nodes that had an edge each way.
 type attrGraph struct {
 	file  string
 	size  int64 // bytes of input read, which bounds what defaults may fill
@@ -53,6 +55,17 @@ type attrGraph struct {
 	edgeAttrs map[string]int // ignored edge attribute -> edges with it
 	ignored   map[string]int // other ignored things ("<viz:position>") -> count
 	notes     []string
+
+	// Which edges the file calls directed: all by default when
+	// defaultDirected (directedBy names what says so,
+	// `edgedefault="directed"`), and edgeDir[i] for edge i where the
+	// edge itself says (1 directed, -1 not, 0 the default; shorter than
+	// edges where the rest have the default). edgeDirBy names what marks
+	// an edge directed (`type="directed"`).
+	defaultDirected bool
+	directedBy      string
+	edgeDir         []int8
+	edgeDirBy       string
 }
 
 // MaxCategories is the most distinct values a string node attribute may
@@ -253,6 +266,74 @@ func (b *attrGraph) boolValue(k int32, v bool, line int) error {
 // edge adds the edge between the nodes with ids u and v.
 func (b *attrGraph) edge(u, v string) {
 	b.edges = append(b.edges, graph.Edge{U: b.id(u), V: b.id(v)})
+}
+
+// edgeDirected records whether the edge added last is directed, as the
+// edge itself says; by names what marks an edge directed, for the note.
+func (b *attrGraph) edgeDirected(directed bool, by string) {
+	for len(b.edgeDir) < len(b.edges) {
+		b.edgeDir = append(b.edgeDir, 0)
+	}
+	b.edgeDir[len(b.edges)-1] = -1
+	if directed {
+		b.edgeDir[len(b.edges)-1] = 1
+		if b.edgeDirBy == "" {
+			b.edgeDirBy = by
+		}
+	}
+}
+
+// directedNote is the note for the edges the file calls directed, read
+// as undirected links: how many, and how many pairs of nodes had an edge
+// each way (graph.New counts the second as a duplicate); "" when no edge
+// is directed.
+func (b *attrGraph) directedNote() string {
+	var arcs []uint64 // per directed edge that is no self-loop: its pair, then whether it runs from the larger end
+	directed := 0
+	for i, e := range b.edges {
+		d := b.defaultDirected
+		if i < len(b.edgeDir) && b.edgeDir[i] != 0 {
+			d = b.edgeDir[i] > 0
+		}
+		if !d {
+			continue
+		}
+		directed++
+		if e.U == e.V {
+			continue
+		}
+		u, v, back := uint64(e.U), uint64(e.V), uint64(0)
+		if u > v {
+			u, v, back = v, u, 1
+		}
+		arcs = append(arcs, u<<33|v<<1|back)
+	}
+	if directed == 0 {
+		return ""
+	}
+	slices.Sort(arcs)
+	arcs = slices.Compact(arcs)
+	pairs := 0
+	for i := 1; i < len(arcs); i++ {
+		if arcs[i]>>1 == arcs[i-1]>>1 {
+			pairs++
+		}
+	}
+	by := b.directedBy
+	if !b.defaultDirected {
+		by = b.edgeDirBy
+	}
+	s := fmt.Sprintf("%s: the edges are directed (%s) and are read as undirected links", b.file, by)
+	if directed < len(b.edges) {
+		s = fmt.Sprintf("%s: %d of the %d edges are directed (%s) and are read as undirected links", b.file, directed, len(b.edges), by)
+	}
+	switch pairs {
+	case 0:
+		return s + "; no two nodes have an edge each way"
+	case 1:
+		return s + "; 1 pair of nodes has an edge each way, read as one link (its second edge is counted among the duplicates removed)"
+	}
+	return s + fmt.Sprintf("; %d pairs of nodes have an edge each way, each read as one link (their second edges are counted among the duplicates removed)", pairs)
 }
 
 // build returns the graph, named name, with the notes of what was
@@ -489,7 +570,11 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 	if s := countList(b.ignored, func(what string, n int) string { return fmt.Sprintf("%d %s", n, what) }); s != "" {
 		notes = append(notes, fmt.Sprintf("%s: not read: %s", b.file, s))
 	}
-	return append(notes, b.notes...)
+	notes = append(notes, b.notes...)
+	if s := b.directedNote(); s != "" {
+		notes = append(notes, s)
+	}
+	return notes
 }
 
 // maxAttrNotes is how many attributes of one kind (lacking values on

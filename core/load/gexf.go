@@ -27,7 +27,8 @@ import (
 // said to be in ReadNotes. A node without a value gets the attribute's
 // default, else 0 (counted in ReadNotes). See attrGraph for node order,
 // ids named only by edges, and self-loops and duplicates; the graph is
-// undirected whatever defaultedgetype says.
+// undirected whatever defaultedgetype (or an edge's type="directed")
+// says, and a note says what was directed.
 //
 // Hierarchical graphs (<nodes> inside a <node>), a second <graph>, an
 // <attvalue> naming no declared attribute, a numeric value that is not a
@@ -87,7 +88,7 @@ func (p *gexfReader) read() error {
 				return p.x.errorf("a second <graph>: a file holds one graph here")
 			}
 			p.graph = true
-			err = p.graphElem()
+			err = p.graphElem(e)
 		case "meta":
 			err = p.x.skip()
 		default:
@@ -104,8 +105,11 @@ func (p *gexfReader) read() error {
 	return p.x.end()
 }
 
-// graphElem reads the children of <graph>.
-func (p *gexfReader) graphElem() error {
+// graphElem reads the <graph> e and its children.
+func (p *gexfReader) graphElem(e xml.StartElement) error {
+	if d, _ := attr(e, "defaultedgetype"); strings.EqualFold(d, "directed") {
+		p.b.defaultDirected, p.b.directedBy = true, `defaultedgetype="directed"`
+	}
 	for {
 		e, ok, err := p.x.child()
 		if err != nil {
@@ -330,6 +334,10 @@ func (p *gexfReader) edge(e xml.StartElement) error {
 		return p.x.errorf("an <edge> without a source and a target")
 	}
 	p.b.edge(src, dst)
+	if typ, ok := attr(e, "type"); ok {
+		// "mutual", an edge both ways, is an undirected link as it is.
+		p.b.edgeDirected(strings.EqualFold(typ, "directed"), `type="directed"`)
+	}
 	if _, ok := attr(e, "weight"); ok {
 		p.b.edgeAttrs["weight"]++
 	}

@@ -23,7 +23,8 @@ import (
 // to be in ReadNotes, and the graph's own <data> is not read. A node
 // without a value gets the key's default, else 0 (counted in ReadNotes).
 // See attrGraph for node order, ids named only by edges, and self-loops
-// and duplicates; the graph is undirected whatever edgedefault says.
+// and duplicates; the graph is undirected whatever edgedefault (or an
+// edge's directed="true") says, and a note says what was directed.
 //
 // Hyperedges, nested graphs, a second <graph>, <data> naming no <key>, a
 // numeric value that is not a finite float32 number, a node declared
@@ -95,7 +96,7 @@ func (p *graphmlReader) read() error {
 				return p.x.errorf("a second <graph>: a file holds one graph here")
 			}
 			p.graph = true
-			err = p.graphElem()
+			err = p.graphElem(e)
 		case "desc":
 			err = p.x.skip()
 		default:
@@ -201,8 +202,11 @@ func (p *graphmlReader) nodeAttr(id string, k *graphmlKey) {
 	}
 }
 
-// graphElem reads the children of <graph>.
-func (p *graphmlReader) graphElem() error {
+// graphElem reads the <graph> e and its children.
+func (p *graphmlReader) graphElem(e xml.StartElement) error {
+	if d, _ := attr(e, "edgedefault"); strings.EqualFold(d, "directed") {
+		p.b.defaultDirected, p.b.directedBy = true, `edgedefault="directed"`
+	}
 	for {
 		e, ok, err := p.x.child()
 		if err != nil {
@@ -298,6 +302,9 @@ func (p *graphmlReader) edge(e xml.StartElement) error {
 		return p.x.errorf("an <edge> without a source and a target")
 	}
 	p.b.edge(src, dst)
+	if d, ok := attr(e, "directed"); ok {
+		p.b.edgeDirected(strings.EqualFold(d, "true"), `directed="true"`)
+	}
 	for {
 		c, ok, err := p.x.child()
 		if err != nil {

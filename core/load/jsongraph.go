@@ -35,7 +35,8 @@ const jsonShapes = `want networkx node-link data ({"nodes": [{"id": ...}, ...], 
 // so are edge attributes and the graph's own; ReadNotes says which. A node
 // without a value gets 0, counted in ReadNotes. See attrGraph for node
 // order, ids named only by edges, and self-loops and duplicates; the graph
-// is undirected whatever "directed" or "options" say.
+// is undirected whatever "directed" or "options" say, and a note says
+// what was directed.
 //
 // JSON that is neither layout, malformed JSON, a node without an id, a
 // node declared twice, an edge without both ends and a number that is not
@@ -164,6 +165,7 @@ func (r *jsonReader) read() error {
 			if err := r.dec.Decode(&skip); err != nil {
 				return r.syntax(err, line, strconv.Quote(key))
 			}
+			r.graphField(key, skip)
 		}
 		if err != nil {
 			return err
@@ -187,6 +189,27 @@ func (r *jsonReader) read() error {
 		return r.errorf(1, `no "links" or "edges" array: %s`, jsonShapes)
 	}
 	return nil
+}
+
+// graphField reads what the top-level field key, with the value raw,
+// says of the edges' direction: networkx's "directed": true, or
+// graphology's "options" with "type" "directed" or "mixed" (whose edges
+// are directed unless "undirected": true, see edge). Anything else there
+// is not read.
+func (r *jsonReader) graphField(key string, raw json.RawMessage) {
+	switch key {
+	case "directed":
+		if bytes.Equal(raw, []byte("true")) {
+			r.b.defaultDirected, r.b.directedBy = true, `"directed": true`
+		}
+	case "options":
+		var o struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(raw, &o) == nil && (o.Type == "directed" || o.Type == "mixed") {
+			r.b.defaultDirected, r.b.directedBy = true, fmt.Sprintf(`"options": {"type": %q}`, o.Type)
+		}
+	}
 }
 
 // jsonKind names the JSON type of a token.
@@ -337,6 +360,9 @@ func (r *jsonReader) edge(obj map[string]json.RawMessage, i, line int) error {
 		ends[k] = id
 	}
 	r.b.edge(ends[0], ends[1])
+	if u := obj["undirected"]; u != nil {
+		r.b.edgeDirected(!bytes.Equal(u, []byte("true")), "")
+	}
 	for name := range obj {
 		if !slices.Contains(edgeFields, name) {
 			r.b.edgeAttrs[name]++

@@ -184,6 +184,7 @@ func TestGraphMLRead(t *testing.T) {
 			`g.graphml: attribute "name" has no value on 2 of 3 nodes (ids "y", "z"); its one-hot columns are 0 there`,
 			`g.graphml: node attributes that are not numbers or categories are ignored: "g" (yFiles graphics)`,
 			`g.graphml: edge attributes are ignored: "weight" (on 2 edges)`,
+			`g.graphml: the edges are directed (edgedefault="directed") and are read as undirected links; 1 pair of nodes has an edge each way, read as one link (its second edge is counted among the duplicates removed)`,
 			"1 duplicate edge (the same pair again, in either order) and 1 self-loop (an edge from a node to itself) removed",
 		},
 	}, {
@@ -251,6 +252,7 @@ func TestGEXFRead(t *testing.T) {
 			`g.gexf: edge attributes are ignored: "since" (on 1 edge), "weight" (on 1 edge)`,
 			`g.gexf: not read: 1 <viz:color>, 2 <viz:position>`,
 			`g.gexf: node labels are ignored (1 node has a label other than its id)`,
+			`g.gexf: the edges are directed (defaultedgetype="directed") and are read as undirected links; 1 pair of nodes has an edge each way, read as one link (its second edge is counted among the duplicates removed)`,
 			"1 duplicate edge (the same pair again, in either order) removed",
 		},
 	}} {
@@ -279,6 +281,7 @@ func TestJSONRead(t *testing.T) {
 			`n.json: attribute "w" has no value on 1 of 3 nodes (id "two"); read as 0 there`,
 			`n.json: node attributes that are not numbers or categories are ignored: "pos" (node "1" has [0, 1]), "tag" (its values mix numbers and strings)`,
 			`n.json: edge attributes are ignored: "weight" (on 1 edge)`,
+			`n.json: the edges are directed ("directed": true) and are read as undirected links; 1 pair of nodes has an edge each way, read as one link (its second edge is counted among the duplicates removed)`,
 			"1 duplicate edge (the same pair again, in either order) removed",
 		},
 	}, {
@@ -296,6 +299,7 @@ func TestJSONRead(t *testing.T) {
 			`g.json: the feature is the numeric node attribute "x"`,
 			`g.json: attribute "x" has no value on 2 of 3 nodes (ids "b", "c"); read as 0 there`,
 			`g.json: edge attributes are ignored: "label" (on 1 edge), "w" (on 1 edge)`,
+			`g.json: 2 of the 3 edges are directed ("options": {"type": "directed"}) and are read as undirected links; no two nodes have an edge each way`,
 			"1 self-loop (an edge from a node to itself) removed",
 		},
 	}, {
