@@ -325,7 +325,11 @@ func (b *attrGraph) directedNote() string {
 	}
 	s := fmt.Sprintf("%s: the edges are directed (%s) and are read as undirected links", b.file, by)
 	if directed < len(b.edges) {
-		s = fmt.Sprintf("%s: %d of the %d edges are directed (%s) and are read as undirected links", b.file, directed, len(b.edges), by)
+		are := "are directed (%s) and are"
+		if directed == 1 {
+			are = "is directed (%s) and is"
+		}
+		s = fmt.Sprintf("%s: %d of the %d edges "+are+" read as undirected links", b.file, directed, len(b.edges), by)
 	}
 	switch pairs {
 	case 0:
@@ -507,6 +511,7 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 	}
 	rows := len(b.rowNode)
 	var lacking [2][]int32 // the feature attributes without a value on some nodes: numbers, categories
+	lacks := make([]bool, len(b.keys))
 	for _, k := range cols {
 		key := &b.keys[k]
 		for r := key.lastRow + 1; r < rows && len(key.missingIDs) < graph.MaxNamedMissing; r++ {
@@ -518,16 +523,29 @@ func (b *attrGraph) buildNotes(cols []int32) []string {
 				kind = 1
 			}
 			lacking[kind] = append(lacking[kind], k)
+			lacks[k] = true
 		}
 	}
-	for kind, keys := range lacking {
-		zero := [2]string{"read as 0 there", "its one-hot columns are 0 there"}[kind]
-		if len(keys) > maxAttrNotes {
-			notes = append(notes, b.lackingNote(keys, kind == 1))
-			continue
+	// In column order, a note per attribute, except that a kind with more
+	// than maxAttrNotes gets one note, where its first attribute is.
+	for _, k := range cols {
+		key := &b.keys[k]
+		kind := 0
+		if key.cat {
+			kind = 1
 		}
-		for _, k := range keys {
-			key := &b.keys[k]
+		keys := lacking[kind]
+		switch {
+		case !lacks[k]:
+		case len(keys) > maxAttrNotes:
+			if keys[0] == k {
+				notes = append(notes, b.lackingNote(keys, key.cat))
+			}
+		default:
+			zero := "read as 0 there"
+			if key.cat {
+				zero = "its one-hot columns are 0 there"
+			}
 			missing := b.missingOf(k)
 			notes = append(notes, fmt.Sprintf("%s: attribute %q has no value on %d of %d nodes (%s); %s",
 				b.file, key.name, missing, rows, quoteIDs(key.missingIDs, missing), zero))

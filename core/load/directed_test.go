@@ -74,7 +74,8 @@ func gexfArcs(defaultType string, arcs []arc) string {
 
 // jsonArcs writes node-link data (head "") or graphology's, with head
 // the top-level fields before the edges and tail those after them; an
-// arc marked "undirected" carries graphology's "undirected": true.
+// arc marked "undirected" carries graphology's "undirected": true, one
+// marked "directed" "undirected": false.
 func jsonArcs(graphology bool, head, tail string, arcs []arc) string {
 	var b strings.Builder
 	b.WriteString("{" + head)
@@ -88,8 +89,11 @@ func jsonArcs(graphology bool, head, tail string, arcs []arc) string {
 			b.WriteString(",\n")
 		}
 		und := ""
-		if a.mark == "undirected" {
+		switch a.mark {
+		case "undirected":
 			und = `, "undirected": true`
+		case "directed":
+			und = `, "undirected": false`
 		}
 		fmt.Fprintf(&b, `{"source": "n%d", "target": "n%d"%s}`, a.u, a.v, und)
 	}
@@ -144,6 +148,8 @@ func TestDirectedReadAsUndirected(t *testing.T) {
 			`g.json: the edges are directed ("options": {"type": "directed"}) and are read as undirected links` + sixPairs, 6},
 		{"graphology mixed", "x.json", jsonArcs(true, `"options": {"type": "mixed"}, `, "", mixed),
 			fmt.Sprintf(`x.json: %d of the 5 edges are directed ("options": {"type": "mixed"}) and are read as undirected links; %d pair of nodes has an edge each way, read as one link (its second edge is counted among the duplicates removed)`, mixedCount, mixedPairs), 2},
+		{"graphology without options, an edge undirected: false", "f.json", jsonArcs(true, "", "", []arc{{0, 1, "directed"}, {1, 2, ""}}),
+			`f.json: 1 of the 2 edges is directed ("undirected": false) and is read as undirected links; no two nodes have an edge each way`, 0},
 		{"graphology undirected", "v.json", jsonArcs(true, `"options": {"type": "undirected"}, `, "", ring), "", 6},
 	} {
 		g, err := readMarkup(tc.file, tc.in)

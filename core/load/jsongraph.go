@@ -361,7 +361,7 @@ func (r *jsonReader) edge(obj map[string]json.RawMessage, i, line int) error {
 	}
 	r.b.edge(ends[0], ends[1])
 	if u := obj["undirected"]; u != nil {
-		r.b.edgeDirected(!bytes.Equal(u, []byte("true")), "")
+		r.b.edgeDirected(!bytes.Equal(u, []byte("true")), `"undirected": false`)
 	}
 	for name := range obj {
 		if !slices.Contains(edgeFields, name) {

@@ -91,8 +91,8 @@ func TestSparseAttributesSummarised(t *testing.T) {
 		cats, n, n-1, cats*(n-1), listed(strs))
 	notes := g.InputNotes()
 	if len(notes) != 3 || !strings.HasPrefix(notes[0], "sparse.json: the features are the node attributes ") ||
-		notes[1] != wantNumbers || notes[2] != wantStrings {
-		t.Fatalf("notes:\n%s\nwant the features' note and\n%s\n%s", strings.Join(notes, "\n"), wantNumbers, wantStrings)
+		notes[1] != wantStrings || notes[2] != wantNumbers { // where their first attributes are: "c0", "half"
+		t.Fatalf("notes:\n%s\nwant the features' note and\n%s\n%s", strings.Join(notes, "\n"), wantStrings, wantNumbers)
 	}
 	if len(notes[0]) > 2000 {
 		t.Errorf("the features' note is %d bytes long", len(notes[0]))
@@ -159,7 +159,7 @@ func TestNotesCapped(t *testing.T) {
 	if len(g.ReadNotes) != MaxNotes || g.ReadNotes[MaxNotes-1] != fmt.Sprintf("%d more notes left out, to keep this list short", all-MaxNotes+1) {
 		t.Fatalf("%d notes, the last %q", len(g.ReadNotes), g.ReadNotes[len(g.ReadNotes)-1])
 	}
-	if g.ReadNotes[1] != `many.gexf: attribute "x0" has no value on 1 of 33 nodes (id "v0"); read as 0 there` ||
+	if g.ReadNotes[6] != `many.gexf: attribute "x0" has no value on 1 of 33 nodes (id "v0"); read as 0 there` ||
 		!strings.HasPrefix(g.ReadNotes[11], "many.gexf: string attribute \"m0\" has more than 32 distinct values") {
 		t.Errorf("notes %q", g.ReadNotes)
 	}
