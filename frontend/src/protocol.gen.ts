@@ -177,7 +177,8 @@ export interface GraphInfo {
    * InputNotes are sentences about what the loader did not take from
    * the files as they stand: a header or comment lines skipped, ignored
    * columns, duplicate edges and self-loops removed, nodes without a
-   * feature row (graph.Graph.InputNotes; never null).
+   * feature row (graph.Graph.InputNotes: at most graph.MaxNotes; never
+   * null).
    */
   inputNotes: string[];
   /**
