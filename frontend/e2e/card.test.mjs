@@ -129,6 +129,16 @@ function assertSame(card, e, what) {
   assert.deepEqual(card.steps, e.steps, `${what}: the walk-through's steps`);
 }
 
+/** Every label and disc of the page's drawings that reaches outside its drawing's box, where it would be clipped. */
+const outsideTheBox = () => page.evaluate(() => [...document.querySelectorAll("svg.ilpgnn-card-drawing")].flatMap((svg) => {
+  const v = svg.viewBox.baseVal;
+  return [...svg.querySelectorAll("text, circle")].flatMap((el) => {
+    const b = el.getBBox();
+    const inside = b.width > 0 && b.x >= v.x && b.y >= v.y && b.x + b.width <= v.x + v.width && b.y + b.height <= v.y + v.height;
+    return inside ? [] : [`${el.tagName} ${el.textContent || el.getAttribute("cx")} at ${b.x},${b.y} ${b.width}x${b.height} in ${v.width}x${v.height}`];
+  });
+}));
+
 const waitCards = (n) => page.waitForFunction((n) =>
   [...document.querySelectorAll("div.ilpgnn-card")].filter((c) => c.querySelector("[data-key=prob]")).length >= n, n);
 
@@ -155,6 +165,7 @@ test("two cards on a page of its own equal `ilpgnn explain --json`", async () =>
   // A drawing with both ends and every selected neighbour.
   const drawn = await page.evaluate(() => [...document.querySelectorAll("div.ilpgnn-card")[0].querySelectorAll("svg g text")].map((t) => t.textContent));
   assert.ok(drawn.includes("35") && drawn.includes("1033"), drawn.join(","));
+  assert.deepEqual(await outsideTheBox(), [], "drawn outside its drawing's box");
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   await page.screenshot({ path: join(artifacts, "card-light.png"), fullPage: true });
 });
@@ -201,12 +212,17 @@ test("a card the page adds later renders on ilpgnnCard.scan()", async () => {
     const div = document.createElement("div");
     div.className = "ilpgnn-card";
     div.dataset.src = "cora/";
-    div.dataset.pair = "1033,35";
+    div.dataset.pair = "35,82920";
     document.body.append(div);
     window.ilpgnnCard.scan();
   });
   await waitCards(3);
-  assertSame(await numbers(2), explainJSON("1033", "35"), "added card (1033, 35)");
+  assertSame(await numbers(2), explainJSON("35", "82920"), "added card (35, 82920)");
+  // A pair of many common neighbours: they stack in rows above and below
+  // the pair, and the drawing grows to hold them all.
+  const commons = await page.evaluate(() => document.querySelectorAll("div.ilpgnn-card")[2].querySelectorAll("svg g.ilpgnn-card-common").length);
+  assert.ok(commons >= 4, `${commons} common neighbours drawn`);
+  assert.deepEqual(await outsideTheBox(), [], "drawn outside its drawing's box");
   await page.evaluate(() => document.querySelectorAll("div.ilpgnn-card")[2].remove());
 });
 

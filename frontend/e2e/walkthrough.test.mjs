@@ -166,6 +166,9 @@ test("the demo graph: a deep link opens its step; all seven steps equal explain 
   await page.keyboard.press("ArrowLeft");
   await assertStep(e, 3, "after panning away");
   assert.ok(await onScreen(), "the step brought the pair back into view");
+  // Step 3 lights every neighbour but labels only the nodes its tables list.
+  const [labels, listed] = await app(() => [window.ilpgnnExplorer.view.currentHighlight().labels, [...document.querySelectorAll("#walk button[data-node]")].map((b) => Number(b.dataset.node))]);
+  assert.deepEqual([...new Set(labels)].sort((a, b) => a - b), [...new Set(listed)].sort((a, b) => a - b), "step 3 labels its tables' nodes");
 
   // The keyboard alone: back to step 1, through all seven, Escape leaves.
   for (let k = 0; k < 2; k++) await page.keyboard.press("ArrowLeft");

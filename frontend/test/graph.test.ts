@@ -405,6 +405,18 @@ describe("static layer drawing", () => {
     assert.equal(p!.x, 108);
     assert.ok(q!.clear && q!.box.right <= p!.box.left, JSON.stringify([p, q]));
   });
+
+  test("placeLabels: a selected node's label stays beside its node, over a crowd's discs if need be", () => {
+    // A ring of labelled nodes around A covers every spot of A's nearest ring.
+    const crowd = Array.from({ length: 16 }, (_, k) => ({ x: 100 + 24 * Math.cos((k * Math.PI) / 8), y: 100 + 24 * Math.sin((k * Math.PI) / 8), r: 4, width: 30, height: 15 }));
+    const far = placeLabels([{ x: 100, y: 100, r: 4, width: 60, height: 15 }, ...crowd])[0]!;
+    const near = placeLabels([{ x: 100, y: 100, r: 4, width: 60, height: 15, near: true }, ...crowd])[0]!;
+    const reach = (p: { box: { left: number; top: number; right: number; bottom: number } }) =>
+      Math.hypot(Math.max(p.box.left - 100, 0, 100 - p.box.right), Math.max(p.box.top - 100, 0, 100 - p.box.bottom));
+    assert.ok(reach(far) > 4 + 8 + 8, `without near, the label moves out: ${reach(far)}`);
+    assert.ok(reach(near) <= 4 + 8 + 1e-9, `a near label sits on its nearest ring: ${JSON.stringify(near)}`);
+    assert.ok(near.clear, "and overlaps no other label");
+  });
 });
 
 test("a worker frame serves a view with the same canvas and dimming, fitted while fitting, else at exactly its transform", () => {

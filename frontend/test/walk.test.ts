@@ -92,6 +92,23 @@ test("the canvas lights each step's value, scaled by the largest", () => {
   assert.equal(stepHighlight(ex, "selection").shades, undefined);
 });
 
+test("the steps that light every neighbour label only the nodes their tables list", () => {
+  const many: Explanation = { ...ex, i: { ...ex.i, neighbors: Array.from({ length: 20 }, (_, k) => nb(10 + k, { rank: k + 1, structure: k / 20, features: 0.5 + k / 40, score: k / 20 })) } };
+  for (const key of ["structure", "features", "scores"] as const) {
+    const listed = new Set(stepTables(many, key).flatMap((t) => t.rows.map((r) => r.node)));
+    const labels = stepHighlight(many, key).labels!;
+    assert.ok(labels.length < 20, `${key}: ${labels.length} labels, not all 20`);
+    assert.deepEqual(new Set(labels), listed, `${key}: the labelled nodes are the table's`);
+    assert.ok(stepHighlight(many, key).sides![0]!.neighbors.every((n) => n.selected), `${key}: every neighbour is still lit`);
+  }
+  assert.equal(stepHighlight(many, "selection").labels, undefined, "the selected ones are few: all labelled");
+});
+
+test("what if: each \"without\" row names the end whose neighbour it removes", () => {
+  const labels = stepTables(ex, "whatif")[0]!.rows.map((r) => r.label).filter((l) => l.startsWith("without"));
+  assert.deepEqual(labels, ["without n3 alone (a neighbour of a)", "without n4 alone (a neighbour of a)", "without n3 alone (a neighbour of b)"]);
+});
+
 test("the scale runs from viridis' light end at 0 to its dark end at 1, clamped", () => {
   assert.equal(shade(0), "#fde725");
   assert.equal(shade(1), "#440154");

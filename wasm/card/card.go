@@ -441,13 +441,9 @@ func (c *card) drawing(v *view.View) *element {
 		s.AppendChild(c.svg("line", "x1", f(e.X1), "y1", f(e.Y1), "x2", f(e.X2), "y2", f(e.Y2), "stroke-width", f(e.Width), "class", class))
 	}
 	for _, n := range d.Nodes {
-		r := "7"
-		if n.Role == view.RoleEnd {
-			r = "11"
-		}
 		g := c.svg("g", "class", "ilpgnn-card-node ilpgnn-card-"+n.Role)
-		g.AppendChild(c.svg("circle", "cx", f(n.X), "cy", f(n.Y), "r", r))
-		label := c.svg("text", "x", f(n.X), "y", f(n.Y+22), "text-anchor", "middle")
+		g.AppendChild(c.svg("circle", "cx", f(n.X), "cy", f(n.Y), "r", f(view.Radius(n.Role))))
+		label := c.svg("text", "x", f(n.X), "y", f(n.LabelY), "text-anchor", "middle")
 		label.SetTextContent(n.ID)
 		g.AppendChild(label)
 		s.AppendChild(g)

@@ -214,7 +214,9 @@ func escape(s string) string {
 
 // Page is the folder's index.html: a card per pair (node ids, each one
 // Nameable), and the two lines of the embed, shown and used, under the
-// same strict policy as the app. The embed is HTML with its attributes
+// same strict policy as the app, all in a main landmark. Its icon is empty
+// (data:,, an image the policy allows, as the app's does), so that the
+// browser asks the host for no favicon.ico, which the folder has not. The embed is HTML with its attributes
 // escaped, shown escaped once more, so that the text a reader copies is
 // that HTML.
 func Page(dataset, folder string, pairs [][2]string) (string, error) {
@@ -237,16 +239,19 @@ func Page(dataset, folder string, pairs [][2]string) (string, error) {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data:; style-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'">
 <meta name="color-scheme" content="light dark">
 <title>Why these links? ` + escape(dataset) + ` explained by ILP-GNN</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
+<main>
 <h1>Why these links?</h1>
 <p>Each card below explains a link of ` + escape(dataset) + ` predicted by a trained ILP-GNN model: how likely it is, and which neighbours of each node make it so. It runs in this page; nothing leaves your machine. Type two other node ids, or ask a node for its likely new links.</p>
 ` + cards.String() + `<h2>Put a card in your own page</h2>
 <p>Copy this folder to any static host, then add:</p>
 <pre><code>` + escape(embed) + `</code></pre>
+</main>
 <script src="ilpgnn-card.js"></script>
 </body>
 </html>

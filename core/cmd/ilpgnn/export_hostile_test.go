@@ -272,8 +272,12 @@ func checkPage(t *testing.T, page, dataset string, pairs [][2]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"html", "head", "meta", "title", "body", "h1", "h2", "p", "div", "pre", "code", "script"}
+	allowed := []string{"html", "head", "meta", "title", "link", "body", "main", "h1", "h2", "p", "div", "pre", "code", "script"}
 	checkTree(t, "the page", doc, allowed)
+	// The one link is the empty icon, which asks the host for nothing.
+	if links := elements(doc, "link"); len(links) != 1 || attr(links[0], "rel") != "icon" || attr(links[0], "href") != "data:," || len(links[0].Attr) != 2 {
+		t.Errorf("the page's links: %d, want the empty icon alone", len(links))
+	}
 	if scripts := elements(doc, "script"); len(scripts) != 1 {
 		t.Errorf("the page has %d scripts, want the card's alone", len(scripts))
 	}

@@ -121,7 +121,8 @@ export function stepTables(ex: Explanation, key: StepKey): StepTable[] {
         { label: `as many random neighbours removed (mean of ${ex.random_draws})`, cells: [num("prob_random_removed", ex.prob_random_removed, "prob")] },
         { label: "random neighbours instead of the selected", cells: [num("prob_random", ex.prob_random, "prob")] },
       ];
-      for (const [side, s] of sides) for (const n of s.neighbors.filter((n) => n.selected)) rows.push({ label: `without ${n.id} alone`, node: n.node, cells: [num(at(side, n, "prob_without"), n.prob_without, "prob")] });
+      // A common neighbour has a row per side: each names the end it is removed from.
+      for (const [side, s] of sides) for (const n of s.neighbors.filter((n) => n.selected)) rows.push({ label: `without ${n.id} alone (a neighbour of ${s.id})`, node: n.node, cells: [num(at(side, n, "prob_without"), n.prob_without, "prob")] });
       return [{ caption: "p if the explanation were different", columns: ["", "p"], rows }];
     }
   }
@@ -161,6 +162,11 @@ export function stepHighlight(ex: Explanation, key: StepKey): Highlight {
     case "whatif":
       value = (n) => Math.abs(ex.prob - n.prob_without);
       break;
+  }
+  // The steps that light every neighbour label only the rows of their
+  // tables: a hub's dozens of ids would cover the pair.
+  if (key === "structure" || key === "features" || key === "scores") {
+    base.labels = [...new Set(stepTables(ex, key).flatMap((t) => t.rows.flatMap((r) => (r.node === undefined ? [] : [r.node]))))];
   }
   const all = [...ex.i.neighbors, ...ex.j.neighbors].filter(lit);
   const top = Math.max(0, ...all.map((n) => (Number.isFinite(value(n)) ? value(n) : 0)));

@@ -147,11 +147,21 @@ const (
 	RoleCommon   = "common"   // a neighbour of both ends, selected by either
 )
 
-// Node is a drawn node, centred at (X, Y).
+// Node is a drawn node, centred at (X, Y), its label's baseline at
+// LabelY.
 type Node struct {
-	ID   string
-	X, Y float64
-	Role string
+	ID     string
+	X, Y   float64
+	LabelY float64
+	Role   string
+}
+
+// Radius is the drawn radius of a node of role r.
+func Radius(r string) float64 {
+	if r == RoleEnd {
+		return 11
+	}
+	return 7
 }
 
 // Edge joins (X1, Y1) and (X2, Y2). Width grows with the neighbour's
@@ -166,14 +176,55 @@ type Edge struct {
 // selected neighbours fanned out on its outer side, the common ones
 // between the ends.
 const (
-	width, height = 360.0, 200.0
-	endX          = 110.0
-	fanRadius     = 72.0
+	width, minHeight = 360.0, 200.0
+	endX             = 110.0
+	fanRadius        = 72.0
+	// A label's baseline under its node's centre, and how far its 11 px
+	// text (the stylesheet's) reaches below that baseline.
+	labelDY, labelDescent = 22.0, 4.0
+	// An upper bound on the width of one character of that text, for
+	// labels as long as names; an id's bytes stand for its characters (as
+	// many or more).
+	labelCharWidth = 7.0
+	// Room between the box's edge and the outermost disc or label.
+	margin = 6.0
 )
 
 func draw(e *explain.Explanation) Drawing {
-	d := Drawing{Width: width, Height: height}
-	cy := height / 2
+	d := layout(e)
+	// The box grows to hold every disc and label: the common neighbours
+	// stack above and below the pair, as many rows as there are, and a
+	// long id's label reaches past the fans.
+	left, right := math.Inf(1), math.Inf(-1)
+	top, bottom := math.Inf(1), math.Inf(-1)
+	for _, n := range d.Nodes {
+		half := max(Radius(n.Role), labelCharWidth*float64(len(n.ID))/2)
+		left, right = min(left, n.X-half), max(right, n.X+half)
+		top = min(top, n.Y-Radius(n.Role))
+		bottom = max(bottom, n.Y+labelDY+labelDescent)
+	}
+	d.Width = max(width, right-left+2*margin)
+	d.Height = max(minHeight, bottom-top+2*margin)
+	dx := (d.Width-(right-left))/2 - left
+	dy := (d.Height-(bottom-top))/2 - top
+	for k := range d.Nodes {
+		d.Nodes[k].X += dx
+		d.Nodes[k].Y += dy
+		d.Nodes[k].LabelY = d.Nodes[k].Y + labelDY
+	}
+	for k := range d.Edges {
+		d.Edges[k].X1 += dx
+		d.Edges[k].X2 += dx
+		d.Edges[k].Y1 += dy
+		d.Edges[k].Y2 += dy
+	}
+	return d
+}
+
+// layout places the nodes around a pair on y = 0.
+func layout(e *explain.Explanation) Drawing {
+	d := Drawing{Width: width}
+	cy := 0.0
 	ends := [2]Node{{ID: e.I.ID, X: endX, Y: cy, Role: RoleEnd}, {ID: e.J.ID, X: width - endX, Y: cy, Role: RoleEnd}}
 	d.Edges = append(d.Edges, Edge{X1: ends[0].X, Y1: cy, X2: ends[1].X, Y2: cy, Width: 1.5, Pair: true})
 	placed := map[string]int{} // id -> index in d.Nodes

@@ -144,3 +144,32 @@ func TestSigned(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawingFits: however many common neighbours stack above and below
+// the pair, and however long an id, every disc and label lies inside the
+// box.
+func TestDrawingFits(t *testing.T) {
+	for _, commons := range []int{0, 1, 4, 6} {
+		e := &explain.Explanation{I: explain.Side{ID: "Valjean, Jean"}, J: explain.Side{ID: "b"}}
+		for k := range commons {
+			n := explain.Neighbor{ID: "c" + strconv.Itoa(k), Selected: true, Common: true, Weight: 0.2}
+			e.I.Neighbors = append(e.I.Neighbors, n)
+			e.J.Neighbors = append(e.J.Neighbors, n)
+		}
+		for k := range 3 {
+			e.I.Neighbors = append(e.I.Neighbors, explain.Neighbor{ID: "Mademoiselle Gillenormand " + strconv.Itoa(k), Selected: true, Weight: 0.2})
+		}
+		d := New(e).Drawing
+		for _, n := range d.Nodes {
+			half := labelCharWidth * float64(len(n.ID)) / 2
+			if n.Y-Radius(n.Role) < 0 || n.LabelY+labelDescent > d.Height || n.X-half < 0 || n.X+half > d.Width {
+				t.Errorf("%d commons: %s at (%g, %g), label at %g, outside the %gx%g box", commons, n.ID, n.X, n.Y, n.LabelY, d.Width, d.Height)
+			}
+		}
+		for _, ed := range d.Edges {
+			if ed.Y1 < 0 || ed.Y2 > d.Height || ed.Y2 < 0 || ed.X1 < 0 || ed.X2 > d.Width {
+				t.Errorf("%d commons: edge %+v outside the box", commons, ed)
+			}
+		}
+	}
+}

@@ -99,6 +99,8 @@ export interface LabelRequest {
   r: number;
   width: number;
   height: number;
+  /** Kept beside its node (a selected node's): the nearest spots only, over another node's disc rather than further out. */
+  near?: boolean;
 }
 
 /** A placed label: where its text starts (left, vertical middle) and its box. */
@@ -131,7 +133,8 @@ const LABEL_OFFSET = 8;
  * ring (a request with r = 0, such as the pair's probability at its link's
  * midpoint, has none). Greedy: earlier labels win, so pass the most
  * important first. A label with no clear spot takes its first one and is
- * marked not clear.
+ * marked not clear. A `near` label tries only the nearest ring: first a
+ * spot clear of everything, then one clear of the labels alone.
  */
 export function placeLabels(requests: readonly LabelRequest[], fixed: readonly Box[] = []): PlacedLabel[] {
   const placed: Box[] = [...fixed];
@@ -139,10 +142,12 @@ export function placeLabels(requests: readonly LabelRequest[], fixed: readonly B
   // Discs with their selection rings (drawn at r + 4, 3 px wide: see drawOverlay).
   const ring = LABEL_OFFSET - LABEL_GAP;
   const discs = requests.map((q) => (q.r > 0 ? { left: q.x - q.r - ring, top: q.y - q.r - ring, right: q.x + q.r + ring, bottom: q.y + q.r + ring } : null));
-  const hits = (b: Box, own: number): boolean => placed.some((p) => overlaps(b, p)) || discs.some((d, k) => d !== null && k !== own && overlaps(b, d));
+  const hitsLabel = (b: Box): boolean => placed.some((p) => overlaps(b, p));
+  const hits = (b: Box, own: number): boolean => hitsLabel(b) || discs.some((d, k) => d !== null && k !== own && overlaps(b, d));
   return requests.map((q, own) => {
     let first: PlacedLabel | null = null;
-    for (let reach = 0; reach < 4; reach++) {
+    let overDisc: PlacedLabel | null = null;
+    for (let reach = 0; reach < (q.near ? 1 : 4); reach++) {
       // Each ring of spots a label's height further out, so rings do not overlap.
       const d = q.r + LABEL_OFFSET + reach * (q.height + LABEL_GAP);
       const spots: Array<[number, number]> = [
@@ -161,11 +166,13 @@ export function placeLabels(requests: readonly LabelRequest[], fixed: readonly B
           placed.push(box);
           return { x, y, box, clear: true };
         }
+        if (q.near && overDisc === null && !hitsLabel(box)) overDisc = { x, y, box, clear: true };
         first ??= { x, y, box, clear: false };
       }
     }
-    placed.push(first!.box);
-    return first!;
+    const p = overDisc ?? first!;
+    placed.push(p.box);
+    return p;
   });
 }
 
@@ -362,11 +369,12 @@ function drawLabels(ctx: CanvasRenderingContext2D, h: Highlight, scene: OverlayS
     ctx.fillStyle = INK;
     ctx.fillText(s, x, y);
   };
-  // Selected nodes first so they always get their label.
-  const ordered = [...new Set([...h.selected, ...labels])].filter(ok).slice(0, MAX_LABELS);
-  const requests = ordered.map((i) => {
+  // Selected nodes first so they always get their label, beside their node.
+  const only = h.labels ? new Set(h.labels) : null;
+  const ordered = [...new Set([...h.selected, ...[...labels].filter((i) => only === null || only.has(i))])].filter(ok).slice(0, MAX_LABELS);
+  const requests: Array<LabelRequest & { s: string }> = ordered.map((i) => {
     const s = scene.ids[i] ?? String(i);
-    return { s, x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(s).width, height: LABEL_HEIGHT };
+    return { s, x: sx(i), y: sy(i), r: r(i), width: ctx.measureText(s).width, height: LABEL_HEIGHT, near: h.selected.includes(i) };
   });
   const pl = h.pairLink;
   if (pl && ok(pl.i) && ok(pl.j)) {

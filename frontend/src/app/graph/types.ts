@@ -27,6 +27,7 @@ export interface Highlight {
   candidates?: Array<{ node: number; prob: number }>; // suggested links from selected[0]: dashed, opacity by prob
   pairLink?: { i: number; j: number; prob: number; linked: boolean }; // dashed if not linked, solid if linked
   shades?: Array<{ node: number; value: number }>; // a walk-through step's value per neighbour, 0..1: filled on the scale of palette.ts shade()
+  labels?: number[]; // when set, the only nodes labelled besides the selected ones (a step that lights every neighbour labels those its table lists)
 }
 
 export interface FrameStats {
