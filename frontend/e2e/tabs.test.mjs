@@ -6,8 +6,9 @@
 // answered; then a newer release's open of the database at a higher
 // version (done here from one tab's page) completes instead of being
 // blocked by the tabs' connections, and both tabs say they must be
-// reloaded. Run with `node --test frontend/e2e/tabs.test.mjs` after
-// `make site`.
+// reloaded. Headless Chromium refuses persistence by default; a second
+// test grants it (in a profile of its own) and checks the other wording.
+// Run with `node --test frontend/e2e/tabs.test.mjs` after `make site`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serve } from "./server.mjs";
@@ -170,4 +171,47 @@ test("two tabs keep their models side by side, and a newer tab's upgrade is not 
   await a.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
   assert.match(await a.textContent("#storage-status"), /^Checkpoints are kept for this session only: .*newer release/);
   assert.deepEqual(pageErrors, []);
+});
+
+// The other answer: with the durable-storage permission granted (as a
+// browser may grant it to a site the user engages with), the storage line
+// says the models are kept persistently, and the page asks no more than once.
+test("persistent storage is said in the storage line", async (t) => {
+  const granted = await launch();
+  try {
+    await granted.context.addInitScript(() => {
+      window.__persist = [];
+      const proto = globalThis.StorageManager?.prototype;
+      if (!proto?.persist) return;
+      const persist = proto.persist;
+      proto.persist = async function () {
+        const answer = await persist.call(this);
+        window.__persist.push(answer);
+        return answer;
+      };
+    });
+    const page = await appPage(granted.context, pageErrors);
+    const cdp = await granted.context.newCDPSession(page);
+    await cdp.send("Browser.grantPermissions", { origin: server.origin, permissions: ["durableStorage"] });
+    await open(page);
+    await startRun(page, 3);
+    await finished(page);
+    await page.waitForFunction(() => document.getElementById("storage-status").dataset.persistenceAsked === "true", null, { timeout: WAIT });
+    const { asked, persisted, shown, text } = await page.evaluate(async () => ({
+      asked: window.__persist,
+      persisted: await navigator.storage.persisted(),
+      shown: document.getElementById("storage-status").dataset.persistence,
+      text: document.getElementById("storage-status").textContent,
+    }));
+    t.diagnostic(`persist() answers ${JSON.stringify(asked)}, persisted() ${persisted}`);
+    // Granted: persistent, whether Chromium says so before the page asks
+    // (then the page does not ask) or in answer to its request.
+    assert.equal(persisted, true);
+    assert.equal(shown, "persistent");
+    assert.match(text, /Kept in this browser, persistent/);
+    assert.ok(asked.length === 0 || (asked.length === 1 && asked[0] === true), `asked ${JSON.stringify(asked)}`);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await granted.close();
+  }
 });
