@@ -28,6 +28,7 @@ import {
   type OpValue,
   type Preset,
   type RequestMessage,
+  type StorageInfo,
   type SaveStatus,
   type Suggestion,
   type TrainArgs,
@@ -62,6 +63,8 @@ export interface ClientOptions {
   onWarning?: (message: string, data?: unknown) => void;
   /** Told once when the engine becomes unusable (fatal message, worker error before ready, or terminate). */
   onFatal?: (error: EngineError) => void;
+  /** Told when the engine says, unasked, that its checkpoint store changed (`storage` message): another tab upgraded the database. */
+  onStorage?: (storage: StorageInfo) => void;
 }
 
 /** Options of {@link EngineClient.request}. */
@@ -493,8 +496,26 @@ export class EngineClient {
       case "error":
         this.route(data);
         return;
+      case "storage":
+        this.storageNews(data);
+        return;
       default:
         this.warn(`ignored a message of unknown type ${String(data["type"])}`, data);
+    }
+  }
+
+  private storageNews(data: Dict): void {
+    const s = data["storage"];
+    if (!isDict(s) || typeof s["available"] !== "boolean") {
+      this.warn("ignored a storage message without storage info", data);
+      return;
+    }
+    const info: StorageInfo = { available: s["available"] };
+    if (typeof s["message"] === "string") info.message = s["message"];
+    try {
+      this.options.onStorage?.(info);
+    } catch (error) {
+      this.warn("onStorage threw", error);
     }
   }
 

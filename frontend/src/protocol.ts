@@ -7,7 +7,7 @@
 // touches DOM or worker globals, so both the page and the worker bootstrap
 // can import it.
 
-import type { EngineInfo, ErrorInfo, Ops, ProtocolVersion, TrainArgs } from "./protocol.gen";
+import type { EngineInfo, ErrorInfo, Ops, ProtocolVersion, StorageInfo, TrainArgs } from "./protocol.gen";
 
 export * from "./protocol.gen";
 
@@ -95,5 +95,12 @@ export interface FatalMessage {
   message: string;
 }
 
+/** Unasked, after ready: the checkpoint store stopped being usable (another tab upgraded its database). */
+export interface StorageMessage {
+  v: ProtocolVersion;
+  type: "storage";
+  storage: StorageInfo;
+}
+
 /** Any message worker → page. */
-export type WorkerMessage = ReadyMessage | ProgressMessage | ResultMessage | ErrorMessage | FatalMessage;
+export type WorkerMessage = ReadyMessage | ProgressMessage | ResultMessage | ErrorMessage | FatalMessage | StorageMessage;

@@ -283,6 +283,21 @@ describe("EngineClient", () => {
     assert.equal(client.error?.code, "fatal");
   });
 
+  test("a storage message reaches onStorage, and a malformed one only warns", async () => {
+    const worker = new FakeWorker();
+    const news: unknown[] = [];
+    const warnings: string[] = [];
+    const client = new EngineClient(worker, { onStorage: (s) => news.push(s), onWarning: (m) => warnings.push(m) });
+    worker.ready();
+    await client.ready;
+    worker.emit({ v: 1, type: "storage", storage: { available: false, message: "this app was updated in another tab: reload to keep working" } });
+    worker.emit({ v: 1, type: "storage" });
+    await tick();
+    assert.deepEqual(news, [{ available: false, message: "this app was updated in another tab: reload to keep working" }]);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? "", /storage message without storage info/);
+  });
+
   test("fatal after ready rejects pending requests; ready stays resolved", async () => {
     const { worker, client } = setup();
     worker.ready();

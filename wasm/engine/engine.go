@@ -151,6 +151,14 @@ func New(opt Options) *Engine {
 	return e
 }
 
+// StorageLost tells the page, unasked, that the checkpoint store can no
+// longer be used, and why (another tab upgraded its database, so this
+// engine closed its connection): the page's storage line from ready is
+// out of date. The store's own errors then say the same on every use.
+func (e *Engine) StorageLost(message string) {
+	e.opt.Post(Reply{V: Protocol, Type: "storage", Storage: &StorageInfo{Available: false, Message: message}})
+}
+
 func (e *Engine) info() Info {
 	out := Info{Protocol: Protocol, Version: e.opt.Version, Models: make([]ModelSpec, len(e.opt.Models)),
 		Cores: max(e.opt.Cores, 1), MaxWorkers: shard.Count, DefaultWorkers: min(DefaultWorkers(e.opt.Cores), shard.Count),

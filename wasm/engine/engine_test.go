@@ -1036,3 +1036,22 @@ func checkPrepareReports(t *testing.T, reports []Progress, maxEpochs int, graphs
 		t.Errorf("preparation phases %q, want %q", got, want)
 	}
 }
+
+// When the store is lost after ready (another tab upgraded the database),
+// the page hears it unasked: a storage message without an id, saying why.
+func TestStorageLost(t *testing.T) {
+	var replies []Reply
+	e := New(Options{Post: func(r Reply) { replies = append(replies, r) }})
+	e.StorageLost("updated in another tab")
+	if len(replies) != 2 || replies[0].Type != "ready" {
+		t.Fatalf("replies: %+v", replies)
+	}
+	r := replies[1]
+	if r.Type != "storage" || r.ID != nil || r.Storage == nil || r.Storage.Available || r.Storage.Message != "updated in another tab" {
+		t.Fatalf("storage message: %+v", r)
+	}
+	b, err := json.Marshal(r)
+	if err != nil || string(b) != `{"v":1,"type":"storage","storage":{"available":false,"message":"updated in another tab"}}` {
+		t.Fatalf("storage message encodes as %s (%v)", b, err)
+	}
+}

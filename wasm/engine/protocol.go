@@ -24,14 +24,17 @@ type Request struct {
 // Reply is one message to the page. Bytes travel beside the JSON part, as a
 // Uint8Array in the browser.
 type Reply struct {
-	V        int    `json:"v"`
-	Type     string `json:"type"` // ready, progress, result or error
-	ID       *int64 `json:"id,omitempty"`
-	Engine   *Info  `json:"engine,omitempty"`
-	Progress any    `json:"progress,omitempty"` // *Progress (train), *TuneProgress (tune) or *StepProgress (fidelity)
-	Result   any    `json:"result,omitempty"`
-	Error    *Error `json:"error,omitempty"`
-	Bytes    []byte `json:"-"`
+	V      int    `json:"v"`
+	Type   string `json:"type"` // ready, progress, result, error or storage
+	ID     *int64 `json:"id,omitempty"`
+	Engine *Info  `json:"engine,omitempty"`
+	// Storage is a storage message's news: the checkpoint store stopped
+	// being usable after ready (another tab upgraded its database).
+	Storage  *StorageInfo `json:"storage,omitempty"`
+	Progress any          `json:"progress,omitempty"` // *Progress (train), *TuneProgress (tune) or *StepProgress (fidelity)
+	Result   any          `json:"result,omitempty"`
+	Error    *Error       `json:"error,omitempty"`
+	Bytes    []byte       `json:"-"`
 }
 
 // Error codes (PROTOCOL.md).

@@ -68,6 +68,15 @@ func serveEngine() {
 	}
 	e := engine.New(opt)
 	ready()
+	if st, ok := opt.Store.(*idb.Store); ok {
+		// Another tab running a newer release upgrades the database: the
+		// store lets go of it, and the page must hear that its
+		// checkpoints are no longer saved.
+		go func() {
+			<-st.Lost()
+			e.StorageLost(idb.ErrVersionChange.Error())
+		}()
+	}
 	// Requests are served one at a time, in arrival order; train returns
 	// at once and runs in its own goroutine.
 	for {

@@ -7,7 +7,7 @@
 // it makes and a narrow interface of the actions it needs.
 
 import type { EngineClient } from "../client";
-import type { EngineInfo, GraphDescription, GraphInfo, ModelInfo, Preset } from "../protocol";
+import type { EngineInfo, GraphDescription, GraphInfo, ModelInfo, Preset, StorageInfo } from "../protocol";
 import { byId } from "./dom";
 import { errorText } from "./errors";
 import { findNodes, GraphInput, GraphView } from "./graph/index";
@@ -18,7 +18,7 @@ import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./
 import { renderLegend } from "./legend";
 import { filesTooLarge } from "./limits";
 import { graphSummary, inputNotesText } from "./summary";
-import { CheckpointsPanel } from "./panels/checkpoints";
+import { CheckpointsPanel, storageLostText } from "./panels/checkpoints";
 import { DataPanel } from "./panels/data";
 import { ExplainPanel } from "./panels/explain";
 import { InsightPanel } from "./panels/insight";
@@ -106,6 +106,7 @@ export class App {
       setStatus,
       engineStopped: () => this.engineStopped(),
       refreshCheckpoints: () => this.checkpoints.refresh(),
+      modelKept: () => void this.checkpoints.modelKept(),
       restoreCheckpoint: (key) => this.checkpoints.restore(key),
       writeHash: () => this.writeHash(),
     });
@@ -217,7 +218,7 @@ export class App {
     }
     this.store.set("engineInfo", info);
     this.store.metrics.engineReadyMs = performance.now();
-    this.checkpoints.showStorage(info);
+    this.checkpoints.showStorage(info.storage);
     this.setStatus("Engine ready");
     void this.train.loadDefaults();
     void this.refreshKept();
@@ -276,6 +277,16 @@ export class App {
     // end after it and would otherwise say "No graph loaded".
     const dead = this.engine.error;
     this.status.textContent = dead === undefined ? text : `The engine stopped: ${errorText(dead)}. Reload the page to start it again; the models stored in this browser are kept.`;
+  }
+
+  /**
+   * The engine's checkpoint store went away after ready (another tab
+   * opened a newer release's database): the storage line and the status
+   * line say so and how to go on.
+   */
+  storageChanged(storage: StorageInfo): void {
+    this.checkpoints.showStorage(storage, !storage.available);
+    if (!storage.available) this.setStatus(storageLostText(storage.message));
   }
 
   /** The engine is gone (out of memory, say): the status line says so and how to go on. */

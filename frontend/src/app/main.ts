@@ -17,6 +17,7 @@ function main(): void {
     onWarning: (message: string) => console.warn(`engine: ${message}`),
     // Said in the status line even when no request was waiting on the engine.
     onFatal: () => app?.engineStopped(),
+    onStorage: (storage) => app?.storageChanged(storage),
   });
   app = new App(engine);
   window.ilpgnnExplorer = app;

@@ -42,6 +42,11 @@ var ErrQuota = store.ErrQuota
 // ErrClosed is returned by the methods of a Store after Close.
 var ErrClosed = errors.New("checkpoint store is closed")
 
+// ErrVersionChange is wrapped, with store.ErrUnavailable, by the errors of
+// a Store whose database another tab upgraded or deleted: the Store closed
+// its connection so as not to block that tab (see Lost).
+var ErrVersionChange = errors.New("this app was updated in another tab: reload to keep working")
+
 // quotaExceeded matches the DOMException browsers raise when out of space.
 var quotaExceeded = idb.NewDOMException("QuotaExceededError")
 
@@ -55,6 +60,14 @@ type Store struct {
 	// its goroutine blocks, or IndexedDB commits it early.
 	mu sync.Mutex
 	db *idb.Database // nil once closed
+
+	// lost is closed once another tab's versionchange made the Store close
+	// its connection; lostOnce guards that, and onChange is the listener
+	// on raw, the IDBDatabase behind db.
+	lost     chan struct{}
+	lostOnce sync.Once
+	raw      js.Value
+	onChange js.Func
 }
 
 var _ store.Store = (*Store)(nil)
@@ -161,8 +174,33 @@ func open(ctx context.Context, name string, version uint) (s *Store, err error) 
 		_ = db.Close()
 		return nil, unavailable(err)
 	}
-	return &Store{name: name, db: db}, nil
+	s = &Store{name: name, db: db, lost: make(chan struct{})}
+	s.watchVersionChange(raw.Get("result"))
+	return s, nil
 }
+
+// watchVersionChange closes the connection conn (the IDBDatabase behind
+// s.db) when another tab asks to upgrade or delete the database: an open
+// connection would keep that tab's request blocked, and this tab's release
+// can neither read nor write the newer records anyway. The listener runs on
+// the event loop, so it closes the raw connection without taking s.mu (a
+// method holding it may be waiting on that loop); the methods then see
+// lost and fail.
+func (s *Store) watchVersionChange(conn js.Value) {
+	s.raw = conn
+	s.onChange = js.FuncOf(func(js.Value, []js.Value) any {
+		_ = try(func() { conn.Call("close") })
+		s.lostOnce.Do(func() { close(s.lost) })
+		return nil
+	})
+	conn.Call("addEventListener", "versionchange", s.onChange)
+}
+
+// Lost is closed once another tab has upgraded (or is deleting) the
+// database and the Store has closed its connection; from then on every
+// method fails with an error wrapping ErrVersionChange and
+// store.ErrUnavailable. It stays open for a Store closed by Close.
+func (s *Store) Lost() <-chan struct{} { return s.lost }
 
 // indexedDB is the page's or worker's IndexedDB factory, or why there is
 // none. Reading globalThis.indexedDB itself throws in some browsers when
@@ -276,6 +314,8 @@ func (s *Store) Close() (err error) {
 	}
 	db := s.db
 	s.db = nil
+	_ = try(func() { s.raw.Call("removeEventListener", "versionchange", s.onChange) })
+	s.onChange.Release()
 	if err := db.Close(); err != nil {
 		return fmt.Errorf("idb: close %q: %w", s.name, jsError(err))
 	}
@@ -284,6 +324,11 @@ func (s *Store) Close() (err error) {
 
 // conn returns the open connection; the caller holds s.mu.
 func (s *Store) conn(op string) (*idb.Database, error) {
+	select {
+	case <-s.lost:
+		return nil, fmt.Errorf("idb: %s: %w: %w", op, store.ErrUnavailable, ErrVersionChange)
+	default:
+	}
 	if s.db == nil {
 		return nil, fmt.Errorf("idb: %s: %w", op, ErrClosed)
 	}

@@ -12,8 +12,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -385,6 +388,51 @@ func TestOpenBlocked(t *testing.T) {
 	defer s2.Close()
 	if got, err := s2.Get(ctx, m.Key); err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("Get after upgrade: %v", err)
+	}
+}
+
+// Another tab upgrading the database must not be blocked by this one: the
+// Store closes its connection on versionchange, says so on Lost, and its
+// methods fail saying why.
+func TestVersionChangeCloses(t *testing.T) {
+	// go-indexeddb logs the versionchange from inside the JS event handler;
+	// under node that write waits for the event loop the handler holds, so
+	// the log goes nowhere here (a browser's wasm_exec.js writes at once).
+	log.SetOutput(io.Discard)
+	defer log.SetOutput(os.Stderr)
+	ctx := ctxT(t)
+	name := dbName(t)
+	s := openT(t, name)
+	m, data := makeCheckpoint(t, 5, 5)
+	if err := s.Put(ctx, m, data); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-s.Lost():
+		t.Fatal("Lost before any versionchange")
+	default:
+	}
+	// Times out (and fails) if the Store kept its connection open.
+	newer := rawOpen(t, name, store.Schema+1, nil)
+	defer newer.Call("close")
+	select {
+	case <-s.Lost():
+	case <-ctx.Done():
+		t.Fatal("Lost not closed after another connection's upgrade")
+	}
+	_, err := s.Get(ctx, m.Key)
+	if !errors.Is(err, ErrVersionChange) || !errors.Is(err, store.ErrUnavailable) {
+		t.Fatalf("Get after versionchange = %v; want ErrVersionChange and ErrUnavailable", err)
+	}
+	if err := s.Put(ctx, m, data); !errors.Is(err, ErrVersionChange) {
+		t.Fatalf("Put after versionchange = %v; want ErrVersionChange", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close after versionchange: %v", err)
+	}
+	// The upgraded database kept the record.
+	if got := rawGet(t, newer, weightsStore, m.Key); !got.Truthy() {
+		t.Fatal("the record is gone after the upgrade")
 	}
 }
 

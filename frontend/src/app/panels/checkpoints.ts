@@ -2,12 +2,13 @@
 // through the engine); the list restores, exports, deletes and imports them.
 
 import type { EngineClient } from "../../client";
-import type { CheckpointMeta, EngineInfo, ModelInfo } from "../../protocol";
+import type { CheckpointMeta, ModelInfo, StorageInfo } from "../../protocol";
 import { byId, download, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { trainedOnKept, type KeptMeta } from "../filestore";
 import { bytes, createdTime, percent } from "../format";
 import { filesTooLarge } from "../limits";
+import { askPersistence, persistence, persistenceSentence, type Persistence } from "../persist";
 import { cancelledAt, chooseRestore, describeModel, runState, type RestoreChoice } from "../restore";
 import type { AppStore } from "../store";
 
@@ -25,6 +26,16 @@ export interface CheckpointActions {
   setStatus(text: string): void;
 }
 
+/**
+ * What the page says once the engine's store went away after ready: the
+ * engine's reason ("this app was updated in another tab: reload to keep
+ * working") and what that means for this tab.
+ */
+export function storageLostText(message: string | undefined): string {
+  const why = (message ?? "the browser's storage was closed by another tab: reload to keep working").trim().replace(/\.$/, "");
+  return `${why.charAt(0).toUpperCase()}${why.slice(1)}. Until then this page saves no checkpoints; the ones saved so far are kept.`;
+}
+
 export class CheckpointsPanel {
   private readonly store: AppStore;
   private readonly engine: CheckpointEngine;
@@ -35,6 +46,14 @@ export class CheckpointsPanel {
   private entries: CheckpointMeta[] = [];
   /** The graph kept in this browser: a checkpoint of it can be restored from another graph by opening it first. */
   private kept: KeptMeta | null = null;
+  /** What the engine said of its store: in ready, or since (another tab upgraded the database). */
+  private storageInfo: StorageInfo = { available: false };
+  /** Whether the browser keeps the storage when space runs low, as last heard. */
+  private persisted: Persistence = "unknown";
+  /** Set once this page has asked for persistent storage (it asks at most once). */
+  private askedPersistence = false;
+  /** Set when the store went away after ready. */
+  private lost = false;
 
   constructor(store: AppStore, engine: CheckpointEngine, actions: CheckpointActions) {
     this.store = store;
@@ -48,10 +67,48 @@ export class CheckpointsPanel {
     });
   }
 
-  showStorage(info: EngineInfo): void {
-    this.storage.textContent = info.storage.available
-      ? "Saved in this browser's storage (IndexedDB); nothing is uploaded."
-      : `Checkpoints are kept for this session only: ${info.storage.message ?? "browser storage is unavailable"}. Export them to keep them.`;
+  /** Says where checkpoints are kept: the engine's ready info, or (lost) its later storage message. */
+  showStorage(info: StorageInfo, lost = false): void {
+    this.storageInfo = info;
+    this.lost = lost;
+    this.renderStorage();
+    if (info.available) {
+      void persistence().then((p) => {
+        // A request made meanwhile has the newer answer.
+        if (!this.askedPersistence) this.setPersistence(p);
+      });
+    }
+  }
+
+  /**
+   * A model was just kept in this browser: the first time, unless the
+   * storage is persistent already, ask the browser to keep it when space
+   * runs low, and say what it answered.
+   */
+  async modelKept(): Promise<void> {
+    if (this.askedPersistence || !this.storageInfo.available) return;
+    this.askedPersistence = true;
+    const now = await persistence();
+    this.setPersistence(now === "persistent" ? now : await askPersistence());
+    // Marks the line as the answer to this request (the browser tests wait for it).
+    this.storage.dataset["persistenceAsked"] = "true";
+  }
+
+  private setPersistence(p: Persistence): void {
+    this.persisted = p;
+    this.renderStorage();
+  }
+
+  private renderStorage(): void {
+    const info = this.storageInfo;
+    const line = this.lost
+      ? storageLostText(info.message)
+      : info.available
+        ? `Saved in this browser's storage (IndexedDB); nothing is uploaded. ${persistenceSentence(this.persisted)}`.trim()
+        : `Checkpoints are kept for this session only: ${info.message ?? "browser storage is unavailable"}. Export them to keep them.`;
+    this.storage.textContent = line;
+    this.storage.dataset["persistence"] = info.available ? this.persisted : "none";
+    this.storage.classList.toggle("warning", this.lost);
   }
 
   /** Learns which graph this browser keeps (null: none) and shows which checkpoints it can open. */
@@ -172,6 +229,7 @@ export class CheckpointsPanel {
     try {
       const r = await this.engine.importCheckpoint(file.name, new Uint8Array(await file.arrayBuffer()));
       this.actions.setStatus(r.status.saved ? `Imported ${file.name}` : `Imported ${file.name} (${r.status.message ?? "not saved"})`);
+      if (r.status.saved) void this.modelKept();
       await this.refresh();
       if (r.meta.matches) await this.restore(r.meta.key);
       else this.actions.setStatus(`Imported ${file.name}: trained on ${r.meta.dataset}; open that graph to use it.`);

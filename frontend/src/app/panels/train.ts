@@ -31,6 +31,8 @@ export interface TrainActions {
   modelMeasured(info: ModelInfo): void;
   /** Reloads the checkpoint list (a run just saved one). */
   refreshCheckpoints(): Promise<void>;
+  /** A run's model was just saved in this browser. */
+  modelKept(): void;
   /** Restores a stored checkpoint (the "restore it?" offer). */
   restoreCheckpoint(key: string): Promise<boolean>;
   setStatus(text: string): void;
@@ -316,6 +318,7 @@ export class TrainPanel {
       });
       store.metrics.lastTrainMs = performance.now() - t0;
       this.showResult(res);
+      if (res.saved.saved) this.actions.modelKept();
       // A run cancelled while preparing trained nothing (no key).
       if (model === "ilpgnn" && res.key !== "") this.actions.setModel(res);
       if (res.testPending) void this.finishTest(res);
