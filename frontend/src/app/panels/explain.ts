@@ -14,7 +14,7 @@ import { rove } from "../roving";
 import type { AppStore, Selection } from "../store";
 import { hasAttributions } from "../summary";
 import { rankGroups, tiedCount } from "../ties";
-import { featuresMeaning, readingWords, removalWords, type Words } from "../wording";
+import { featuresMeaning, idInProse, readingWords, removalWords, type Words } from "../wording";
 import type { Highlight } from "../graph/types";
 import { pairHighlight } from "../summary";
 import { clampStep } from "../walk";
@@ -408,7 +408,8 @@ export class ExplainPanel {
 /** Node ids as small buttons that select the node: one Tab stop, arrows inside (roving.ts). */
 function joinNodes(links: NodeLinks, nodes: number[]): Node[] {
   const out: Node[] = [];
-  const buttons = rove(nodes.map((v) => nodeButton(links, v)));
+  // A listed id with a comma is quoted, so that the list's commas stay the separators.
+  const buttons = rove(nodes.map((v) => nodeButton(links, v, idInProse(links.id(v)))));
   buttons.forEach((b, k) => {
     if (k > 0) out.push(document.createTextNode(", "));
     out.push(b);
@@ -445,7 +446,7 @@ function featuresBar(v: number): HTMLElement {
 
 /** A sentence of words and node ids, each id isolated in a <bdi> so that its own text direction stays inside it. */
 function sentence(words: Words): Array<string | HTMLElement> {
-  return words.map((w) => (typeof w === "string" ? w : h("bdi", {}, w.id)));
+  return words.map((w) => (typeof w === "string" ? w : h("bdi", {}, idInProse(w.id))));
 }
 
 /** The explanation's elements: probability, reading, counterfactuals, both sides. */
@@ -552,7 +553,7 @@ export function renderComparison(ex: Explanation, c: Comparison): HTMLElement[] 
       {},
       ...nodes.flatMap((n, k) => [
         k > 0 ? ", " : "",
-        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `weight ${fixed(n.weight, 3)}` : "" }, n.id),
+        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `weight ${fixed(n.weight, 3)}` : "" }, idInProse(n.id)),
       ]),
     );
   const rows = [
