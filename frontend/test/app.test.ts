@@ -200,3 +200,23 @@ test("nodes without a feature row are counted in the summary, and the loader's n
   assert.match(graphSummary(citeseer), / · 15 without a feature row$/);
   assert.equal(inputNotesText(citeseer), `citeseer: ${notes[0]}; ${notes[1]}.`);
 });
+
+test("kept graphs stay within the budget: the oldest go first, and the sentence names them (issue 49)", async () => {
+  const { KEPT_BUDGET_BYTES, keptSentence, toEvict } = await import("../src/app/filestore");
+  const held = [
+    { dataKey: "file:b", saved: 2, bytes: 40e6 },
+    { dataKey: "file:a", saved: 1, bytes: 50e6 },
+    { dataKey: "file:c", saved: 3, bytes: 30e6 },
+  ];
+  assert.equal(KEPT_BUDGET_BYTES, 128e6);
+  assert.deepEqual(toEvict(held, 8e6), [], "128 MB fit exactly");
+  assert.deepEqual(toEvict(held, 9e6), ["file:a"]);
+  assert.deepEqual(toEvict(held, 60e6), ["file:a", "file:b"]);
+  assert.deepEqual(toEvict([], 128e6), []);
+  assert.equal(keptSentence("file:cora", { kept: true }), "The graph cora is kept in this browser (never uploaded), so a reload reopens it.");
+  assert.equal(
+    keptSentence("file:cora", { kept: true, evicted: ["file:a"] }),
+    "The graph cora is kept in this browser (never uploaded), so a reload reopens it. To stay within the 128 MB this page keeps, this browser no longer keeps a (the oldest): open its files again to reopen it.",
+  );
+  assert.match(keptSentence("file:cora", { kept: true, evicted: ["file:a", "file:b"] }), /no longer keeps a and b \(the oldest ones\): open their files again to reopen them\.$/);
+});

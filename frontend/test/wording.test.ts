@@ -201,9 +201,9 @@ test("the graph's parts and the legend's classes are told apart", () => {
 test("a checkpoint is matched to the kept graph by fingerprint, or by name in an older record", () => {
   const c = { fingerprint: "abc", dataset: "cora" };
   assert.equal(trainedOnKept(c, null), false);
-  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "abc", saved: 0 }), true);
-  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "def", saved: 0 }), false);
-  assert.equal(trainedOnKept(c, { dataKey: "file:cora", saved: 0 }), true);
-  assert.equal(trainedOnKept(c, { dataKey: "file:x", name: "cora", saved: 0 }), true);
-  assert.equal(trainedOnKept(c, { dataKey: "file:citeseer", saved: 0 }), false);
+  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "abc", saved: 0, bytes: 0 }), true);
+  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "def", saved: 0, bytes: 0 }), false);
+  assert.equal(trainedOnKept(c, { dataKey: "file:cora", saved: 0, bytes: 0 }), true);
+  assert.equal(trainedOnKept(c, { dataKey: "file:x", name: "cora", saved: 0, bytes: 0 }), true);
+  assert.equal(trainedOnKept(c, { dataKey: "file:citeseer", saved: 0, bytes: 0 }), false);
 });

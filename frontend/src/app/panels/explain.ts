@@ -17,7 +17,7 @@ import { rankGroups, tiedCount } from "../ties";
 import { featuresMeaning, idInProse, readingWords, removalWords, type Words } from "../wording";
 import type { Highlight } from "../graph/types";
 import { pairHighlight } from "../summary";
-import { clampStep } from "../walk";
+import { clampStep, STEP_KEYS } from "../walk";
 import { Walkthrough } from "./walkthrough";
 
 /** The engine requests the explanation view makes. */
@@ -130,6 +130,7 @@ export class ExplainPanel {
   reset(newGraph = false): void {
     this.views++;
     this.current = null;
+    this.pendingStep = null;
     this.walk = null;
     if (newGraph) {
       this.pairI.value = "";
@@ -151,6 +152,7 @@ export class ExplainPanel {
   showMatches(query: string, nodes: number[]): void {
     this.views++;
     this.current = null;
+    this.pendingStep = null;
     this.walk = null;
     if (nodes.length === 0) {
       replace(this.body, h("p", { class: "note", id: "search-result" }, `No node matches “${query}” (ids and class names are searched).`));
@@ -169,6 +171,22 @@ export class ExplainPanel {
       this.store.get("training")
         ? "Training is running; the best weights so far answer once its first epoch ends."
         : "Train a model (or restore a checkpoint) to see suggestions and explanations.",
+    );
+  }
+
+  /**
+   * A linked step waits for a model: the note says which step of which
+   * pair the link opens, and that it opens here once a model answers, so
+   * that the link's step=N is not dropped without a word.
+   */
+  private waitingNote(i: string, j: string, step: number): HTMLElement {
+    const what = `step ${step} of ${STEP_KEYS.length} of how the model decided ${idInProse(i)} – ${idInProse(j)}`;
+    return h(
+      "p",
+      { class: "note", id: "walk-waiting" },
+      this.store.get("training")
+        ? `Training is running: this link's ${what} opens here once its first epoch ends.`
+        : `Train a model (or restore a checkpoint) to see ${what}: this link opens it here once a model exists.`,
     );
   }
 
@@ -201,6 +219,7 @@ export class ExplainPanel {
     const view = ++this.views;
     this.current = null;
     this.walk = null;
+    this.pendingStep = null;
     this.pairI.value = g.id(node);
     this.pairJ.value = "";
     const nbrs = g.neighbors(node);
@@ -263,9 +282,17 @@ export class ExplainPanel {
     this.current = null;
     this.walk = null;
     this.answeredBy = null;
+    // A step asked for another pair is not this one's.
+    if (this.pendingStep !== null && (this.pendingStep.i !== i || this.pendingStep.j !== j)) this.pendingStep = null;
     if (!this.canAnswer()) {
       const linked = g.linked(i, j);
-      replace(this.body, h("h3", {}, `${g.id(i)} and ${g.id(j)}`), h("p", {}, linked ? "They are linked." : "They are not linked."), this.noModelNote());
+      const pending = this.pendingStep;
+      replace(
+        this.body,
+        h("h3", {}, `${g.id(i)} and ${g.id(j)}`),
+        h("p", {}, linked ? "They are linked." : "They are not linked."),
+        pending !== null ? this.waitingNote(g.id(i), g.id(j), pending.step) : this.noModelNote(),
+      );
       return null;
     }
     replace(this.body, h("p", { class: "muted" }, `Explaining ${g.id(i)} – ${g.id(j)}…`));
@@ -334,6 +361,9 @@ export class ExplainPanel {
   walkStep(): number | null {
     const sel = this.store.get("selection");
     const ex = this.current;
+    // A step that waits for a model stays in the URL: the link still asks for it.
+    const pending = this.pendingStep;
+    if (this.walk === null && pending !== null && sel.kind === "pair" && sel.i === pending.i && sel.j === pending.j) return pending.step;
     if (this.walk === null || this.walk.step === 0 || ex === null || sel.kind !== "pair" || sel.i !== ex.i.node || sel.j !== ex.j.node) return null;
     return this.walk.step;
   }
