@@ -5,6 +5,8 @@
 // KEPT_BUDGET_BYTES in all: keeping one more drops the oldest beyond it,
 // and the page says which. "Remove" deletes one.
 
+import { idInProse } from "./wording";
+
 const DB = "ilpgnn-files";
 const STORE = "graphs";
 /**
@@ -180,13 +182,13 @@ export function storageReason(e: unknown): string {
 
 /** The sentence that says whether the graph `file:NAME` is kept for the next visit, and which graphs made room for it. */
 export function keptSentence(dataKey: string, r: KeepResult): string {
-  const name = dataKey.replace(/^file:/, "");
+  const name = idInProse(dataKey.replace(/^file:/, ""));
   if (!r.kept) return `The graph ${name} is not kept for the next visit: ${r.reason || "storage is unavailable"}.`;
   const evicted = r.evicted ?? [];
   const gone =
     evicted.length === 0
       ? ""
-      : ` To stay within the ${budgetText()} this page keeps, this browser no longer keeps ${evicted.map((k) => k.replace(/^file:/, "")).join(evicted.length === 2 ? " and " : ", ")} (the oldest${evicted.length === 1 ? "" : " ones"}): open ${evicted.length === 1 ? "its" : "their"} files again to reopen ${evicted.length === 1 ? "it" : "them"}.`;
+      : ` To stay within the ${budgetText()} this page keeps, this browser no longer keeps ${evicted.map((k) => idInProse(k.replace(/^file:/, ""))).join(evicted.length === 2 ? " and " : ", ")} (the oldest${evicted.length === 1 ? "" : " ones"}): open ${evicted.length === 1 ? "its" : "their"} files again to reopen ${evicted.length === 1 ? "it" : "them"}.`;
   return `The graph ${name} is kept in this browser (never uploaded), so a reload reopens it.${gone}`;
 }
 
