@@ -144,7 +144,7 @@ func (e *Explanation) Counterfactual() string {
 	nI, nJ := len(e.I.Selected()), len(e.J.Selected())
 	d := ProbDigits
 	f := func(p float64) string { return FormatProb(p, d) }
-	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)
+	i, j := printable.Listed(e.I.ID), printable.Listed(e.J.ID)
 	if nI+nJ == 0 {
 		return fmt.Sprintf("Neither %s nor %s has a selected neighbour: p %s rests on the two nodes alone.", i, j, ProbIs(e.Prob, d))
 	}

@@ -46,7 +46,7 @@ func ProbIs(p float64, digits int) string {
 // read renders the explanation in the paper's words (docs/model.md §6).
 func (e *Explanation) read() string {
 	var b strings.Builder
-	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)
+	i, j := printable.Listed(e.I.ID), printable.Listed(e.J.ID)
 	if e.Prob >= 0.5 {
 		fmt.Fprintf(&b, "%s is suggested to %s (p %s) because ", j, i, ProbIs(e.Prob, ProbDigits))
 	} else {
@@ -65,7 +65,7 @@ func (e *Explanation) Reasons() string {
 	if e.Prob < 0.5 {
 		verb = "are only weakly similar to"
 	}
-	s := clause(e.I, printable.Name(e.J.ID), verb) + " and " + clause(e.J, printable.Name(e.I.ID), verb)
+	s := clause(e.I, printable.Listed(e.J.ID), verb) + " and " + clause(e.J, printable.Listed(e.I.ID), verb)
 	if e.Masked {
 		s += " (their own link was set aside)"
 	}
@@ -78,12 +78,12 @@ func (e *Explanation) Reasons() string {
 func clause(s Side, other, verb string) string {
 	sel := s.Selected()
 	if len(sel) == 0 {
-		return fmt.Sprintf("%s has no neighbours to speak for it", printable.Name(s.ID))
+		return fmt.Sprintf("%s has no neighbours to speak for it", printable.Listed(s.ID))
 	}
 	names := make([]string, len(sel))
 	var st, no float64
 	for k, n := range sel {
-		names[k] = printable.Name(n.ID)
+		names[k] = printable.Listed(n.ID)
 		st += n.Structure
 		no += n.Features
 	}
@@ -92,6 +92,6 @@ func clause(s Side, other, verb string) string {
 		noun = "neighbour"
 		verb = strings.Replace(verb, "are", "is", 1)
 	}
-	return fmt.Sprintf("%s's %s %s %s %s (structure %.2f, features %.2f)", printable.Name(s.ID), noun,
+	return fmt.Sprintf("%s's %s %s %s %s (structure %.2f, features %.2f)", printable.Listed(s.ID), noun,
 		strings.Join(names, ", "), verb, other, st/float64(len(sel)), no/float64(len(sel)))
 }

@@ -50,3 +50,26 @@ func TestReadingEscapesNames(t *testing.T) {
 		t.Errorf("counterfactual:\n got %q\nwant %q", got, wantCF)
 	}
 }
+
+// TestReadingQuotesCommaNames: an id that holds a comma is quoted in the
+// reading, the counterfactual and the walk-through, so that a list of
+// three neighbours does not read as four (issue 49).
+func TestReadingQuotesCommaNames(t *testing.T) {
+	e := &Explanation{
+		I: Side{Node: 0, ID: "Brujon", Neighbors: []Neighbor{
+			{Node: 2, ID: "Gueulemer", Rank: 1, Selected: true, Weight: 0.5},
+			{Node: 3, ID: "Claquesous, Thenardier", Rank: 2, Selected: true, Weight: 0.3},
+			{Node: 4, ID: "Jondrette", Rank: 3, Selected: true, Weight: 0.2},
+		}},
+		J:    Side{Node: 1, ID: "Valjean, Jean", Neighbors: []Neighbor{{Node: 5, ID: "Javert, Inspector", Rank: 1, Selected: true, Weight: 1}}},
+		Prob: 0.9, ProbRemoved: 0.5, ProbRandomRemoved: 0.7, RandomDraws: 3,
+	}
+	want := `“Valjean, Jean” is suggested to Brujon (p = 90.0%) because Brujon's neighbours Gueulemer, “Claquesous, Thenardier”, Jondrette are similar to “Valjean, Jean” (structure 0.00, features 0.00) and “Valjean, Jean”'s neighbour “Javert, Inspector” is similar to Brujon (structure 0.00, features 0.00).`
+	if got := e.read(); got != want {
+		t.Errorf("reading:\n got %q\nwant %q", got, want)
+	}
+	wantCF := `Removing the 3 selected neighbours of Brujon and the one of “Valjean, Jean” lowers p from 90.0% to 50.0%; removing as many random neighbours lowers it to 70.0% (mean of 3 draws).`
+	if got := e.Counterfactual(); got != wantCF {
+		t.Errorf("counterfactual:\n got %q\nwant %q", got, wantCF)
+	}
+}

@@ -42,7 +42,7 @@ type Step struct {
 // embeddable card carries this code, and its WebAssembly has a size
 // budget (wasm/card/README.md).
 func (e *Explanation) Walkthrough() []Step {
-	i, j := printable.Name(e.I.ID), printable.Name(e.J.ID)
+	i, j := printable.Listed(e.I.ID), printable.Listed(e.J.ID)
 	m := e.Model
 	byStructure := func(n Neighbor) float64 { return n.Structure }
 	byFeatures := func(n Neighbor) float64 { return n.Features }
@@ -95,9 +95,9 @@ func (e *Explanation) Walkthrough() []Step {
 func sideStructure(s Side, other string, value func(Neighbor) float64) string {
 	if top := topBy(s.Neighbors, value); len(top) > 0 && top[0].Structure == 0 {
 		if len(s.Neighbors) == 1 {
-			return "The one neighbour of " + printable.Name(s.ID) + " is not within the diffusion's reach of " + other + " (0)."
+			return "The one neighbour of " + printable.Listed(s.ID) + " is not within the diffusion's reach of " + other + " (0)."
 		}
-		return "None of the " + neighbourCount(len(s.Neighbors)) + " of " + printable.Name(s.ID) + " is within the diffusion's reach of " + other + " (all 0): structure does not tell them apart."
+		return "None of the " + neighbourCount(len(s.Neighbors)) + " of " + printable.Listed(s.ID) + " is within the diffusion's reach of " + other + " (all 0): structure does not tell them apart."
 	}
 	return sideTop(s, other, "the closest to", value, false)
 }
@@ -109,10 +109,10 @@ func sideStructure(s Side, other string, value func(Neighbor) float64) string {
 func sideTop(s Side, other, what string, value func(Neighbor) float64, parts bool) string {
 	top := topBy(s.Neighbors, value)
 	if len(top) == 0 {
-		return printable.Name(s.ID) + " has no neighbours."
+		return printable.Listed(s.ID) + " has no neighbours."
 	}
 	var b strings.Builder
-	b.WriteString("Of the " + neighbourCount(len(s.Neighbors)) + " of " + printable.Name(s.ID) + ", " + what + " " + other + ": ")
+	b.WriteString("Of the " + neighbourCount(len(s.Neighbors)) + " of " + printable.Listed(s.ID) + ", " + what + " " + other + ": ")
 	for k, n := range top {
 		switch {
 		case k > 0 && parts:
@@ -120,7 +120,7 @@ func sideTop(s Side, other, what string, value func(Neighbor) float64, parts boo
 		case k > 0:
 			b.WriteString(", ")
 		}
-		b.WriteString(printable.Name(n.ID) + " (" + fixed(value(n), 3))
+		b.WriteString(printable.Listed(n.ID) + " (" + fixed(value(n), 3))
 		if parts {
 			b.WriteString(": trained " + fixed(n.Learnt, 3) + ", untrained " + fixed(n.Untrained, 3))
 		}
@@ -153,16 +153,16 @@ func byRank(value func(Neighbor) float64) func(a, b Neighbor) int {
 // selection says which of s's neighbours the model kept and what it left.
 func selection(s Side) string {
 	if len(s.Neighbors) == 0 {
-		return printable.Name(s.ID) + " has no neighbours to select."
+		return printable.Listed(s.ID) + " has no neighbours to select."
 	}
 	var kept []string
 	left, outside := 0, 0
 	for _, n := range s.Neighbors { // in rank order
 		switch {
 		case n.Selected && n.Common:
-			kept = append(kept, printable.Name(n.ID)+" (common)")
+			kept = append(kept, printable.Listed(n.ID)+" (common)")
 		case n.Selected:
-			kept = append(kept, printable.Name(n.ID))
+			kept = append(kept, printable.Listed(n.ID))
 		default:
 			left++
 		}
@@ -174,7 +174,7 @@ func selection(s Side) string {
 	if len(kept) == 0 {
 		names = "none"
 	}
-	out := printable.Name(s.ID) + " keeps " + names + " of its " + neighbourCount(len(s.Neighbors))
+	out := printable.Listed(s.ID) + " keeps " + names + " of its " + neighbourCount(len(s.Neighbors))
 	switch {
 	case left == 0:
 		return out + ", all of them."
@@ -188,13 +188,13 @@ func selection(s Side) string {
 func aggregation(s Side) string {
 	sel := s.Selected()
 	if len(sel) == 0 {
-		return printable.Name(s.ID) + " has no kept neighbour: h is its own h^r (length " + fixed(s.Norm, 3) + ")."
+		return printable.Listed(s.ID) + " has no kept neighbour: h is its own h^r (length " + fixed(s.Norm, 3) + ")."
 	}
 	list := make([]string, len(sel))
 	for k, n := range sel {
-		list[k] = printable.Name(n.ID) + " (b " + fixed(n.Weight, 3) + ", moves it by " + fixed(n.Shift, 3) + ")"
+		list[k] = printable.Listed(n.ID) + " (b " + fixed(n.Weight, 3) + ", moves it by " + fixed(n.Shift, 3) + ")"
 	}
-	return printable.Name(s.ID) + "'s own h^r has length " + fixed(s.Norm, 3) + "; " + strings.Join(list, ", ") + "."
+	return printable.Listed(s.ID) + "'s own h^r has length " + fixed(s.Norm, 3) + "; " + strings.Join(list, ", ") + "."
 }
 
 // prediction is the step from the two representations to p.
@@ -202,7 +202,7 @@ func prediction(e *Explanation, i, j string) string {
 	var b strings.Builder
 	b.WriteString("The logit is h_" + i + " · h_" + j + " = " + fixed(e.Logit, 3) + "; seen from " + i + ", it is its own term " + signed(e.I.Own))
 	for _, n := range e.I.Selected() {
-		b.WriteString(" and " + printable.Name(n.ID) + "'s " + signed(n.Attribution))
+		b.WriteString(" and " + printable.Listed(n.ID) + "'s " + signed(n.Attribution))
 	}
 	b.WriteString(".")
 	m := e.Model

@@ -63,3 +63,14 @@ func clean(s string) bool {
 func unsafe(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
+
+// Listed is Name(s) as prose writes it among other ids: in quotes when s
+// holds a comma, the separator of lists and of p(a, b), so that
+// "Valjean, Jean" reads as one node (“Valjean, Jean”, Brujon) and not two.
+func Listed(s string) string {
+	n := Name(s)
+	if strings.Contains(n, ",") {
+		return "“" + n + "”"
+	}
+	return n
+}

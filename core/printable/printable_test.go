@@ -57,3 +57,17 @@ func TestNameEscapesEverything(t *testing.T) {
 		check("a" + string([]byte{byte(b)}) + `\`)
 	}
 }
+
+func TestListed(t *testing.T) {
+	for in, want := range map[string]string{
+		"Brujon":        "Brujon",
+		"Valjean, Jean": "“Valjean, Jean”",
+		"hub,1":         "“hub,1”",
+		"a,b\n":         `“a,b\n”`, // escaped as Name escapes it, then quoted
+		"":              "",
+	} {
+		if got := Listed(in); got != want {
+			t.Errorf("Listed(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

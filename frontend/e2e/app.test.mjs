@@ -375,8 +375,11 @@ test("Cora opens through the file input and pans by the drag", async () => {
   await page.click("#forget-files");
   await page.waitForFunction(() => /Forgotten/.test(document.getElementById("kept-note").textContent));
   await page.reload();
-  await page.waitForSelector("#data-error:not([hidden])", { timeout: WAIT });
-  assert.match(await page.textContent("#data-error"), /no longer keeps/);
+  // The link's graph is gone: the page names it and waits, never showing another graph unasked.
+  await page.waitForSelector("#link-open-files", { timeout: WAIT });
+  assert.match(await page.textContent("#data-error"), /^This link needs the graph cora, which this browser does not keep\./);
+  assert.equal(await app(() => window.ilpgnnExplorer.graph), null);
+  await page.click("#link-demo");
   await page.waitForFunction(() => /1,000 nodes/.test(document.getElementById("graph-info").textContent), null, { timeout: WAIT });
 });
 

@@ -205,7 +205,9 @@ const shown = (p, sel) => p.evaluate((sel) => {
 function assertShows(s, [a, b], what) {
   assert.equal(s.a, a, `${what}: data-a`);
   assert.equal(s.b, b, `${what}: data-b`);
-  assert.equal(s.line, `p(${a}, ${b}) = `, `${what}: the p line`);
+  // An id with a comma is quoted there, so that the comma of p(a, b) stays the one separator.
+  const listed = (id) => (id.includes(",") ? `“${id}”` : id);
+  assert.equal(s.line, `p(${listed(a)}, ${listed(b)}) = `, `${what}: the p line`);
   assert.ok(s.labels.includes(a) && s.labels.includes(b), `${what}: the drawing's labels ${JSON.stringify(s.labels)}`);
   const p = Number(s.prob);
   assert.ok(p >= 0 && p <= 1, `${what}: p ${s.prob}`);

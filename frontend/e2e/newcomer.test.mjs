@@ -258,17 +258,17 @@ test("a graph opened from a file is reopened from the picker after a reload, and
   await page.goto(`${server.origin}/`);
   await page.reload();
   await waitFirstGraph();
-  await page.waitForFunction(() => !document.querySelector('#preset option[value="kept"]').hidden, null, { timeout: WAIT });
+  await page.waitForFunction(() => document.querySelector('#preset option[value="kept:file:ring"]') !== null, null, { timeout: WAIT });
   const option = await app(() => {
-    const o = document.querySelector('#preset option[value="kept"]');
+    const o = document.querySelector('#preset option[value="kept:file:ring"]');
     return { text: o.textContent, disabled: o.disabled };
   });
   assert.deepEqual(option, { text: "Your files: ring (kept in this browser)", disabled: false });
-  await page.selectOption("#preset", "kept");
+  await page.selectOption("#preset", "kept:file:ring");
   await page.waitForFunction(() => /^ring: 300 nodes/.test(document.getElementById("graph-info").textContent), null, { timeout: WAIT });
   assert.equal(await app(() => window.ilpgnnExplorer.dataKey), "file:ring");
   assert.equal(await page.inputValue("#preset"), "file");
-  assert.equal(await app(() => document.querySelector('#preset option[value="kept"]').hidden), true, "the loaded graph is not offered again");
+  assert.equal(await app(() => document.querySelector('#preset option[value="kept:file:ring"]')), null, "the loaded graph is not offered again");
 
   // Another plain visit: the checkpoint list opens the kept graph and restores its model.
   await page.goto(`${server.origin}/`);

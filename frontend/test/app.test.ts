@@ -2,12 +2,39 @@
 // index, and the highlight an explanation becomes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { formatHash, parseHash, presetOf } from "../src/app/hash";
 import { bytes, duration, percent, probability } from "../src/app/format";
 import { LoadedGraph } from "../src/app/graphdata";
 import { litNodes } from "../src/app/graph/overlay";
 import { graphSummary, hasAttributions, inputNotesText, pairHighlight, shownNumber } from "../src/app/summary";
 import type { Explanation, GraphDescription, Neighbor } from "../src/protocol";
+
+// The ids a user's file may hold (shared with the Go tests and the card's browser test).
+const HOSTILE: string[] = JSON.parse(readFileSync(new URL("../../core/bundle/site/testdata/hostile-ids.json", import.meta.url), "utf8"));
+
+test("a pair link round-trips any id, commas included (issue 49)", () => {
+  const ids = [...HOSTILE, "Valjean, Jean", "Javert, Inspector", "a+b", "100%", "x&pair=1,2", "#frag", ",", ",,"];
+  assert.ok(HOSTILE.some((id) => id.includes(",")));
+  for (let k = 0; k < ids.length; k++) {
+    const pair: [string, string] = [ids[k]!, ids[(k + 1) % ids.length]!];
+    const hash = formatHash({ data: "file:les misérables", pair, step: 4 });
+    const back = parseHash(hash);
+    assert.deepEqual(back.pair, pair, hash);
+    assert.equal(back.step, 4, hash);
+    assert.equal(back.data, "file:les misérables", hash);
+    // One bare comma: the separator.
+    assert.equal(/pair=([^&]*)/.exec(hash)![1]!.split(",").length, 2, hash);
+  }
+  assert.equal(formatHash({ pair: ["Valjean, Jean", "Javert, Inspector"] }), "#pair=Valjean%2C%20Jean,Javert%2C%20Inspector");
+  // Links written before ids were encoded still open: plain ids, spaces as %20 or +, a comma written %2C.
+  assert.deepEqual(parseHash("#data=synth:medium&seed=0&pair=12,515&step=4").pair, ["12", "515"]);
+  assert.deepEqual(parseHash("#pair=my%20node,other+node").pair, ["my node", "other node"]);
+  assert.deepEqual(parseHash("#pair=12%2C515").pair, ["12", "515"]);
+  // The broken link of the issue names no pair rather than a wrong one.
+  assert.equal(parseHash("#pair=Valjean,%20Jean,Javert,%20Inspector").pair, null);
+  assert.equal(parseHash("#pair=%E0%A4%A,2").pair, null, "a malformed escape is no pair");
+});
 
 test("deep links parse what they format, and ignore what they cannot read", () => {
   const link = { data: "synth:medium", seed: 0, pair: ["12", "45"] as [string, string], node: null, step: null, train: false, workers: null };
@@ -172,4 +199,24 @@ test("nodes without a feature row are counted in the summary, and the loader's n
   const citeseer = { ...d, name: "citeseer", missingFeatures: 15, missingFeatureIds: ids, inputNotes: notes };
   assert.match(graphSummary(citeseer), / · 15 without a feature row$/);
   assert.equal(inputNotesText(citeseer), `citeseer: ${notes[0]}; ${notes[1]}.`);
+});
+
+test("kept graphs stay within the budget: the oldest go first, and the sentence names them (issue 49)", async () => {
+  const { KEPT_BUDGET_BYTES, keptSentence, toEvict } = await import("../src/app/filestore");
+  const held = [
+    { dataKey: "file:b", saved: 2, bytes: 40e6 },
+    { dataKey: "file:a", saved: 1, bytes: 50e6 },
+    { dataKey: "file:c", saved: 3, bytes: 30e6 },
+  ];
+  assert.equal(KEPT_BUDGET_BYTES, 128e6);
+  assert.deepEqual(toEvict(held, 8e6), [], "128 MB fit exactly");
+  assert.deepEqual(toEvict(held, 9e6), ["file:a"]);
+  assert.deepEqual(toEvict(held, 60e6), ["file:a", "file:b"]);
+  assert.deepEqual(toEvict([], 128e6), []);
+  assert.equal(keptSentence("file:cora", { kept: true }), "The graph cora is kept in this browser (never uploaded), so a reload reopens it.");
+  assert.equal(
+    keptSentence("file:cora", { kept: true, evicted: ["file:a"] }),
+    "The graph cora is kept in this browser (never uploaded), so a reload reopens it. To stay within the 128 MB this page keeps, this browser no longer keeps a (the oldest): open its files again to reopen it.",
+  );
+  assert.match(keptSentence("file:cora", { kept: true, evicted: ["file:a", "file:b"] }), /no longer keeps a and b \(the oldest ones\): open their files again to reopen them\.$/);
 });

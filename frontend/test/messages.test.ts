@@ -58,6 +58,12 @@ function fullIndexedDB(): IDBFactory {
         onerror: null,
         oncomplete: null,
         objectStore: () => ({
+          // Nothing kept yet: the cursor ends at once.
+          openCursor: () => {
+            const req: { result: null; onsuccess: (() => void) | null } = { result: null, onsuccess: null };
+            setTimeout(() => req.onsuccess?.());
+            return req;
+          },
           put: () => {
             setTimeout(() => {
               tx.error = new DOMException("", "QuotaExceededError");

@@ -13,7 +13,7 @@ import { changedSettings, PRECISION_PATIENCE } from "../src/app/restore";
 import { runBlocked, type RunPrerequisites } from "../src/app/run";
 import { connectedText } from "../src/app/summary";
 import { rankGroups, tiedCount } from "../src/app/ties";
-import { featuresMeaning, readingWords, removalWords, selectedByWeight, wordsText } from "../src/app/wording";
+import { featuresMeaning, idInProse, readingWords, removalWords, selectedByWeight, wordsText } from "../src/app/wording";
 import type { Explanation, Neighbor } from "../src/protocol";
 
 test("p reads as a percentage with one decimal, and a sentence's p as '= x%' or a bound", () => {
@@ -102,6 +102,24 @@ test("the reading names the selected neighbours heaviest first, with their mean 
   assert.deepEqual(readingWords(ex).slice(0, 3), [{ id: "b" }, " is suggested to ", { id: "a" }]);
 });
 
+test("an id with a comma is quoted in the sentences, so a list of three reads as three (issue 49)", () => {
+  assert.equal(idInProse("Brujon"), "Brujon");
+  assert.equal(idInProse("Valjean, Jean"), "“Valjean, Jean”");
+  const ex = pair(0.9012);
+  ex.j.id = "Valjean, Jean";
+  ex.i.neighbors[0]!.id = "Claquesous, Thenardier";
+  assert.equal(
+    wordsText(readingWords(ex)),
+    "“Valjean, Jean” is suggested to a (p = 90.1%) because a's neighbours n4, “Claquesous, Thenardier” are similar to “Valjean, Jean” (structure 0.40, features 0.80) and “Valjean, Jean”'s neighbour n5 is similar to a (structure 0.33, features 0.50: no signal).",
+  );
+  assert.equal(
+    wordsText(removalWords(ex)),
+    "Removing the 2 selected neighbours of a and the one of “Valjean, Jean” lowers p from 90.1% to 31.0%; removing as many random neighbours lowers it to 87.0% (mean of 10 draws).",
+  );
+  // The words keep the id itself: the quotes are how prose writes it.
+  assert.deepEqual(readingWords(ex)[0], { id: "Valjean, Jean" });
+});
+
 test("the removal sentence writes every p as a percentage with one decimal", () => {
   const ex = pair(0.9012);
   assert.equal(
@@ -183,9 +201,9 @@ test("the graph's parts and the legend's classes are told apart", () => {
 test("a checkpoint is matched to the kept graph by fingerprint, or by name in an older record", () => {
   const c = { fingerprint: "abc", dataset: "cora" };
   assert.equal(trainedOnKept(c, null), false);
-  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "abc", saved: 0 }), true);
-  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "def", saved: 0 }), false);
-  assert.equal(trainedOnKept(c, { dataKey: "file:cora", saved: 0 }), true);
-  assert.equal(trainedOnKept(c, { dataKey: "file:x", name: "cora", saved: 0 }), true);
-  assert.equal(trainedOnKept(c, { dataKey: "file:citeseer", saved: 0 }), false);
+  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "abc", saved: 0, bytes: 0 }), true);
+  assert.equal(trainedOnKept(c, { dataKey: "file:cora", fingerprint: "def", saved: 0, bytes: 0 }), false);
+  assert.equal(trainedOnKept(c, { dataKey: "file:cora", saved: 0, bytes: 0 }), true);
+  assert.equal(trainedOnKept(c, { dataKey: "file:x", name: "cora", saved: 0, bytes: 0 }), true);
+  assert.equal(trainedOnKept(c, { dataKey: "file:citeseer", saved: 0, bytes: 0 }), false);
 });

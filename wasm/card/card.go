@@ -325,7 +325,7 @@ func (c *card) render(v *view.View) {
 	body := c.body
 	body.SetTextContent("")
 	p := c.el("p", "ilpgnn-card-p", "")
-	p.AppendChild(c.el("span", "", "p("+v.I+", "+v.J+") = "))
+	p.AppendChild(c.el("span", "", "p("+view.Listed(v.I)+", "+view.Listed(v.J)+") = "))
 	p.AppendChild(c.number("strong", "prob", v.Prob))
 	if v.Status != "" {
 		p.AppendChild(c.el("span", "ilpgnn-card-status", " ("+v.Status+")"))

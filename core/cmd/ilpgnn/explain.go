@@ -163,7 +163,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 
 // printSteps writes e's walk-through, one numbered paragraph a step.
 func printSteps(w io.Writer, e *explain.Explanation) {
-	fmt.Fprintf(w, "How the model decided p(%s, %s) %s\n", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
+	fmt.Fprintf(w, "How the model decided p(%s, %s) %s\n", printable.Listed(e.I.ID), printable.Listed(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
 	for k, s := range e.Steps {
 		fmt.Fprintf(w, "\n%d. %s\n%s\n", k+1, s.Title, s.Text)
 	}
@@ -225,7 +225,7 @@ const maxRows = 10
 // printExplanation writes e for people; calibrated says whether the
 // model's probabilities were calibrated, for the legend.
 func printExplanation(w io.Writer, e *explain.Explanation, calibrated bool, anchor float64) {
-	fmt.Fprintf(w, "p(%s, %s) %s", printable.Name(e.I.ID), printable.Name(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
+	fmt.Fprintf(w, "p(%s, %s) %s", printable.Listed(e.I.ID), printable.Listed(e.J.ID), explain.ProbIs(e.Prob, explain.ProbDigits))
 	if e.Linked {
 		fmt.Fprint(w, "  (linked in the graph")
 		if e.Masked {

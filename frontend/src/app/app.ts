@@ -12,7 +12,7 @@ import { byId } from "./dom";
 import { errorText } from "./errors";
 import { findNodes, GraphInput, GraphView } from "./graph/index";
 import { linkWorkers } from "./cores";
-import { forget, kept, keep, keptMeta } from "./filestore";
+import { forget, kept, keep, keptList } from "./filestore";
 import { LoadedGraph } from "./graphdata";
 import { DEFAULT_DATA, formatHash, parseHash, presetOf, type DeepLink } from "./hash";
 import { renderLegend } from "./legend";
@@ -48,6 +48,8 @@ export class App {
   /** Where the canvas's ] and [ keys stand among a node's neighbours. */
   private readonly cursor = new NeighborCursor();
   private loading: Promise<unknown> = Promise.resolve();
+  /** A link whose graph from files this browser does not keep: its pair or node is shown once those files are opened. */
+  private waitingLink: DeepLink | null = null;
 
   // Read-only views of the store, for the browser tests and the console.
   get metrics(): AppMetrics {
@@ -93,8 +95,8 @@ export class App {
     this.data = new DataPanel(store, {
       generate: (preset, seed) => this.generate(preset, seed),
       openFiles: (files) => this.openFiles(files),
-      openKept: () => this.openKept(),
-      forgetFiles: () => this.forgetFiles(),
+      openKept: (dataKey) => this.openKept(dataKey),
+      forgetFiles: (dataKey) => this.forgetFiles(dataKey),
       importCheckpoint: (file) => this.checkpoints.importFile(file),
     });
     this.train = new TrainPanel(store, engine, {
@@ -125,7 +127,7 @@ export class App {
       setModel,
       setStatus,
       hideRestoreOffer: () => this.train.hideOffer(),
-      openKeptAndRestore: (key) => this.openKept(key),
+      openKeptAndRestore: (dataKey, key) => this.openKept(dataKey, key),
     });
     // A node or pair selected while a run trained showed "Training is
     // running"; when the run ends (done, cancelled or failed) it shows
@@ -231,20 +233,20 @@ export class App {
     this.canvasNote.hidden = text === null;
   }
 
-  /** Tells the picker and the checkpoint list which graph this browser keeps (filestore.ts), so both can reopen it. */
+  /** Tells the picker and the checkpoint list which graphs this browser keeps (filestore.ts), so both can reopen them. */
   private async refreshKept(): Promise<void> {
-    const k = await keptMeta();
-    this.data.setKept(k);
-    this.checkpoints.setKept(k);
+    const list = await keptList();
+    this.data.setKept(list);
+    this.checkpoints.setKept(list);
   }
 
   /**
-   * Reopens the graph kept in this browser (the picker's "Your files"),
+   * Reopens a graph kept in this browser (the picker's "Your files"),
    * then, given a checkpoint key, restores that model. False when the
    * graph is no longer kept or does not open.
    */
-  async openKept(restoreKey?: string): Promise<boolean> {
-    const k = await kept();
+  async openKept(dataKey: string, restoreKey?: string): Promise<boolean> {
+    const k = await kept(dataKey);
     if (k === null) {
       this.data.showNote("This browser no longer keeps those files: open them again with Open files….");
       await this.refreshKept();
@@ -258,9 +260,9 @@ export class App {
     return restoreKey === undefined ? true : this.checkpoints.restore(restoreKey);
   }
 
-  /** Deletes the kept files ("Forget them"); the picker and the checkpoint list stop offering them. */
-  private async forgetFiles(): Promise<void> {
-    await forget();
+  /** Deletes a kept graph's files ("Forget them", "Remove"); the picker and the checkpoint list stop offering it. */
+  private async forgetFiles(dataKey: string): Promise<void> {
+    await forget(dataKey);
     await this.refreshKept();
   }
 
@@ -301,15 +303,14 @@ export class App {
     let data = link.data ?? DEFAULT_DATA;
     const seed = link.seed ?? 0;
     const focus = { autoRestore: link.pair !== null || link.node !== null, autoTrain: link.train };
+    this.waitingLink = null;
     if (data.startsWith("file:") && data !== this.store.get("dataKey")) {
-      const k = await kept();
-      if (k !== null && k.dataKey === data) {
-        if (!(await this.openBytes(data, k.files, focus, false))) return;
-      } else {
-        this.data.showNote(`This link shows a graph opened from files (${data.slice(5)}) that this browser no longer keeps. Open the same files to continue; nothing was uploaded, so the page cannot fetch them.`);
-        if (!first) return;
-        data = DEFAULT_DATA;
+      const k = await kept(data);
+      if (k === null) {
+        this.awaitFiles(link, first);
+        return;
       }
+      if (!(await this.openBytes(data, k.files, focus, false))) return;
     }
     if (data.startsWith("file:")) {
       await this.selectLinked(link);
@@ -326,6 +327,30 @@ export class App {
       if (!ok) return;
     }
     await this.selectLinked(link);
+  }
+
+  /**
+   * A link names a graph from files that this browser does not keep: the
+   * page says which and waits for its files (the link's pair follows once
+   * they open), rather than showing another graph in its place. A first
+   * visit with nothing loaded offers the demo graph too.
+   */
+  private awaitFiles(link: DeepLink, first: boolean): void {
+    const name = (link.data ?? "").replace(/^file:/, "");
+    this.waitingLink = link;
+    const none = this.store.get("graph") === null;
+    const demo =
+      first && none
+        ? () => {
+            this.waitingLink = null;
+            void this.generate("medium", 0);
+          }
+        : null;
+    this.data.showMissing(name, demo);
+    if (none) {
+      this.setStatus("No graph loaded");
+      this.showCanvasNote(`This link needs the graph ${name}, which this browser does not keep: open its files above.`);
+    }
   }
 
   /** Takes a link's `workers` (absent: auto); a bad value is ignored, and the training panel says so. */
@@ -367,7 +392,15 @@ export class App {
     if (refusal !== null) return this.open(`file:${stem}`, null, () => Promise.reject(new Error(refusal)), {});
     const bytes: Record<string, Uint8Array> = {};
     for (const f of files) bytes[f.name] = new Uint8Array(await f.arrayBuffer());
-    return this.openBytes(`file:${stem}`, bytes, {}, true);
+    const waiting = this.waitingLink;
+    const linked = waiting !== null && waiting.data === `file:${stem}`;
+    const ok = await this.openBytes(`file:${stem}`, bytes, linked ? { autoRestore: waiting.pair !== null || waiting.node !== null } : {}, true);
+    // The files a link waited for: its pair or node (and step) follow.
+    if (ok && linked && this.waitingLink === waiting) {
+      this.waitingLink = null;
+      await this.selectLinked(waiting);
+    }
+    return ok;
   }
 
   /** Loads file contents; with `keepThem`, a graph that loads is kept for the next visit. */

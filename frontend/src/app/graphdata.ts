@@ -55,6 +55,9 @@ export class LoadedGraph {
 
   /** The node with this id, or (when no id matches) a valid 0-based index written as a number; null otherwise. */
   resolve(ref: string): number | null {
+    // The id exactly first (a link carries " padded " as it is), then as typed, trimmed.
+    const exact = this.byId.get(ref);
+    if (exact !== undefined) return exact;
     const t = ref.trim();
     const v = this.byId.get(t);
     if (v !== undefined) return v;

@@ -2,6 +2,9 @@
 // static demo can link straight to an explanation, e.g.
 //   #data=synth:medium&seed=0&pair=12,45
 // Node references in links are node ids (what users see), not indices.
+// A pair is two ids, each percent-encoded (a comma in an id becomes %2C),
+// joined by a bare comma: the comma that separates them is the only one
+// left in the raw value, so any id round-trips ("Valjean, Jean").
 
 /** What a URL hash asks the page to show. Absent parts are null. */
 export interface DeepLink {
@@ -38,11 +41,8 @@ export function parseHash(hash: string): DeepLink {
   if (data !== null && data !== "") link.data = data;
   const seed = params.get("seed");
   if (seed !== null && /^\d{1,9}$/.test(seed)) link.seed = Number(seed);
-  const pair = params.get("pair");
-  if (pair !== null) {
-    const parts = pair.split(",");
-    if (parts.length === 2 && parts[0] !== "" && parts[1] !== "") link.pair = [parts[0]!, parts[1]!];
-  }
+  const pair = rawPair(hash.replace(/^#/, ""));
+  if (pair !== null) link.pair = pair;
   const step = params.get("step");
   if (link.pair !== null && step !== null && /^\d{1,2}$/.test(step) && Number(step) >= 1) link.step = Number(step);
   const node = params.get("node");
@@ -52,6 +52,31 @@ export function parseHash(hash: string): DeepLink {
   return link;
 }
 
+/**
+ * The pair of a hash's raw `pair=` value, cut at its bare comma before
+ * the two ids are decoded. A value with no bare comma is decoded first and
+ * cut at its one comma, as links written by hand (`pair=12%2C45`) were
+ * read before ids were encoded; anything else is no pair.
+ */
+function rawPair(hash: string): [string, string] | null {
+  const field = hash.split("&").find((f) => f.startsWith("pair="));
+  if (field === undefined) return null;
+  const decode = (s: string): string | null => {
+    try {
+      // As URLSearchParams reads a value: '+' is a space.
+      return decodeURIComponent(s.replace(/\+/g, " "));
+    } catch {
+      return null;
+    }
+  };
+  const raw = field.slice("pair=".length).split(",");
+  let parts = raw.map(decode);
+  if (raw.length === 1) parts = (parts[0] ?? "").split(",");
+  if (parts.length !== 2) return null;
+  const [a, b] = parts;
+  return a === null || b === null || a === undefined || b === undefined || a === "" || b === "" ? null : [a, b];
+}
+
 /** Formats a link as a hash ("#..."), in a fixed key order; empty parts are left out. */
 export function formatHash(link: Partial<DeepLink>): string {
   const parts: string[] = [];
@@ -59,7 +84,9 @@ export function formatHash(link: Partial<DeepLink>): string {
   if (link.data) parts.push(`data=${enc(link.data)}`);
   if (link.seed !== null && link.seed !== undefined) parts.push(`seed=${link.seed}`);
   if (link.pair) {
-    parts.push(`pair=${enc(link.pair[0])},${enc(link.pair[1])}`);
+    // Each id keeps its own commas escaped: the bare one separates them.
+    const id = (s: string) => encodeURIComponent(s).replace(/%3A/gi, ":");
+    parts.push(`pair=${id(link.pair[0])},${id(link.pair[1])}`);
     if (link.step !== null && link.step !== undefined) parts.push(`step=${link.step}`);
   } else if (link.node !== null && link.node !== undefined) parts.push(`node=${enc(link.node)}`);
   if (link.workers !== null && link.workers !== undefined && link.workers !== "") parts.push(`workers=${enc(link.workers)}`);

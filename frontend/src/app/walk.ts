@@ -9,6 +9,7 @@ import type { Explanation, Neighbor, Side, Step } from "../protocol";
 import type { Highlight } from "./graph/types";
 import { SIDE_I, SIDE_J } from "./palette";
 import { pairHighlight } from "./summary";
+import { idInProse } from "./wording";
 
 /** The steps, in order (Go's explain.StepKeys). */
 export const STEP_KEYS = ["structure", "features", "scores", "selection", "aggregation", "prediction", "whatif"] as const;
@@ -76,16 +77,16 @@ export function stepTables(ex: Explanation, key: StepKey): StepTable[] {
   const common = (n: Neighbor) => (n.common ? "common" : undefined);
   switch (key) {
     case "structure":
-      return perSide((s, o) => `neighbours of ${s.id}, closest to ${o.id} first`, ["structure"], (s) => topRows(s, (n) => n.structure), (side, n) => [num(at(side, n, "structure"), n.structure)], common);
+      return perSide((s, o) => `neighbours of ${idInProse(s.id)}, closest to ${idInProse(o.id)} first`, ["structure"], (s) => topRows(s, (n) => n.structure), (side, n) => [num(at(side, n, "structure"), n.structure)], common);
     case "features":
       return perSide(
-        (s, o) => `neighbours of ${s.id}, most alike to ${o.id} first`,
+        (s, o) => `neighbours of ${idInProse(s.id)}, most alike to ${idInProse(o.id)} first`,
         anchored ? ["features", "trained", "untrained"] : ["features"],
         (s) => topRows(s, (n) => n.features),
         (side, n) => (anchored ? [num(at(side, n, "features"), n.features), num(at(side, n, "learnt"), n.learnt), num(at(side, n, "untrained"), n.untrained)] : [num(at(side, n, "features"), n.features)]),
       );
     case "scores":
-      return perSide((s, o) => `neighbours of ${s.id} scored against ${o.id}, best first`, ["structure", "features", "score"], (s) => topRows(s, (n) => n.score, (n) => !n.outside), (side, n) => [num(at(side, n, "structure"), n.structure), num(at(side, n, "features"), n.features), num(at(side, n, "score"), n.score)], common);
+      return perSide((s, o) => `neighbours of ${idInProse(s.id)} scored against ${idInProse(o.id)}, best first`, ["structure", "features", "score"], (s) => topRows(s, (n) => n.score, (n) => !n.outside), (side, n) => [num(at(side, n, "structure"), n.structure), num(at(side, n, "features"), n.features), num(at(side, n, "score"), n.score)], common);
     case "selection":
       return perSide(
         (s) => `${s.id}: ${s.neighbors.filter((n) => n.selected).length} kept of ${s.neighbors.length}, at most K = ${ex.model.k}`,

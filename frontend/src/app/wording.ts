@@ -18,9 +18,19 @@ export interface IdWord {
 /** A sentence: text and node ids in reading order. */
 export type Words = Array<string | IdWord>;
 
-/** The sentence as plain text (ids as they are). */
+/**
+ * An id as prose writes it: in quotes when it holds a comma, the
+ * separator of the sentences' lists, so that "Valjean, Jean" reads as one
+ * node among others (“Valjean, Jean”, Brujon); as it is otherwise. The
+ * engine's sentences do the same (core/printable.Listed).
+ */
+export function idInProse(id: string): string {
+  return id.includes(",") ? `“${id}”` : id;
+}
+
+/** The sentence as plain text (ids as prose writes them). */
 export function wordsText(words: Words): string {
-  return words.map((w) => (typeof w === "string" ? w : w.id)).join("");
+  return words.map((w) => (typeof w === "string" ? w : idInProse(w.id))).join("");
 }
 
 /**

@@ -44,3 +44,13 @@ func PairText(a, b string) (string, bool) {
 	}
 	return a + "," + b, true
 }
+
+// Listed is an id as the card's prose writes it beside another: in
+// quotes when it holds a comma, the separator of p(a, b), so that
+// p(“Valjean, Jean”, Brujon) names two nodes and not three.
+func Listed(id string) string {
+	if strings.Contains(id, ",") {
+		return "“" + id + "”"
+	}
+	return id
+}

@@ -67,3 +67,15 @@ func TestPair(t *testing.T) {
 		}
 	}
 }
+
+func TestListed(t *testing.T) {
+	for in, want := range map[string]string{
+		"Brujon":        "Brujon",
+		"Valjean, Jean": "“Valjean, Jean”",
+		`a,b "c"`:       `“a,b "c"”`,
+	} {
+		if got := Listed(in); got != want {
+			t.Errorf("Listed(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -22,7 +22,7 @@ export interface CheckpointActions {
   /** Withdraws the training panel's "restore it?" offer. */
   hideRestoreOffer(): void;
   /** Opens the graph this browser keeps, then restores the checkpoint `key` (trained on it). */
-  openKeptAndRestore(key: string): Promise<boolean>;
+  openKeptAndRestore(dataKey: string, key: string): Promise<boolean>;
   setStatus(text: string): void;
 }
 
@@ -44,8 +44,8 @@ export class CheckpointsPanel {
   private readonly storage = byId("storage-status", HTMLElement);
   private readonly input = byId("checkpoint-input", HTMLInputElement);
   private entries: CheckpointMeta[] = [];
-  /** The graph kept in this browser: a checkpoint of it can be restored from another graph by opening it first. */
-  private kept: KeptMeta | null = null;
+  /** The graphs kept in this browser: a checkpoint of one can be restored from another graph by opening it first. */
+  private kept: KeptMeta[] = [];
   /** What the engine said of its store: in ready, or since (another tab upgraded the database). */
   private storageInfo: StorageInfo = { available: false };
   /** Whether the browser keeps the storage when space runs low, as last heard. */
@@ -111,9 +111,9 @@ export class CheckpointsPanel {
     this.storage.classList.toggle("warning", this.lost);
   }
 
-  /** Learns which graph this browser keeps (null: none) and shows which checkpoints it can open. */
-  setKept(k: KeptMeta | null): void {
-    this.kept = k;
+  /** Learns which graphs this browser keeps and shows which checkpoints it can open. */
+  setKept(list: KeptMeta[]): void {
+    this.kept = list;
     if (this.entries.length > 0) this.render();
   }
 
@@ -173,10 +173,11 @@ export class CheckpointsPanel {
       b.addEventListener("click", () => void this.restore(c.key));
       return b;
     }
-    if (this.kept !== null && trainedOnKept(c, this.kept) && !this.store.get("training")) {
-      const name = this.kept.dataKey.replace(/^file:/, "");
+    const k = this.kept.find((k) => trainedOnKept(c, k));
+    if (k !== undefined && !this.store.get("training")) {
+      const name = k.dataKey.replace(/^file:/, "");
       const b = h("button", { type: "button", class: "open-restore", title: `opens ${name} (kept in this browser) and makes this the current model` }, "Open graph and restore");
-      b.addEventListener("click", () => void this.actions.openKeptAndRestore(c.key));
+      b.addEventListener("click", () => void this.actions.openKeptAndRestore(k.dataKey, c.key));
       return b;
     }
     return h("button", { type: "button", disabled: true, title: `trained on ${c.dataset}: open that graph first (the Graph picker, or Open files…)` }, "Restore");

@@ -5,7 +5,8 @@
 
 import type { Preset } from "../../protocol";
 import { byId, h, replace } from "../dom";
-import { keptSentence, type KeptMeta } from "../filestore";
+import { budgetText, keptSentence, type KeepResult, type KeptMeta } from "../filestore";
+import { bytes } from "../format";
 import { presetOf } from "../hash";
 import type { AppStore } from "../store";
 
@@ -15,10 +16,10 @@ export interface DataActions {
   generate(preset: Preset, seed: number): Promise<boolean>;
   /** Opens the user's graph files; false if they could not be opened. */
   openFiles(files: File[]): Promise<boolean>;
-  /** Reopens the graph this browser keeps; false if it could not. */
-  openKept(): Promise<boolean>;
-  /** Deletes the kept files. */
-  forgetFiles(): Promise<void>;
+  /** Reopens a graph this browser keeps (by data key); false if it could not. */
+  openKept(dataKey: string): Promise<boolean>;
+  /** Deletes a kept graph's files (by data key). */
+  forgetFiles(dataKey: string): Promise<void>;
   /** Imports a checkpoint file (dropped or picked with the graph files). */
   importCheckpoint(file: File): Promise<void>;
 }
@@ -33,9 +34,10 @@ export class DataPanel {
   private readonly dropHint = byId("drop-hint", HTMLElement);
   /** The loaded graph when it came from files. */
   private readonly fileOption: HTMLOptionElement;
-  /** The graph this browser keeps, when another graph is loaded: choosing it reopens it. */
-  private readonly keptOption: HTMLOptionElement;
-  private keptGraph: KeptMeta | null = null;
+  /** The graphs this browser keeps, newest first: each but the loaded one is a picker option ("kept:" and its data key) that reopens it. */
+  private keptGraphs: KeptMeta[] = [];
+  private keptOptions: HTMLOptionElement[] = [];
+  private readonly keptList = byId("kept-graphs", HTMLDetailsElement);
   /** The loaded graph's data key and seed, as last shown. */
   private shown: { dataKey: string; seed: number | null } | null = null;
   private readonly keptNote = byId("kept-note", HTMLElement);
@@ -44,7 +46,6 @@ export class DataPanel {
   constructor(store: AppStore, actions: DataActions) {
     this.actions = actions;
     this.fileOption = this.preset.querySelector<HTMLOptionElement>('option[value="file"]')!;
-    this.keptOption = this.preset.querySelector<HTMLOptionElement>('option[value="kept"]')!;
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const p = presetOf(this.preset.value);
@@ -58,7 +59,7 @@ export class DataPanel {
     });
     this.preset.addEventListener("change", () => {
       if (presetOf(this.preset.value)) this.form.requestSubmit();
-      else if (this.preset.value === "kept") void actions.openKept();
+      else if (this.preset.value.startsWith("kept:")) void actions.openKept(this.preset.value.slice("kept:".length));
     });
     byId("open-files", HTMLButtonElement).addEventListener("click", () => this.fileInput.click());
     this.fileInput.addEventListener("change", () => {
@@ -70,7 +71,9 @@ export class DataPanel {
     // No other graph while a model trains.
     store.subscribe("training", (on) => this.setBusy(on));
     byId("forget-files", HTMLButtonElement).addEventListener("click", () => {
-      void actions.forgetFiles().then(() => {
+      const key = this.shown?.dataKey;
+      if (key === undefined) return;
+      void actions.forgetFiles(key).then(() => {
         this.keptText.textContent = "Forgotten: a reload will not reopen these files.";
         byId("forget-files", HTMLButtonElement).hidden = true;
       });
@@ -120,25 +123,51 @@ export class DataPanel {
   }
 
   /** Says whether the files of a graph opened from files are kept for the next visit. */
-  showKept(dataKey: string, r: { kept: boolean; reason?: string }): void {
+  showKept(dataKey: string, r: KeepResult): void {
     this.keptText.textContent = keptSentence(dataKey, r);
     byId("forget-files", HTMLButtonElement).hidden = !r.kept;
     this.keptNote.hidden = false;
   }
 
-  /** Offers the graph this browser keeps (null: none) in the picker, unless it is the one loaded. */
-  setKept(k: KeptMeta | null): void {
-    this.keptGraph = k;
+  /** Offers the graphs this browser keeps (newest first) in the picker, all but the one loaded, and lists them with a Remove button each. */
+  setKept(list: KeptMeta[]): void {
+    this.keptGraphs = list;
     if (this.shown !== null) this.showGraph(this.shown.dataKey, this.shown.seed);
-    else this.showKeptOption();
+    else this.showKeptOptions();
+    this.showKeptList();
   }
 
-  private showKeptOption(): void {
-    const k = this.keptGraph;
-    const offered = k !== null && k.dataKey !== this.shown?.dataKey;
-    this.keptOption.hidden = !offered;
-    this.keptOption.disabled = !offered;
-    if (k !== null) this.keptOption.textContent = `Your files: ${k.dataKey.replace(/^file:/, "")} (kept in this browser)`;
+  private showKeptOptions(): void {
+    for (const o of this.keptOptions) o.remove();
+    this.keptOptions = this.keptGraphs
+      .filter((k) => k.dataKey !== this.shown?.dataKey)
+      .map((k) => h("option", { value: `kept:${k.dataKey}` }, `Your files: ${k.dataKey.replace(/^file:/, "")} (kept in this browser)`) as HTMLOptionElement);
+    this.preset.append(...this.keptOptions);
+  }
+
+  /** The list of kept graphs under the picker: name, size, when kept, Remove; and the budget they share. */
+  private showKeptList(): void {
+    const list = this.keptGraphs;
+    this.keptList.hidden = list.length === 0;
+    const total = list.reduce((n, k) => n + k.bytes, 0);
+    const items = list.map((k) => {
+      const name = k.dataKey.replace(/^file:/, "");
+      const remove = h("button", { type: "button", class: "link", "data-key": k.dataKey, "aria-label": `Remove ${name}` }, "Remove");
+      remove.addEventListener("click", () => {
+        void this.actions.forgetFiles(k.dataKey).then(() => {
+          if (k.dataKey !== this.shown?.dataKey) return;
+          this.keptText.textContent = "Forgotten: a reload will not reopen these files.";
+          byId("forget-files", HTMLButtonElement).hidden = true;
+        });
+      });
+      return h("li", { "data-key": k.dataKey }, h("bdi", {}, name), ` · ${bytes(k.bytes)} · kept ${new Date(k.saved).toLocaleString()} `, remove);
+    });
+    replace(
+      this.keptList,
+      h("summary", {}, `Graphs kept in this browser: ${list.length} (${bytes(total)} of ${budgetText()})`),
+      h("p", {}, `This browser keeps the files of the graphs you open, up to ${budgetText()} in all, so that a reload or a link reopens them; opening more drops the oldest, and the page says which. Nothing is uploaded.`),
+      h("ul", { id: "kept-list" }, ...items),
+    );
   }
 
   /** Reflects the loaded graph in the picker. */
@@ -154,13 +183,35 @@ export class DataPanel {
       this.fileOption.hidden = false;
       this.preset.value = "file";
     }
-    this.showKeptOption();
+    this.showKeptOptions();
   }
 
   /** Shows a loader's error next to the picker; `kept` names the graph still loaded. */
   showError(message: string, kept?: string): void {
     replace(this.error, h("strong", {}, "Could not open the graph. "), message, kept ? h("br") : null, kept ? `${kept} is still loaded.` : null);
     this.error.dataset["kind"] = "error";
+    this.error.hidden = false;
+  }
+
+  /**
+   * A link names a graph opened from files that this browser does not
+   * keep: says which, offers to open its files, and with `demo` to show
+   * the demo graph instead. Nothing else is opened in its place unasked.
+   */
+  showMissing(name: string, demo: (() => void) | null): void {
+    const open = h("button", { type: "button", id: "link-open-files" }, "Open its files…");
+    open.addEventListener("click", () => this.fileInput.click());
+    const alt = demo === null ? null : h("button", { type: "button", id: "link-demo" }, "Show the demo graph instead");
+    if (alt !== null && demo !== null) alt.addEventListener("click", demo);
+    replace(
+      this.error,
+      h("strong", {}, "This link needs the graph ", h("bdi", {}, name), ", which this browser does not keep. "),
+      "It was opened from files, and nothing was uploaded, so the page cannot fetch it: open the same files to continue. ",
+      open,
+      alt === null ? null : " ",
+      alt,
+    );
+    this.error.dataset["kind"] = "note";
     this.error.hidden = false;
   }
 

@@ -14,10 +14,10 @@ import { rove } from "../roving";
 import type { AppStore, Selection } from "../store";
 import { hasAttributions } from "../summary";
 import { rankGroups, tiedCount } from "../ties";
-import { featuresMeaning, readingWords, removalWords, type Words } from "../wording";
+import { featuresMeaning, idInProse, readingWords, removalWords, type Words } from "../wording";
 import type { Highlight } from "../graph/types";
 import { pairHighlight } from "../summary";
-import { clampStep } from "../walk";
+import { clampStep, STEP_KEYS } from "../walk";
 import { Walkthrough } from "./walkthrough";
 
 /** The engine requests the explanation view makes. */
@@ -130,6 +130,7 @@ export class ExplainPanel {
   reset(newGraph = false): void {
     this.views++;
     this.current = null;
+    this.pendingStep = null;
     this.walk = null;
     if (newGraph) {
       this.pairI.value = "";
@@ -151,6 +152,7 @@ export class ExplainPanel {
   showMatches(query: string, nodes: number[]): void {
     this.views++;
     this.current = null;
+    this.pendingStep = null;
     this.walk = null;
     if (nodes.length === 0) {
       replace(this.body, h("p", { class: "note", id: "search-result" }, `No node matches “${query}” (ids and class names are searched).`));
@@ -169,6 +171,22 @@ export class ExplainPanel {
       this.store.get("training")
         ? "Training is running; the best weights so far answer once its first epoch ends."
         : "Train a model (or restore a checkpoint) to see suggestions and explanations.",
+    );
+  }
+
+  /**
+   * A linked step waits for a model: the note says which step of which
+   * pair the link opens, and that it opens here once a model answers, so
+   * that the link's step=N is not dropped without a word.
+   */
+  private waitingNote(i: string, j: string, step: number): HTMLElement {
+    const what = `step ${step} of ${STEP_KEYS.length} of how the model decided ${idInProse(i)} – ${idInProse(j)}`;
+    return h(
+      "p",
+      { class: "note", id: "walk-waiting" },
+      this.store.get("training")
+        ? `Training is running: this link's ${what} opens here once its first epoch ends.`
+        : `Train a model (or restore a checkpoint) to see ${what}: this link opens it here once a model exists.`,
     );
   }
 
@@ -201,6 +219,7 @@ export class ExplainPanel {
     const view = ++this.views;
     this.current = null;
     this.walk = null;
+    this.pendingStep = null;
     this.pairI.value = g.id(node);
     this.pairJ.value = "";
     const nbrs = g.neighbors(node);
@@ -263,9 +282,17 @@ export class ExplainPanel {
     this.current = null;
     this.walk = null;
     this.answeredBy = null;
+    // A step asked for another pair is not this one's.
+    if (this.pendingStep !== null && (this.pendingStep.i !== i || this.pendingStep.j !== j)) this.pendingStep = null;
     if (!this.canAnswer()) {
       const linked = g.linked(i, j);
-      replace(this.body, h("h3", {}, `${g.id(i)} and ${g.id(j)}`), h("p", {}, linked ? "They are linked." : "They are not linked."), this.noModelNote());
+      const pending = this.pendingStep;
+      replace(
+        this.body,
+        h("h3", {}, `${g.id(i)} and ${g.id(j)}`),
+        h("p", {}, linked ? "They are linked." : "They are not linked."),
+        pending !== null ? this.waitingNote(g.id(i), g.id(j), pending.step) : this.noModelNote(),
+      );
       return null;
     }
     replace(this.body, h("p", { class: "muted" }, `Explaining ${g.id(i)} – ${g.id(j)}…`));
@@ -334,6 +361,9 @@ export class ExplainPanel {
   walkStep(): number | null {
     const sel = this.store.get("selection");
     const ex = this.current;
+    // A step that waits for a model stays in the URL: the link still asks for it.
+    const pending = this.pendingStep;
+    if (this.walk === null && pending !== null && sel.kind === "pair" && sel.i === pending.i && sel.j === pending.j) return pending.step;
     if (this.walk === null || this.walk.step === 0 || ex === null || sel.kind !== "pair" || sel.i !== ex.i.node || sel.j !== ex.j.node) return null;
     return this.walk.step;
   }
@@ -408,7 +438,8 @@ export class ExplainPanel {
 /** Node ids as small buttons that select the node: one Tab stop, arrows inside (roving.ts). */
 function joinNodes(links: NodeLinks, nodes: number[]): Node[] {
   const out: Node[] = [];
-  const buttons = rove(nodes.map((v) => nodeButton(links, v)));
+  // A listed id with a comma is quoted, so that the list's commas stay the separators.
+  const buttons = rove(nodes.map((v) => nodeButton(links, v, idInProse(links.id(v)))));
   buttons.forEach((b, k) => {
     if (k > 0) out.push(document.createTextNode(", "));
     out.push(b);
@@ -445,7 +476,7 @@ function featuresBar(v: number): HTMLElement {
 
 /** A sentence of words and node ids, each id isolated in a <bdi> so that its own text direction stays inside it. */
 function sentence(words: Words): Array<string | HTMLElement> {
-  return words.map((w) => (typeof w === "string" ? w : h("bdi", {}, w.id)));
+  return words.map((w) => (typeof w === "string" ? w : h("bdi", {}, idInProse(w.id))));
 }
 
 /** The explanation's elements: probability, reading, counterfactuals, both sides. */
@@ -552,7 +583,7 @@ export function renderComparison(ex: Explanation, c: Comparison): HTMLElement[] 
       {},
       ...nodes.flatMap((n, k) => [
         k > 0 ? ", " : "",
-        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `weight ${fixed(n.weight, 3)}` : "" }, n.id),
+        h("span", { class: mine.has(n.node) ? "agree" : "", title: n.weight !== undefined ? `weight ${fixed(n.weight, 3)}` : "" }, idInProse(n.id)),
       ]),
     );
   const rows = [
