@@ -71,7 +71,10 @@ type Result struct {
 	TestAUC  float64
 	// TestHits is Hits@20, @50 and @100 of the test links against the
 	// test non-links (OGB's protocol).
-	TestHits     eval.Hits
+	TestHits eval.Hits
+	// TestRanking ranks each test link among its own hard negatives
+	// (split.Split.TestHard); nil when the split has none.
+	TestRanking  *eval.Ranking
 	TrainSeconds float64 // the epochs, validation included
 	EpochMillis  float64 // TrainSeconds per epoch, in milliseconds
 	TestSeconds  float64
@@ -199,16 +202,31 @@ func Run(ctx context.Context, t Trainer, o Options) (*Result, error) {
 
 // Test scores the test pairs of sp with logits (the links, then the
 // non-links), records their AUC, Hits and the time taken in r, and
-// returns the scores.
+// returns the scores. When sp has hard negatives it scores them too, in
+// pieces of hardChunk pairs, and records how each link ranks among its
+// own (TestRanking).
 func (r *Result) Test(sp *split.Split, logits func([]graph.Edge) []float32) []float32 {
 	start := time.Now()
 	pairs := append(append([]graph.Edge{}, sp.TestPos...), sp.TestNeg...)
 	s := logits(pairs)
 	n := len(sp.TestPos)
 	r.TestAUC, r.TestHits = eval.AUC(s[:n], s[n:]), eval.HitsOf(s[:n], s[n:])
+	if len(sp.TestHard) > 0 {
+		hard := make([]float32, 0, len(sp.TestHard))
+		for lo := 0; lo < len(sp.TestHard); lo += hardChunk {
+			hard = append(hard, logits(sp.TestHard[lo:min(lo+hardChunk, len(sp.TestHard))])...)
+		}
+		ranking := eval.RankingOf(s[:n], hard)
+		r.TestRanking = &ranking
+	}
 	r.TestSeconds = time.Since(start).Seconds()
 	return s
 }
+
+// hardChunk is how many hard negatives Test scores at once: enough that a
+// model which embeds the graph for each call does so rarely, few enough
+// that the scores' working memory stays small.
+const hardChunk = 1 << 17
 
 // ValidationPairs returns sp's validation links followed by its
 // validation non-links, the order Judge's AUC is computed on.

@@ -42,9 +42,9 @@ func (c *heuristicConfig) Train(_ context.Context, run Run, _ func(Progress)) (T
 	start := time.Now()
 	var r Result
 	r.Split = run.Split
-	r.ValAUC, r.TestAUC = heuristic.SplitAUC(run.Split, c.method)
-	r.TestHits = heuristic.SplitHits(run.Split, c.method)
+	r.ValAUC, _ = heuristic.SplitAUC(run.Split, c.method)
 	r.TrainSeconds = time.Since(start).Seconds()
+	r.Test(run.Split, func(pairs []graph.Edge) []float32 { return heuristic.Scores(run.Split.Train, c.method, pairs) })
 	return scored{r}, nil
 }
 

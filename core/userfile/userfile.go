@@ -37,6 +37,9 @@ var (
 	Checkpoint = Kind{What: "a checkpoint", Max: 2 << 30}
 	Settings   = Kind{What: "a settings file", Max: 1 << 20}
 	Bundle     = Kind{What: "a bundle", Max: 2 << 30}
+	// Negatives are hard negatives (package heart): 4 bytes a node, 500
+	// nodes a held-out link.
+	Negatives = Kind{What: "a negatives file", Max: 2 << 30}
 )
 
 // ErrTooLarge is wrapped by the error for a file over its kind's cap.

@@ -17,6 +17,7 @@ import (
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/models"
 	"ilpgnn/core/paper/experiment"
+	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -68,6 +69,8 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		sets = append(sets, v)
 		return nil
 	})
+	var ev evalFlags
+	ev.register(fs) // table1 only
 	cfg := train.DefaultConfig()
 	cfg.RegisterFlags(fs)
 	if err := parse(fs, args[1:]); err != nil {
@@ -81,6 +84,12 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		return err
 	}
 	set := given(fs)
+	if err := ev.validate(set); err != nil {
+		return err
+	}
+	if name != "table1" && (set["eval"] || set["negatives"]) {
+		return fmt.Errorf("--eval and --negatives: table1 only")
+	}
 	if name == "precision" && !set["select"] {
 		// Explanation precision peaks early (epochs 10-60 on every preset)
 		// and then drifts down while AUC still creeps up, so this
@@ -115,7 +124,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		if err := tuneTable1(reg, fs, preds, specs, seeds, sets, *modelsFlag, *tuneBudget, *tuneSeeds, opt.Log); err != nil {
 			return err
 		}
-		return runTable1(ctx, specs, preds, seeds, opt.Log, stdout, *outDir, *asJSON)
+		return runTable1(ctx, specs, preds, seeds, ev, opt.Log, stdout, *outDir, *asJSON)
 	case "fidelity", "ablation", "sensitivity":
 		if specs == "" {
 			fmt.Fprintf(stderr, "ilpgnn experiment %s: --data is required\n", name)
@@ -242,12 +251,19 @@ func runPrecision(ctx context.Context, specs string, opt experiment.Options, std
 }
 
 // runTable1 fits every predictor on the same splits of each dataset.
-func runTable1(ctx context.Context, specs string, preds []experiment.Predictor, seeds []uint64, log io.Writer, stdout io.Writer, dir string, asJSON bool) error {
+func runTable1(ctx context.Context, specs string, preds []experiment.Predictor, seeds []uint64, ev evalFlags, log io.Writer, stdout io.Writer, dir string, asJSON bool) error {
 	sources, err := parseSources(specs)
 	if err != nil {
 		return err
 	}
-	rep, err := experiment.Table1(ctx, sources, preds, seeds, log)
+	var hard experiment.HardNegatives
+	if ev.eval == "heart" {
+		hard = func(d *dataset.Dataset, sp *split.Split, seed uint64) error {
+			_, err := ev.attach(d, sp, seed)
+			return err
+		}
+	}
+	rep, err := experiment.Table1(ctx, sources, preds, seeds, hard, log)
 	if err != nil {
 		return err
 	}

@@ -62,13 +62,17 @@ type runJSON struct {
 	TestAUC float64 `json:"test_auc"`
 	// TestHits is Hits@20, @50 and @100 of the test links against the
 	// test non-links, as OGB's evaluator computes them (eval.HitsAtK).
-	TestHits     eval.Hits `json:"test_hits"`
-	ValAUC       float64   `json:"val_auc"`
-	Epochs       int       `json:"epochs"`
-	BestEpoch    int       `json:"best_epoch"`
-	TrainSeconds float64   `json:"train_seconds"`
-	EpochMillis  float64   `json:"epoch_ms"`
-	PrepSeconds  float64   `json:"prep_seconds"`
+	TestHits eval.Hits `json:"test_hits"`
+	// TestHeart ranks each test link among its own hard negatives
+	// (--eval heart), and HeartNegatives says where those came from.
+	TestHeart      *eval.Ranking `json:"test_heart,omitempty"`
+	HeartNegatives *heartJSON    `json:"heart_negatives,omitempty"`
+	ValAUC         float64       `json:"val_auc"`
+	Epochs         int           `json:"epochs"`
+	BestEpoch      int           `json:"best_epoch"`
+	TrainSeconds   float64       `json:"train_seconds"`
+	EpochMillis    float64       `json:"epoch_ms"`
+	PrepSeconds    float64       `json:"prep_seconds"`
 	// PhaseMillis is the mean time per epoch of each phase.
 	PhaseMillis map[string]float64 `json:"phase_ms"`
 	// P1 and P2 are the explanations' Precision@1 and @2 on the test links
@@ -103,7 +107,11 @@ type trainJSON struct {
 	// TestHits over seeds.
 	TestHitsMean eval.Hits `json:"test_hits_mean"`
 	TestHitsStd  eval.Hits `json:"test_hits_std"`
-	ValAUCMean   float64   `json:"val_auc_mean"`
+	// TestHeartMean and TestHeartStd are the mean and std of the runs'
+	// TestHeart (--eval heart).
+	TestHeartMean *eval.Ranking `json:"test_heart_mean,omitempty"`
+	TestHeartStd  *eval.Ranking `json:"test_heart_std,omitempty"`
+	ValAUCMean    float64       `json:"val_auc_mean"`
 	// ECEMean and ECEUncalibratedMean are the means over seeds of the runs'
 	// calibration errors, when the model is calibrated.
 	ECEMean             *float64 `json:"ece_mean,omitempty"`
@@ -134,6 +142,7 @@ type trainRun struct {
 	data, seeds, save, split, cpuProfile string
 	json, quiet                          bool
 	selection                            models.Selection
+	eval                                 evalFlags
 	spec                                 models.Spec
 	config                               models.Config
 	given                                map[string]bool
@@ -223,6 +232,7 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 	fs.StringVar(&tr.split, "split", "", "TRAIN/VAL/TEST shares of the edges, percentages or fractions (60/10/30 is ogbn-arxiv's); instead of --val-frac and --test-frac")
 	fs.StringVar(&tr.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	config := fs.String("config", "", "read hyperparameters from this settings file (as tune --settings writes it); flags given here win")
+	tr.eval.register(fs)
 	// An unknown --model still gets ILP-GNN's flags, so that the error
 	// names the model rather than a flag.
 	spec, lookupErr := reg.Lookup(modelFlag(args))
@@ -236,6 +246,9 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 	}
 	tr.given = given(fs)
 	if err := applySplit(fs, tr.given, tr.split); err != nil {
+		return nil, err
+	}
+	if err := tr.eval.validate(tr.given); err != nil {
 		return nil, err
 	}
 	if err := required(fs, "data"); err != nil {
@@ -298,6 +311,10 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 		// In the report itself, where --quiet does not hide it.
 		fmt.Fprintf(stdout, "%6d  warning: %s\n", seed, warning)
 	}
+	hard, err := tr.eval.attach(d, sp, seed)
+	if err != nil {
+		return runJSON{}, err
+	}
 	run := models.Run{Data: d, Split: sp, Seed: seed, Select: tr.selection, Given: tr.given}
 	byPrecision := tr.selection == models.SelectPrecision || tr.selection == models.SelectAuto && d.Truth != nil
 	t, err := tr.config.Train(ctx, run, rep.progress(seed, byPrecision))
@@ -309,8 +326,12 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 	r.P1, r.P2 = models.TrainedPrecision(t, d.Truth)
 	r.ValP1, r.ValP2 = models.ValidationPrecision(t, d.Truth)
 	r.Warning = warning
+	r.HeartNegatives = hard
 	if !tr.json {
 		r.print(stdout, tr.spec)
+		if r.TestHeart != nil {
+			printRanking(stdout, r.TestHeart, hard)
+		}
 	}
 	if tr.save != "" {
 		return r, tr.saveRun(t, d, seed, manySeeds, stdout)
@@ -406,7 +427,7 @@ func checkWritable(path string) error {
 
 // runOf is a run's line of the report.
 func runOf(seed uint64, res models.Result) runJSON {
-	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
+	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, TestHeart: res.TestRanking, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
 		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis, PrepSeconds: res.PrepSeconds, phases: res.Phases,
 		Calibration: res.Calibration, SelectedOn: res.SelectedOn}
 	if len(res.Phases) > 0 {
@@ -462,6 +483,16 @@ func (out *trainJSON) summarise() {
 	out.TestAUCMean, out.TestAUCStd = eval.MeanStd(tests)
 	out.ValAUCMean, _ = eval.MeanStd(vals)
 	out.TestHitsMean, out.TestHitsStd = eval.MeanStdHits(hits)
+	var rankings []eval.Ranking
+	for _, r := range out.Runs {
+		if r.TestHeart != nil {
+			rankings = append(rankings, *r.TestHeart)
+		}
+	}
+	if len(rankings) > 0 && len(rankings) == len(out.Runs) {
+		m, s := eval.MeanStdRanking(rankings)
+		out.TestHeartMean, out.TestHeartStd = &m, &s
+	}
 }
 
 // printSummary writes the closing line of the table.
@@ -469,10 +500,13 @@ func (out *trainJSON) printSummary(w io.Writer) {
 	m, s := out.TestHitsMean, out.TestHitsStd
 	if len(out.Runs) == 1 {
 		fmt.Fprintf(w, "test AUC %.4f (validation %.4f); test Hits@20 %.4f, @50 %.4f, @100 %.4f\n", out.TestAUCMean, out.ValAUCMean, m.At20, m.At50, m.At100)
-		return
+	} else {
+		fmt.Fprintf(w, "test AUC %.4f ± %.4f over %d seeds (validation %.4f); test Hits@20 %.4f ± %.4f, @50 %.4f ± %.4f, @100 %.4f ± %.4f\n",
+			out.TestAUCMean, out.TestAUCStd, len(out.Runs), out.ValAUCMean, m.At20, s.At20, m.At50, s.At50, m.At100, s.At100)
 	}
-	fmt.Fprintf(w, "test AUC %.4f ± %.4f over %d seeds (validation %.4f); test Hits@20 %.4f ± %.4f, @50 %.4f ± %.4f, @100 %.4f ± %.4f\n",
-		out.TestAUCMean, out.TestAUCStd, len(out.Runs), out.ValAUCMean, m.At20, s.At20, m.At50, s.At50, m.At100, s.At100)
+	if h, hs := out.TestHeartMean, out.TestHeartStd; h != nil {
+		fmt.Fprintf(w, "HeaRT: MRR %.4f ± %.4f, Hits@1 %.4f ± %.4f, @10 %.4f ± %.4f, @100 %.4f ± %.4f\n", h.MRR, hs.MRR, h.Hits1, hs.Hits1, h.Hits10, hs.Hits10, h.Hits100, hs.Hits100)
+	}
 }
 
 // hitsCell renders Hits@20, @50 and @100 for the per-seed table.

@@ -11,6 +11,7 @@ import (
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/split"
 )
 
@@ -49,12 +50,15 @@ type Tuning struct {
 
 // Fit is one predictor's run on one split.
 type Fit struct {
-	TestAUC      float64   `json:"test_auc"`
-	TestHits     eval.Hits `json:"test_hits"` // Hits@20, @50 and @100 of the test links (OGB's)
-	ValAUC       float64   `json:"val_auc"`
-	Epochs       int       `json:"epochs"`
-	TrainSeconds float64   `json:"train_seconds"` // the epochs, validation included
-	EpochMillis  float64   `json:"epoch_ms"`      // TrainSeconds per epoch (0 for heuristics)
+	TestAUC  float64   `json:"test_auc"`
+	TestHits eval.Hits `json:"test_hits"` // Hits@20, @50 and @100 of the test links (OGB's)
+	// TestHeart ranks each test link among its own hard negatives, when
+	// table 1 draws them (HardNegatives).
+	TestHeart    *eval.Ranking `json:"test_heart,omitempty"`
+	ValAUC       float64       `json:"val_auc"`
+	Epochs       int           `json:"epochs"`
+	TrainSeconds float64       `json:"train_seconds"` // the epochs, validation included
+	EpochMillis  float64       `json:"epoch_ms"`      // TrainSeconds per epoch (0 for heuristics)
 }
 
 // Table1Cell is one predictor on one dataset over every seed.
@@ -66,8 +70,12 @@ type Table1Cell struct {
 	// TestHits and TestHitsStd are the mean and std of the runs' TestHits.
 	TestHits    eval.Hits `json:"test_hits_mean"`
 	TestHitsStd eval.Hits `json:"test_hits_std"`
-	ValAUC      float64   `json:"val_auc_mean"`
-	Seconds     float64   `json:"seconds"` // all seeds, splits and scoring included
+	// TestHeart and TestHeartStd are the mean and std of the runs'
+	// TestHeart, when there are hard negatives.
+	TestHeart    *eval.Ranking `json:"test_heart_mean,omitempty"`
+	TestHeartStd *eval.Ranking `json:"test_heart_std,omitempty"`
+	ValAUC       float64       `json:"val_auc_mean"`
+	Seconds      float64       `json:"seconds"` // all seeds, splits and scoring included
 	// EpochMillis and TrainSeconds are the runs' mean time per epoch and
 	// per training run.
 	EpochMillis  float64 `json:"epoch_ms_mean"`
@@ -112,13 +120,25 @@ func PaperTable1(dataset, model string) (float64, bool) {
 	return v, ok
 }
 
+// HardNegatives sets the hard negatives of sp's test links (its TestHard),
+// sp being a split of d drawn with seed.
+type HardNegatives func(d *dataset.Dataset, sp *split.Split, seed uint64) error
+
 // Table1 fits every predictor on every source with every seed; the seeds'
 // splits are shared by all predictors, so they are compared on exactly the
-// same validation and test pairs.
-func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, seeds []uint64, log io.Writer) (*Table1Report, error) {
+// same validation and test pairs. With hard, each split's test links also
+// get hard negatives, drawn once per source and seed and the same for
+// every predictor.
+func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, seeds []uint64, hard HardNegatives, log io.Writer) (*Table1Report, error) {
 	rep := &Table1Report{Seeds: seeds}
+	type drawn struct {
+		pairs   []graph.Edge
+		perLink int
+	}
+	hardOf := map[uint64]drawn{} // this source's, by seed
 	valFrac, testFrac := split.DefaultValFrac, split.DefaultTestFrac
 	for _, src := range sources {
+		clear(hardOf)
 		row := Table1Row{Dataset: src.Name()}
 		for _, p := range preds {
 			cell := Table1Cell{Model: p.Name}
@@ -146,13 +166,28 @@ func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, s
 				if err != nil {
 					return nil, fmt.Errorf("%s seed %d: %w", src.Name(), seed, err)
 				}
+				if hard != nil {
+					h, ok := hardOf[seed]
+					if !ok {
+						if err := hard(d, sp, seed); err != nil {
+							return nil, fmt.Errorf("%s seed %d: %w", src.Name(), seed, err)
+						}
+						h = drawn{sp.TestHard, sp.HardPerLink}
+						hardOf[seed] = h
+					}
+					sp.TestHard, sp.HardPerLink = h.pairs, h.perLink
+				}
 				f, err := fit(ctx, d, sp, seed)
 				if err != nil {
 					return nil, fmt.Errorf("%s on %s seed %d: %w", p.Name, src.Name(), seed, err)
 				}
 				cell.Runs = append(cell.Runs, f)
 				if log != nil {
-					fmt.Fprintf(log, "table1 %s %s seed %d: test AUC %.4f (val %.4f, %d epochs)\n", src.Name(), p.Name, seed, f.TestAUC, f.ValAUC, f.Epochs)
+					heart := ""
+					if f.TestHeart != nil {
+						heart = fmt.Sprintf(", HeaRT MRR %.4f", f.TestHeart.MRR)
+					}
+					fmt.Fprintf(log, "table1 %s %s seed %d: test AUC %.4f%s (val %.4f, %d epochs)\n", src.Name(), p.Name, seed, f.TestAUC, heart, f.ValAUC, f.Epochs)
 				}
 			}
 			cell.Seconds = since(start)
@@ -162,6 +197,16 @@ func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, s
 				hits[k] = r.TestHits
 			}
 			cell.TestHits, cell.TestHitsStd = eval.MeanStdHits(hits)
+			var rankings []eval.Ranking
+			for _, r := range cell.Runs {
+				if r.TestHeart != nil {
+					rankings = append(rankings, *r.TestHeart)
+				}
+			}
+			if len(rankings) > 0 && len(rankings) == len(cell.Runs) {
+				m, s := eval.MeanStdRanking(rankings)
+				cell.TestHeart, cell.TestHeartStd = &m, &s
+			}
 			cell.ValAUC, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].ValAUC })
 			cell.EpochMillis, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].EpochMillis })
 			cell.TrainSeconds, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].TrainSeconds })
@@ -209,6 +254,31 @@ func WriteTable1(w io.Writer, rep *Table1Report) error {
 			fmt.Fprintf(&b, " %.2f / %.2f / %.2f |", 100*c.TestHits.At20, 100*c.TestHits.At50, 100*c.TestHits.At100)
 		}
 		b.WriteString("\n")
+	}
+	if rep.Rows[0].Cells[0].TestHeart != nil {
+		b.WriteString("\nHeaRT: each test link ranked among hard negatives of its own (docs/heart.md); MRR % (mean ± std) and Hits@10 %, the best MRR in bold:\n\n")
+		header()
+		for _, r := range rep.Rows {
+			best := 0.0
+			for _, c := range r.Cells {
+				if c.TestHeart != nil {
+					best = max(best, c.TestHeart.MRR)
+				}
+			}
+			fmt.Fprintf(&b, "| %s |", r.Dataset)
+			for _, c := range r.Cells {
+				if c.TestHeart == nil {
+					b.WriteString(" – |")
+					continue
+				}
+				mrr := fmt.Sprintf("%.2f ± %.2f", 100*c.TestHeart.MRR, 100*c.TestHeartStd.MRR)
+				if c.TestHeart.MRR == best {
+					mrr = "**" + mrr + "**"
+				}
+				fmt.Fprintf(&b, " %s; %.2f |", mrr, 100*c.TestHeart.Hits10)
+			}
+			b.WriteString("\n")
+		}
 	}
 	b.WriteString("\nSeconds for all seeds (validation AUC % in brackets):\n\n")
 	header()

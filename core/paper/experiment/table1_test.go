@@ -31,7 +31,7 @@ func TestTable1(t *testing.T) {
 			return Fit{TestAUC: float64(seed), TestHits: eval.Hits{At20: float64(seed) / 10, At50: 0.5, At100: 1}, Epochs: int(seed)}, nil
 		}},
 	}
-	rep, err := Table1(context.Background(), []*dataset.Source{src}, preds, []uint64{2, 5}, nil)
+	rep, err := Table1(context.Background(), []*dataset.Source{src}, preds, []uint64{2, 5}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestTable1Tuned(t *testing.T) {
 			return Fit{TestAUC: 0.9}, nil
 		}, &Tuning{Settings: map[string]string{"lr": "0.01", "dropout": "0"}, Seeds: tuneSeeds, ValAUC: 0.95, Budget: "1m", Plan: "3 candidates, one round of 12 epochs"}, nil
 	}}
-	rep, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil)
+	rep, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestTable1Tuned(t *testing.T) {
 		t.Errorf("table:\n%s", b.String())
 	}
 	tuneSeeds = []uint64{2}
-	if _, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil); err == nil || !strings.Contains(err.Error(), "seed 2 both chose the settings and measures them") {
+	if _, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil, nil); err == nil || !strings.Contains(err.Error(), "seed 2 both chose the settings and measures them") {
 		t.Errorf("a tuning seed that measures: %v", err)
 	}
 }

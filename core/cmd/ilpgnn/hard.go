@@ -1,0 +1,108 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
+	"ilpgnn/core/fingerprint"
+	"ilpgnn/core/heart"
+	"ilpgnn/core/split"
+)
+
+// evalFlags choose how held-out links are judged: always against the
+// split's random non-links (AUC, Hits), and with --eval heart also each
+// link against hard negatives of its own (package heart).
+type evalFlags struct {
+	eval      string
+	negatives string
+}
+
+func (e *evalFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&e.eval, "eval", "auc", "how test links are judged: auc (against the split's random non-links: AUC and Hits@K), or heart, which adds MRR and Hits@1–100 of each test link among 500 hard negatives of its own, drawn as HeaRT draws them (docs/heart.md)")
+	fs.StringVar(&e.negatives, "negatives", "", "with --eval heart: a folder for the hard negatives, one file per graph and seed: read when there, written when not, so that every model is ranked against the same pairs")
+}
+
+func (e *evalFlags) validate(given map[string]bool) error {
+	switch e.eval {
+	case "auc", "heart":
+	default:
+		return fmt.Errorf("--eval %q: want auc or heart", e.eval)
+	}
+	if given["negatives"] {
+		if e.eval != "heart" {
+			return fmt.Errorf("--negatives: hard negatives are drawn with --eval heart only")
+		}
+		if info, err := os.Stat(e.negatives); err != nil || !info.IsDir() {
+			return fmt.Errorf("--negatives %s: not a folder (create it first)", e.negatives)
+		}
+	}
+	return nil
+}
+
+// heartJSON says where a run's hard negatives came from.
+type heartJSON struct {
+	// File is the negatives file read or written ("" without --negatives),
+	// Written whether this run drew and wrote it.
+	File    string `json:"file,omitempty"`
+	Written bool   `json:"written,omitempty"`
+	// Digest is the SHA-256 of the negatives (their nodes, int32
+	// little-endian), so that two runs can be seen to rank against the
+	// same pairs; its first 16 hex digits.
+	Digest  string  `json:"digest"`
+	Links   int     `json:"links"`
+	PerLink int     `json:"per_link"`
+	Seconds float64 `json:"seconds"`
+}
+
+// attach sets the hard negatives of sp, a split of d drawn with seed, when
+// --eval heart asks for them; nil otherwise.
+func (e *evalFlags) attach(d *dataset.Dataset, sp *split.Split, seed uint64) (*heartJSON, error) {
+	if e.eval != "heart" {
+		return nil, nil
+	}
+	start := time.Now()
+	o := heart.DefaultOptions()
+	o.Features = d.Graph.MadeUpFeatures == ""
+	path := ""
+	if e.negatives != "" {
+		fp := fingerprint.Of(d.Graph)
+		path = filepath.Join(e.negatives, fmt.Sprintf("heart-%s-seed-%d.bin", hex.EncodeToString(fp[:6]), seed))
+	}
+	n, written, err := heart.ForSplit(d.Graph, sp, seed, o, path)
+	if err != nil {
+		return nil, fmt.Errorf("seed %d: hard negatives: %w", seed, err)
+	}
+	return &heartJSON{File: path, Written: written, Digest: digest(n.Nodes), Links: len(n.Links), PerLink: n.PerLink, Seconds: time.Since(start).Seconds()}, nil
+}
+
+func digest(nodes []int32) string {
+	h := sha256.New()
+	var b [4]byte
+	for _, v := range nodes {
+		binary.LittleEndian.PutUint32(b[:], uint32(v))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// printRanking writes a run's HeaRT line under its row.
+func printRanking(w io.Writer, r *eval.Ranking, h *heartJSON) {
+	from := fmt.Sprintf("drawn in %.1f s", h.Seconds)
+	switch {
+	case h.File != "" && h.Written:
+		from += ", written to " + h.File
+	case h.File != "":
+		from = "read from " + h.File
+	}
+	fmt.Fprintf(w, "        HeaRT: MRR %.4f, Hits@1 %.4f, @3 %.4f, @10 %.4f, @20 %.4f, @50 %.4f, @100 %.4f (each test link among %d hard negatives of its own, %s)\n",
+		r.MRR, r.Hits1, r.Hits3, r.Hits10, r.Hits20, r.Hits50, r.Hits100, h.PerLink, from)
+}
