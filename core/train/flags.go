@@ -20,6 +20,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	loop.RegisterPlateau(fs, &c.MinDelta, &c.Decays, &c.DecayFactor, "validation score")
 	fs.IntVar(&c.Warmup, "warmup", c.Warmup, "epochs over which the learning rate rises linearly to --lr")
 	fs.Float64Var(&c.Dropout, "dropout", c.Dropout, "dropout on the encoder's hidden layers")
+	fs.Float64Var(&c.HardNegatives, "hard-negatives", c.HardNegatives, "share of each epoch's negatives drawn hard: for a training link, a pair its ends' heuristics rank high on the training graph (docs/heart.md) instead of a random non-edge")
+	fs.IntVar(&c.HardPool, "hard-pool", c.HardPool, "with --hard-negatives: the hard candidates kept per training link, half for each end (0: 20)")
 	fs.IntVar(&c.BatchSize, "batch-size", c.BatchSize, "pairs recorded per batch, bounding the memory of an epoch (same gradient, one update per epoch); 0: the whole epoch at once")
 	fs.IntVar(&m.Hidden, "hidden", m.Hidden, "width d of the hidden layers")
 	fs.IntVar(&m.K, "k", m.K, "neighbours selected per side, |N^r(i|j)|")

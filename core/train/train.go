@@ -5,6 +5,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/calibrate"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/heart"
 	"ilpgnn/core/ilpgnn"
 	"ilpgnn/core/loop"
 	"ilpgnn/core/optim"
@@ -53,7 +55,18 @@ type Config struct {
 	// at once. omitempty keeps the checkpoints of 0 byte-identical to those
 	// written before the field existed.
 	BatchSize int `json:"BatchSize,omitempty"`
+	// HardNegatives is the share of each epoch's negatives that are hard
+	// ones: for a training link, a pair drawn from HardPool candidates
+	// that heuristics rank highest for one of its ends on the training
+	// graph (package heart), instead of a uniformly random non-edge. 0,
+	// the default, draws them all uniformly.
+	HardNegatives float64 `json:"HardNegatives,omitempty"`
+	HardPool      int     `json:"HardPool,omitempty"` // 0: defaultHardPool
 }
+
+// defaultHardPool is the hard candidates kept per training link when
+// Config.HardPool is 0.
+const defaultHardPool = 20
 
 // DefaultConfig returns the defaults of docs/model.md §5 except β = 0.5 and
 // λ = 0.1, chosen on validation (docs/defaults.md), with a 20-epoch warmup of
@@ -98,6 +111,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("warmup must be non-negative (got %d)", c.Warmup)
 	case c.BatchSize < 0:
 		return fmt.Errorf("batch size must be non-negative (got %d)", c.BatchSize)
+	case !(c.HardNegatives >= 0 && c.HardNegatives <= 1):
+		return fmt.Errorf("hard-negatives must be a share in [0, 1] (got %g)", c.HardNegatives)
+	case c.HardPool != 0 && (c.HardPool < 2 || c.HardPool%2 != 0):
+		return fmt.Errorf("hard-pool must be even and at least 2, or 0 for %d (got %d)", defaultHardPool, c.HardPool)
 	}
 	if err := c.loop().Validate(); err != nil {
 		return err
@@ -187,6 +204,7 @@ var ErrDiverged = optim.ErrDiverged
 const (
 	streamInit uint64 = iota + 1
 	streamDropout
+	streamHard
 )
 
 // NewModel returns the model a run with cfg starts from, for features of
@@ -252,6 +270,17 @@ func RunSplitSelect(ctx context.Context, sp *split.Split, cfg Config, crit Crite
 	model.FitIsometricBias(in)
 	res := &Result{Model: model, Split: sp, Inputs: in, Config: cfg, PrepSeconds: time.Since(start).Seconds()}
 	r := newRun(sp, cfg, crit, model, in, res)
+	if cfg.HardNegatives > 0 {
+		// Drawn on the training graph alone: its links are all a
+		// training run may know.
+		o := heart.DefaultOptions()
+		o.PerLink = cmp.Or(cfg.HardPool, defaultHardPool)
+		if r.hard, err = heart.Sample(sp.Train, sp.Train, sp.TrainPos, cfg.Seed, o); err != nil {
+			return nil, fmt.Errorf("train: hard negatives: %w", err)
+		}
+		r.hardRNG = rand.New(rand.NewPCG(cfg.Seed, streamHard))
+		res.PrepSeconds = time.Since(start).Seconds()
+	}
 	var shardVal []graph.Edge
 	if cfg.Dropout == 0 && crit == nil {
 		shardVal = r.valPairs
@@ -375,6 +404,8 @@ type run struct {
 	params   []*autograd.Var
 	sampler  *split.NegativeSampler
 	dropRNG  *rand.Rand
+	hard     *heart.Negatives // each training link's hard candidates (HardNegatives > 0)
+	hardRNG  *rand.Rand
 	pairs    []graph.Edge // the training links, then as many negatives
 	labels   []float32
 	valPairs []graph.Edge // the validation links, then their negatives
@@ -398,6 +429,28 @@ func newRun(sp *split.Split, cfg Config, crit Criterion, model *ilpgnn.Model, in
 	return &run{sp: sp, cfg: cfg, crit: crit, model: model, in: in, res: res, params: model.Params(),
 		sampler: split.NewNegativeSampler(cfg.Seed), dropRNG: rand.New(rand.NewPCG(cfg.Seed, streamDropout)),
 		pairs: pairs, labels: labels, valPairs: loop.ValidationPairs(sp), tape: tape}
+}
+
+// hardenNegatives replaces a HardNegatives share of the epoch's
+// negatives, the one of training link k by one of k's hard pairs.
+func (r *run) hardenNegatives(P int) {
+	if r.hard == nil {
+		return
+	}
+	per, half := r.hard.PerLink, r.hard.PerLink/2
+	for k := range P {
+		if r.hardRNG.Float64() >= r.cfg.HardNegatives {
+			continue
+		}
+		m := r.hardRNG.IntN(per)
+		x := r.hard.Nodes[k*per+m]
+		l := r.hard.Links[k]
+		if m < half {
+			r.pairs[P+k] = graph.Edge{U: l.U, V: x}
+		} else {
+			r.pairs[P+k] = graph.Edge{U: x, V: l.V}
+		}
+	}
 }
 
 // Epoch trains epoch e.Index: it encodes, judges the weights it starts
@@ -440,6 +493,7 @@ func (r *run) Epoch(ctx context.Context, e *loop.Epoch) (Progress, error) {
 
 	P := len(r.sp.TrainPos)
 	r.sampler.Sample(r.pairs[P:], r.sp.Train)
+	r.hardenNegatives(P)
 	ph.Selection = time.Since(t2)
 	el, err := ep.lossAndBackward(ctx, hr, r.pairs, r.labels, e, &ph, validate)
 	if err != nil {
