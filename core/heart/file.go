@@ -163,15 +163,34 @@ func Read(r io.Reader, size int64, nodes int) (*Negatives, Header, error) {
 // does not, so that every model is ranked against the very same pairs.
 // written says whether it wrote the file.
 func ForSplit(g *graph.Graph, sp *split.Split, seed uint64, o Options, path string) (n *Negatives, written bool, err error) {
+	if n, written, err = forLinks(g, sp.Train, sp.TestPos, seed, o, path); err != nil {
+		return nil, false, err
+	}
+	sp.TestHard, sp.HardPerLink = n.Pairs(), n.PerLink
+	return n, written, nil
+}
+
+// ForValidation is ForSplit for sp's validation links (its ValHard).
+func ForValidation(g *graph.Graph, sp *split.Split, seed uint64, o Options, path string) (n *Negatives, written bool, err error) {
+	if n, written, err = forLinks(g, sp.Train, sp.ValPos, seed, o, path); err != nil {
+		return nil, false, err
+	}
+	sp.ValHard, sp.HardPerLink = n.Pairs(), n.PerLink
+	return n, written, nil
+}
+
+// forLinks draws (or reads from path, or draws and writes there) the
+// negatives of links on train within g.
+func forLinks(g, train *graph.Graph, links []graph.Edge, seed uint64, o Options, path string) (n *Negatives, written bool, err error) {
 	fp := fingerprint.Of(g)
 	if path != "" {
-		n, err = readFor(path, g.NumNodes(), sp.TestPos, header(&Negatives{Links: sp.TestPos, PerLink: o.PerLink}, fp, seed, o))
+		n, err = readFor(path, g.NumNodes(), links, header(&Negatives{Links: links, PerLink: o.PerLink}, fp, seed, o))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, false, err
 		}
 	}
 	if n == nil {
-		if n, err = Sample(sp.Train, g, sp.TestPos, seed, o); err != nil {
+		if n, err = Sample(train, g, links, seed, o); err != nil {
 			return nil, false, err
 		}
 		if path != "" {
@@ -182,7 +201,6 @@ func ForSplit(g *graph.Graph, sp *split.Split, seed uint64, o Options, path stri
 			written = true
 		}
 	}
-	sp.TestHard, sp.HardPerLink = n.Pairs(), n.PerLink
 	return n, written, nil
 }
 

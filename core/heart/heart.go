@@ -213,7 +213,8 @@ func Sample(train, known *graph.Graph, links []graph.Edge, seed uint64, o Option
 // fill completes row, whose first k are v's scored candidates, with nodes
 // no heuristic scores for v (nor other, nor v's known neighbours), drawn
 // uniformly with the link end's own stream: without replacement while
-// there are enough, with it beyond.
+// there are enough, with it beyond. When every candidate is scored, the
+// rest repeat them, drawn the same way from row[:k].
 func (s *scratch) fill(row []int32, k, v, other int, known *graph.Graph, seed uint64, link, end int) error {
 	var pool []int32
 	for x := range known.NumNodes() {
@@ -222,7 +223,10 @@ func (s *scratch) fill(row []int32, k, v, other int, known *graph.Graph, seed ui
 		}
 	}
 	if len(pool) == 0 {
-		return fmt.Errorf("node %d has no non-neighbour but the link's other end: %w", v, ErrTooFewCandidates)
+		if k == 0 {
+			return fmt.Errorf("node %d has no non-neighbour but the link's other end: %w", v, ErrTooFewCandidates)
+		}
+		pool = append(pool, row[:k]...)
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(link)<<1|uint64(end)))
 	need := len(row) - k

@@ -218,7 +218,14 @@ func bruteEnd(train, known *graph.Graph, v, other int, o Options, seed uint64, l
 	}
 	rng := rand.New(rand.NewPCG(seed, uint64(link)<<1|uint64(end)))
 	need := half - len(row)
-	pool := unscored
+	var pool []int
+	if len(unscored) > 0 {
+		pool = unscored
+	} else {
+		for _, x := range row {
+			pool = append(pool, int(x))
+		}
+	}
 	if need <= len(pool) {
 		for m := range need {
 			r := m + rng.IntN(len(pool)-m)
@@ -364,5 +371,33 @@ func TestSampleRefusesTooSmall(t *testing.T) {
 	}
 	if err := (Options{PerLink: 3, Alpha: 0.15, Epsilon: 1e-4}).Validate(); err == nil {
 		t.Fatal("an odd number of negatives was taken")
+	}
+}
+
+// On a path every node is within PageRank's reach, so an end has fewer
+// candidates than negatives and all of them scored: the rest repeat them.
+func TestSampleRepeatsScoredCandidates(t *testing.T) {
+	var edges []graph.Edge
+	for v := range int32(7) {
+		edges = append(edges, graph.Edge{U: v, V: v + 1})
+	}
+	g, err := graph.New(8, edges, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{PerLink: 20, Overlap: ResourceAllocation, Alpha: 0.15, Epsilon: 1e-6}
+	links := []graph.Edge{{U: 2, V: 3}, {U: 6, V: 7}}
+	got, err := Sample(g, g, links, 8, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, l := range links {
+		for end, pair := range [2][2]int32{{l.U, l.V}, {l.V, l.U}} {
+			want := bruteEnd(g, g, int(pair[0]), int(pair[1]), o, 8, k, end)
+			row := got.Nodes[k*20+end*10 : k*20+(end+1)*10]
+			if !slices.Equal(row, want) {
+				t.Fatalf("link %v end %d: %v, brute force %v", l, end, row, want)
+			}
+		}
 	}
 }

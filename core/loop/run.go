@@ -73,12 +73,13 @@ type Result struct {
 	// test non-links (OGB's protocol).
 	TestHits eval.Hits
 	// TestRanking ranks each test link among its own hard negatives
-	// (split.Split.TestHard); nil when the split has none.
-	TestRanking  *eval.Ranking
-	TrainSeconds float64 // the epochs, validation included
-	EpochMillis  float64 // TrainSeconds per epoch, in milliseconds
-	TestSeconds  float64
-	History      []Progress // one per completed epoch
+	// (split.Split.TestHard), and ValRanking each validation link
+	// (ValHard), both with the kept weights; nil when the split has none.
+	TestRanking, ValRanking *eval.Ranking
+	TrainSeconds            float64 // the epochs, validation included
+	EpochMillis             float64 // TrainSeconds per epoch, in milliseconds
+	TestSeconds             float64
+	History                 []Progress // one per completed epoch
 }
 
 // Epoch is the loop's side of one epoch, handed to Trainer.Epoch.
@@ -211,16 +212,26 @@ func (r *Result) Test(sp *split.Split, logits func([]graph.Edge) []float32) []fl
 	s := logits(pairs)
 	n := len(sp.TestPos)
 	r.TestAUC, r.TestHits = eval.AUC(s[:n], s[n:]), eval.HitsOf(s[:n], s[n:])
-	if len(sp.TestHard) > 0 {
-		hard := make([]float32, 0, len(sp.TestHard))
-		for lo := 0; lo < len(sp.TestHard); lo += hardChunk {
-			hard = append(hard, logits(sp.TestHard[lo:min(lo+hardChunk, len(sp.TestHard))])...)
-		}
-		ranking := eval.RankingOf(s[:n], hard)
-		r.TestRanking = &ranking
+	r.TestRanking = ranking(s[:n], sp.TestHard, logits)
+	if len(sp.ValHard) > 0 {
+		r.ValRanking = ranking(logits(sp.ValPos), sp.ValHard, logits)
 	}
 	r.TestSeconds = time.Since(start).Seconds()
 	return s
+}
+
+// ranking scores hard, the hard negatives of links scored pos, and ranks
+// each link among its own; nil without negatives.
+func ranking(pos []float32, hard []graph.Edge, logits func([]graph.Edge) []float32) *eval.Ranking {
+	if len(hard) == 0 {
+		return nil
+	}
+	neg := make([]float32, 0, len(hard))
+	for lo := 0; lo < len(hard); lo += hardChunk {
+		neg = append(neg, logits(hard[lo:min(lo+hardChunk, len(hard))])...)
+	}
+	r := eval.RankingOf(pos, neg)
+	return &r
 }
 
 // hardChunk is how many hard negatives Test scores at once: enough that a

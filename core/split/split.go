@@ -57,9 +57,10 @@ type Split struct {
 	// TestHard, when set, holds hard negatives of the test links (the
 	// pairs of a heart.Negatives drawn for TestPos): HardPerLink pairs per
 	// link of TestPos, in its order. Models are then also ranked by each
-	// link's place among its own negatives (loop.Result.Test).
-	TestHard    []graph.Edge
-	HardPerLink int
+	// link's place among its own negatives (loop.Result.Test). ValHard
+	// are the same for ValPos, which tune compares settings on.
+	TestHard, ValHard []graph.Edge
+	HardPerLink       int
 }
 
 // New splits g's undirected edges (g.Edges(), M of them) with the given

@@ -53,6 +53,12 @@ type Options struct {
 	// weights by it, and candidates are ranked on what it keeps them by,
 	// so that a choice is judged as the training that uses it judges.
 	Select models.Selection
+	// Rank compares candidates on how they rank each validation link
+	// among hard negatives of its own (the MRR of loop.Result.ValRanking;
+	// Data's splits carry them, split.Split.ValHard) instead of on what
+	// kept the weights: a candidate wins with a higher MRR and a
+	// validation AUC at most RankAUCSlack below the current one.
+	Rank bool
 	// Budget, when positive, is the search's time: before each candidate's
 	// trial the search checks, from the time its trials took so far, that
 	// the trial fits what is left, and ends the search with the trials
@@ -115,8 +121,15 @@ type Trial struct {
 	ValScore     float64
 	ValAUC       float64
 	ValP1, ValP2 *float64
-	Seconds      float64
+	// ValMRR is the mean validation MRR among hard negatives, under
+	// Options.Rank (nil elsewhere).
+	ValMRR  *float64
+	Seconds float64
 }
+
+// RankAUCSlack is how far below the current settings' validation AUC a
+// candidate compared on MRR (Options.Rank) may fall and still win.
+const RankAUCSlack = 0.003
 
 // Result is a finished search.
 type Result struct {
@@ -287,6 +300,9 @@ func (s *search) choose(cur Trial, scored []Trial) {
 // lower on validation AUC, nor on validation precision when that kept
 // them.
 func beats(t, cur Trial) bool {
+	if t.ValMRR != nil && cur.ValMRR != nil {
+		return *t.ValMRR > *cur.ValMRR && t.ValAUC >= cur.ValAUC-RankAUCSlack
+	}
 	if !(t.ValScore > cur.ValScore) || t.ValAUC < cur.ValAUC {
 		return false
 	}
@@ -345,7 +361,7 @@ func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Tr
 		given[name] = true
 	}
 	n := float64(len(opt.Seeds))
-	var p1, p2 float64
+	var p1, p2, mrr float64
 	precise := true
 	for _, seed := range opt.Seeds {
 		d, sp, err := data(seed)
@@ -364,6 +380,12 @@ func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Tr
 		} else {
 			out.ValScore += r.ValAUC / n
 		}
+		if opt.Rank {
+			if r.ValRanking == nil {
+				return out, fmt.Errorf("tune: ranking on hard negatives, but seed %d's split has none", seed)
+			}
+			mrr += r.ValRanking.MRR / n
+		}
 		out.Trained = max(out.Trained, r.Epochs)
 		out.Capped = out.Capped || r.Epochs >= out.Epochs
 		var v1, v2 *float64
@@ -375,6 +397,9 @@ func trial(ctx context.Context, spec models.Spec, data Data, opt Options, out Tr
 		} else {
 			precise = false
 		}
+	}
+	if opt.Rank {
+		out.ValMRR, out.ValScore = &mrr, mrr
 	}
 	if precise {
 		out.ValP1, out.ValP2 = &p1, &p2

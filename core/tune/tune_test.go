@@ -6,13 +6,16 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"ilpgnn/core/checkpoint"
 	"ilpgnn/core/dataset"
+	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/loop"
@@ -410,4 +413,49 @@ type waitingConfig struct{ scoredConfig }
 func (c *waitingConfig) Train(ctx context.Context, _ models.Run, _ func(models.Progress)) (models.Trained, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
+}
+
+// rankedConfig's validation MRR is a/10 and its validation AUC 0.9 −
+// b/1000: under Options.Rank a candidate wins on MRR while its AUC stays
+// within RankAUCSlack of the current settings' (a = b = 2).
+type rankedConfig struct{ keptConfig }
+
+func (c *rankedConfig) Train(_ context.Context, run models.Run, _ func(models.Progress)) (models.Trained, error) {
+	r := models.Result{Result: loop.Result{ValAUC: 0.9 - c.B/1000, ValScore: 0.9 - c.B/1000, Epochs: c.Epochs}, SelectedOn: models.SelectAUC}
+	r.ValRanking = &eval.Ranking{MRR: c.A / 10}
+	return result{r}, nil
+}
+
+var ranked = models.Spec{
+	Name:   "ranked",
+	New:    func() models.Config { return &rankedConfig{keptConfig{A: 2, B: 2, Epochs: 10}} },
+	Learns: true,
+	Space:  kept.Space,
+}
+
+func TestSearchRanksOnHardNegatives(t *testing.T) {
+	opt := Options{Candidates: 8, Eta: 9, MinEpochs: 10, Seeds: []uint64{0, 1}, Rank: true}
+	res, err := Search(context.Background(), ranked, noData, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a = 3 has the highest MRR; b = 3 costs 0.001 of AUC (within the
+	// slack), so any b goes with it, and the ties go to the first drawn.
+	if res.KeptCurrent || res.Best["a"] != "3" || res.Chosen.ValMRR == nil || math.Abs(*res.Chosen.ValMRR-0.3) > 1e-12 || math.Abs(*res.Current.ValMRR-0.2) > 1e-12 {
+		t.Fatalf("best %v, chosen %+v", res.Best, res.Chosen)
+	}
+	p := func(v float64) *float64 { return &v }
+	cur := Trial{ValMRR: p(0.2), ValAUC: 0.9}
+	for _, c := range []struct {
+		mrr, auc float64
+		want     bool
+	}{{0.3, 0.9, true}, {0.3, 0.9 - RankAUCSlack + 1e-9, true}, {0.3, 0.9 - RankAUCSlack - 1e-9, false}, {0.2, 0.95, false}} {
+		if got := beats(Trial{ValMRR: p(c.mrr), ValAUC: c.auc}, cur); got != c.want {
+			t.Errorf("MRR %v, AUC %v against 0.2, 0.9: beats = %v", c.mrr, c.auc, got)
+		}
+	}
+	// A split without hard negatives cannot be ranked.
+	if _, err := Search(context.Background(), kept, noData, opt); err == nil || !strings.Contains(err.Error(), "has none") {
+		t.Fatalf("ranking without negatives: err = %v", err)
+	}
 }

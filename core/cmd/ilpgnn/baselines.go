@@ -102,6 +102,9 @@ type tableTuning struct {
 	// the baselines' --set; tune keeps them.
 	fixed map[string]map[string]string
 	log   io.Writer // plan, progress and time lines; nil for none
+	// eval is table1's --eval: under heart, candidates are compared on
+	// the validation links' MRR among hard negatives.
+	eval evalFlags
 }
 
 // options are the search options of spec's tuning: the tuning seeds and
@@ -163,7 +166,7 @@ func tuned(reg models.Registry, preds []experiment.Predictor, tt tableTuning) er
 					fmt.Fprintf(log, "tune %s %s round %d candidate %2d  %4d epochs  val AUC %.4f  %5.1fs\n", src.Name(), spec.Name, t.Round, t.Candidate, t.Epochs, t.ValAUC, t.Seconds)
 				}
 			}
-			s, err := runTune(ctx, spec, src, tt.budget, opt, nil, log)
+			s, err := runTune(ctx, spec, src, tt.budget, opt, nil, tt.eval, log)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -121,7 +121,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 		if err != nil {
 			return err
 		}
-		if err := tuneTable1(reg, fs, preds, specs, seeds, sets, *modelsFlag, *tuneBudget, *tuneSeeds, opt.Log); err != nil {
+		if err := tuneTable1(reg, fs, preds, specs, seeds, sets, *modelsFlag, *tuneBudget, *tuneSeeds, ev, opt.Log); err != nil {
 			return err
 		}
 		return runTable1(ctx, specs, preds, seeds, ev, opt.Log, stdout, *outDir, *asJSON)
@@ -141,7 +141,7 @@ func cmdExperiment(ctx context.Context, reg models.Registry, args []string, stdo
 // for them under --tune (nothing without it), after checking every plan
 // fits the budget on every dataset of specs.
 func tuneTable1(reg models.Registry, fs *flag.FlagSet, preds []experiment.Predictor, specs string, seeds []uint64, sets []string,
-	names string, budget time.Duration, tuneSeeds string, log io.Writer) error {
+	names string, budget time.Duration, tuneSeeds string, ev evalFlags, log io.Writer) error {
 	set := given(fs)
 	if set["tune-seeds"] && !set["tune"] {
 		return fmt.Errorf("--tune-seeds: give --tune BUDGET too")
@@ -153,7 +153,7 @@ func tuneTable1(reg models.Registry, fs *flag.FlagSet, preds []experiment.Predic
 	if err != nil {
 		return err
 	}
-	tt.log = log
+	tt.log, tt.eval = log, ev
 	if err := tuned(reg, preds, tt); err != nil {
 		return err
 	}

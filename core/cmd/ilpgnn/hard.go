@@ -31,6 +31,13 @@ func (e *evalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&e.negatives, "negatives", "", "with --eval heart: a folder for the hard negatives, one file per graph and seed: read when there, written when not, so that every model is ranked against the same pairs")
 }
 
+// registerTune adds the flags to tune, where they choose what candidates
+// are compared on.
+func (e *evalFlags) registerTune(fs *flag.FlagSet) {
+	fs.StringVar(&e.eval, "eval", "auc", "what candidates are compared on: auc (what train keeps weights by), or heart: the MRR of each validation link among 500 hard negatives of its own (docs/heart.md), a winner's validation AUC at most 0.3 points below the current settings'")
+	fs.StringVar(&e.negatives, "negatives", "", "with --eval heart: a folder for the validation links' hard negatives, one file per graph and seed: read when there, written when not")
+}
+
 func (e *evalFlags) validate(given map[string]bool) error {
 	switch e.eval {
 	case "auc", "heart":
@@ -72,16 +79,32 @@ func (e *evalFlags) attach(d *dataset.Dataset, sp *split.Split, seed uint64) (*h
 	start := time.Now()
 	o := heart.DefaultOptions()
 	o.Features = d.Graph.MadeUpFeatures == ""
-	path := ""
-	if e.negatives != "" {
-		fp := fingerprint.Of(d.Graph)
-		path = filepath.Join(e.negatives, fmt.Sprintf("heart-%s-seed-%d.bin", hex.EncodeToString(fp[:6]), seed))
-	}
+	path := e.path(d, seed, "")
 	n, written, err := heart.ForSplit(d.Graph, sp, seed, o, path)
 	if err != nil {
 		return nil, fmt.Errorf("seed %d: hard negatives: %w", seed, err)
 	}
 	return &heartJSON{File: path, Written: written, Digest: digest(n.Nodes), Links: len(n.Links), PerLink: n.PerLink, Seconds: time.Since(start).Seconds()}, nil
+}
+
+// attachValidation sets the hard negatives of sp's validation links.
+func (e *evalFlags) attachValidation(d *dataset.Dataset, sp *split.Split, seed uint64) error {
+	o := heart.DefaultOptions()
+	o.Features = d.Graph.MadeUpFeatures == ""
+	if _, _, err := heart.ForValidation(d.Graph, sp, seed, o, e.path(d, seed, "-val")); err != nil {
+		return fmt.Errorf("seed %d: hard negatives of the validation links: %w", seed, err)
+	}
+	return nil
+}
+
+// path is the negatives file of d's seed under --negatives ("" without),
+// its name ending in suffix before the extension.
+func (e *evalFlags) path(d *dataset.Dataset, seed uint64, suffix string) string {
+	if e.negatives == "" {
+		return ""
+	}
+	fp := fingerprint.Of(d.Graph)
+	return filepath.Join(e.negatives, fmt.Sprintf("heart-%s-seed-%d%s.bin", hex.EncodeToString(fp[:6]), seed, suffix))
 }
 
 func digest(nodes []int32) string {

@@ -13,6 +13,7 @@ import (
 
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/heart"
 	"ilpgnn/core/models"
 	"ilpgnn/core/split"
 	"ilpgnn/core/sysmem"
@@ -101,6 +102,8 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	out := fs.String("settings", "", "write the chosen settings to this file, for train --config")
 	asJSON := fs.Bool("json", false, "print the search as one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	var ev evalFlags
+	ev.registerTune(fs)
 	spec, lookupErr := reg.Lookup(modelFlag(args))
 	if lookupErr != nil {
 		spec = reg[0]
@@ -124,6 +127,9 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 	if *budget < 0 {
 		return fmt.Errorf("--budget: want a positive duration (got %v)", *budget)
 	}
+	if err := ev.validate(given(fs)); err != nil {
+		return err
+	}
 	if opt.Select, err = models.ParseSelection(*selectOn); err != nil {
 		return fmt.Errorf("--select: %w", err)
 	}
@@ -138,7 +144,7 @@ func cmdTune(ctx context.Context, reg models.Registry, args []string, stdout, st
 			fmt.Fprintf(stderr, "round %d  candidate %s  %s  %s  %5.1fs  %s\n", t.Round, candidateName(t, 2), epochsText(t), scoresText(t), t.Seconds, settingsText(t.Settings))
 		}
 	}
-	s, err := runTune(ctx, spec, src, *budget, opt, given(fs), stderr)
+	s, err := runTune(ctx, spec, src, *budget, opt, given(fs), ev, stderr)
 	if err != nil {
 		return err
 	}
@@ -199,7 +205,8 @@ type searched struct {
 // budget when positive (the flags of given among trials, eta and
 // min-epochs winning), and writes the plan with its estimate before the
 // first trial and the actual time after the last to log.
-func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget time.Duration, opt tune.Options, given map[string]bool, log io.Writer) (*searched, error) {
+func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget time.Duration, opt tune.Options, given map[string]bool, ev evalFlags, log io.Writer) (*searched, error) {
+	opt.Rank = ev.eval == "heart"
 	if len(spec.Space) == 0 {
 		return nil, tune.ErrNothingToTune
 	}
@@ -238,7 +245,7 @@ func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget 
 		within = " (budget " + tune.Duration(budget) + ")"
 	}
 	fmt.Fprintf(log, "plan: %s%s, %s here\n", spec.Name, within, est)
-	res, err := tune.Search(ctx, spec, tuningData(src), opt)
+	res, err := tune.Search(ctx, spec, tuningData(src, ev), opt)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +262,11 @@ func runTune(ctx context.Context, spec models.Spec, src *dataset.Source, budget 
 
 // tuningData loads a tuning seed's dataset and its split with the default
 // shares.
-func tuningData(src *dataset.Source) tune.Data {
+//
+// Under --eval heart each split's validation links get their hard
+// negatives, drawn once per seed for every trial.
+func tuningData(src *dataset.Source, ev evalFlags) tune.Data {
+	hard := map[uint64][]graph.Edge{}
 	return func(seed uint64) (*dataset.Dataset, *split.Split, error) {
 		d, err := src.Load(seed)
 		if err != nil {
@@ -264,6 +275,16 @@ func tuningData(src *dataset.Source) tune.Data {
 		sp, err := d.Split(seed, split.DefaultValFrac, split.DefaultTestFrac)
 		if err != nil {
 			return nil, nil, fmt.Errorf("seed %d: %w", seed, err)
+		}
+		if ev.eval == "heart" {
+			if pairs, ok := hard[seed]; ok {
+				sp.ValHard, sp.HardPerLink = pairs, heart.DefaultOptions().PerLink
+			} else {
+				if err := ev.attachValidation(d, sp, seed); err != nil {
+					return nil, nil, err
+				}
+				hard[seed] = sp.ValHard
+			}
 		}
 		return d, sp, nil
 	}
@@ -284,7 +305,7 @@ func fixedSettings(fs *flag.FlagSet) map[string]string {
 // are the model's.
 func isTuneFlag(name string) bool {
 	switch name {
-	case "data", "seeds", "model", "budget", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet", "select":
+	case "data", "seeds", "model", "budget", "trials", "eta", "min-epochs", "draw-seed", "settings", "json", "quiet", "select", "eval", "negatives":
 		return true
 	}
 	return false
@@ -348,6 +369,9 @@ func epochsText(t tune.Trial) string {
 // scoresText writes t's validation scores, the one its weights were kept
 // on first: "val P@1 0.952 P@2 0.901 AUC 0.9165" or "val AUC 0.9213".
 func scoresText(t tune.Trial) string {
+	if t.ValMRR != nil {
+		return fmt.Sprintf("val MRR %.4f AUC %.4f", *t.ValMRR, t.ValAUC)
+	}
 	if t.ValP1 == nil {
 		return fmt.Sprintf("val AUC %.4f", t.ValAUC)
 	}
