@@ -401,3 +401,39 @@ func TestSampleRepeatsScoredCandidates(t *testing.T) {
 		}
 	}
 }
+
+// SuggestionHits against sorting each link's candidates as suggestions
+// are sorted, with scores that tie often.
+func TestSuggestionHitsBySorting(t *testing.T) {
+	w := newWorld(t, 13)
+	score := func(e graph.Edge) float32 { return float32((int(e.U)*7 + int(e.V)*13) % 5) }
+	pairs, starts, own := SuggestionPairs(w.train, w.known, w.held)
+	scores := make([]float32, len(pairs))
+	for k, p := range pairs {
+		scores[k] = score(p)
+	}
+	for _, k := range []int{1, 3, 10} {
+		hits := 0
+		for _, l := range w.held {
+			var cands []int
+			for x := range w.train.NumNodes() {
+				if x != int(l.U) && !w.train.HasEdge(int(l.U), x) && (x == int(l.V) || !w.known.HasEdge(int(l.U), x)) {
+					cands = append(cands, x)
+				}
+			}
+			slices.SortFunc(cands, func(a, b int) int {
+				if c := cmp.Compare(score(graph.Edge{U: l.U, V: int32(b)}), score(graph.Edge{U: l.U, V: int32(a)})); c != 0 {
+					return c
+				}
+				return cmp.Compare(a, b)
+			})
+			if slices.Index(cands, int(l.V)) < k {
+				hits++
+			}
+		}
+		want := float64(hits) / float64(len(w.held))
+		if got := SuggestionHits(pairs, starts, own, scores, k); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("Hits@%d = %v, sorting gives %v", k, got, want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"ilpgnn/core/autograd"
 	"ilpgnn/core/eval"
 	"ilpgnn/core/graph"
+	"ilpgnn/core/heart"
 	"ilpgnn/core/optim"
 	"ilpgnn/core/split"
 )
@@ -76,10 +77,14 @@ type Result struct {
 	// (split.Split.TestHard), and ValRanking each validation link
 	// (ValHard), both with the kept weights; nil when the split has none.
 	TestRanking, ValRanking *eval.Ranking
-	TrainSeconds            float64 // the epochs, validation included
-	EpochMillis             float64 // TrainSeconds per epoch, in milliseconds
-	TestSeconds             float64
-	History                 []Progress // one per completed epoch
+	// SuggestHits10 is the share of test links (heart.SuggestLinks at
+	// most) whose other end is among the first 10 suggestions of their
+	// first end, when the split names its known links (split.Known).
+	SuggestHits10 *float64
+	TrainSeconds  float64 // the epochs, validation included
+	EpochMillis   float64 // TrainSeconds per epoch, in milliseconds
+	TestSeconds   float64
+	History       []Progress // one per completed epoch
 }
 
 // Epoch is the loop's side of one epoch, handed to Trainer.Epoch.
@@ -213,6 +218,15 @@ func (r *Result) Test(sp *split.Split, logits func([]graph.Edge) []float32) []fl
 	n := len(sp.TestPos)
 	r.TestAUC, r.TestHits = eval.AUC(s[:n], s[n:]), eval.HitsOf(s[:n], s[n:])
 	r.TestRanking = ranking(s[:n], sp.TestHard, logits)
+	if sp.Known != nil {
+		pairs, starts, own := heart.SuggestionPairs(sp.Train, sp.Known, sp.TestPos)
+		scores := make([]float32, 0, len(pairs))
+		for lo := 0; lo < len(pairs); lo += hardChunk {
+			scores = append(scores, logits(pairs[lo:min(lo+hardChunk, len(pairs))])...)
+		}
+		h := heart.SuggestionHits(pairs, starts, own, scores, 10)
+		r.SuggestHits10 = &h
+	}
 	if len(sp.ValHard) > 0 {
 		r.ValRanking = ranking(logits(sp.ValPos), sp.ValHard, logits)
 	}

@@ -61,6 +61,10 @@ type Split struct {
 	// are the same for ValPos, which tune compares settings on.
 	TestHard, ValHard []graph.Edge
 	HardPerLink       int
+	// Known, when set, is the graph of every true link (the one split), and
+	// loop.Result.Test then also ranks test links as suggestions are
+	// ranked (heart.SuggestionPairs), without the other true links.
+	Known *graph.Graph
 }
 
 // New splits g's undirected edges (g.Edges(), M of them) with the given

@@ -88,7 +88,7 @@ func fitWith(cfg models.Config) experiment.FitFunc {
 			return experiment.Fit{}, err
 		}
 		r := t.Result()
-		return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, TestHeart: r.TestRanking, ValAUC: r.ValAUC, Epochs: r.Epochs,
+		return experiment.Fit{TestAUC: r.TestAUC, TestHits: r.TestHits, TestHeart: r.TestRanking, SuggestHits10: r.SuggestHits10, ValAUC: r.ValAUC, Epochs: r.Epochs,
 			TrainSeconds: r.TrainSeconds, EpochMillis: r.EpochMillis}, nil
 	}
 }

@@ -79,6 +79,7 @@ func (e *evalFlags) attach(d *dataset.Dataset, sp *split.Split, seed uint64) (*h
 	start := time.Now()
 	o := heart.DefaultOptions()
 	o.Features = d.Graph.MadeUpFeatures == ""
+	sp.Known = d.Graph
 	path := e.path(d, seed, "")
 	n, written, err := heart.ForSplit(d.Graph, sp, seed, o, path)
 	if err != nil {
@@ -118,7 +119,7 @@ func digest(nodes []int32) string {
 }
 
 // printRanking writes a run's HeaRT line under its row.
-func printRanking(w io.Writer, r *eval.Ranking, h *heartJSON) {
+func printRanking(w io.Writer, r *eval.Ranking, suggest *float64, h *heartJSON) {
 	from := fmt.Sprintf("drawn in %.1f s", h.Seconds)
 	switch {
 	case h.File != "" && h.Written:
@@ -128,4 +129,7 @@ func printRanking(w io.Writer, r *eval.Ranking, h *heartJSON) {
 	}
 	fmt.Fprintf(w, "        HeaRT: MRR %.4f, Hits@1 %.4f, @3 %.4f, @10 %.4f, @20 %.4f, @50 %.4f, @100 %.4f (each test link among %d hard negatives of its own, %s)\n",
 		r.MRR, r.Hits1, r.Hits3, r.Hits10, r.Hits20, r.Hits50, r.Hits100, h.PerLink, from)
+	if suggest != nil {
+		fmt.Fprintf(w, "        suggestions: %.4f of the test links have their other end among the first 10 suggestions of their first end (every node not yet its neighbour ranked)\n", *suggest)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ilpgnn/core/baselines/heuristic"
+	"ilpgnn/core/graph"
 	"ilpgnn/core/heart"
 	"ilpgnn/core/internal/datasets"
 )
@@ -84,6 +85,34 @@ func TestTrainHeartOnCora(t *testing.T) {
 	got := aa.Runs[0].TestHeart
 	if math.Abs(got.MRR-mrr) > 1e-12 || math.Abs(got.Hits10-hits10) > 1e-12 {
 		t.Fatalf("Adamic-Adar: MRR %v, Hits@10 %v; counted here %v, %v", got.MRR, got.Hits10, mrr, hits10)
+	}
+
+	// Suggestions: each test link's other end ranked among every node not
+	// yet a neighbour of its first end (other true links left out), by
+	// Adamic-Adar, ties to the smaller node.
+	hits := 0
+	for _, l := range sp.TestPos {
+		i := int(l.U)
+		var cands []graph.Edge
+		for x := range d.Graph.NumNodes() {
+			if x != i && !sp.Train.HasEdge(i, x) && (x == int(l.V) || !d.Graph.HasEdge(i, x)) {
+				cands = append(cands, graph.Edge{U: l.U, V: int32(x)})
+			}
+		}
+		sc := heuristic.Scores(sp.Train, heuristic.AdamicAdar, cands)
+		mine := sc[slices.Index(cands, l)]
+		above := 0
+		for k, c := range cands {
+			if sc[k] > mine || sc[k] == mine && c.V < l.V {
+				above++
+			}
+		}
+		if above < 10 {
+			hits++
+		}
+	}
+	if s := aa.Runs[0].SuggestHits10; s == nil || math.Abs(*s-float64(hits)/float64(len(sp.TestPos))) > 1e-12 {
+		t.Fatalf("suggestions' Hits@10 %v, counted here %d of %d", s, hits, len(sp.TestPos))
 	}
 
 	// Without --json the report says it too.

@@ -65,14 +65,18 @@ type runJSON struct {
 	TestHits eval.Hits `json:"test_hits"`
 	// TestHeart ranks each test link among its own hard negatives
 	// (--eval heart), and HeartNegatives says where those came from.
-	TestHeart      *eval.Ranking `json:"test_heart,omitempty"`
-	HeartNegatives *heartJSON    `json:"heart_negatives,omitempty"`
-	ValAUC         float64       `json:"val_auc"`
-	Epochs         int           `json:"epochs"`
-	BestEpoch      int           `json:"best_epoch"`
-	TrainSeconds   float64       `json:"train_seconds"`
-	EpochMillis    float64       `json:"epoch_ms"`
-	PrepSeconds    float64       `json:"prep_seconds"`
+	TestHeart *eval.Ranking `json:"test_heart,omitempty"`
+	// SuggestHits10 is the share of test links (1000 at most) whose other
+	// end is among the first 10 suggestions of their first end, ranked
+	// among every node not yet its neighbour (--eval heart).
+	SuggestHits10  *float64   `json:"suggest_hits10,omitempty"`
+	HeartNegatives *heartJSON `json:"heart_negatives,omitempty"`
+	ValAUC         float64    `json:"val_auc"`
+	Epochs         int        `json:"epochs"`
+	BestEpoch      int        `json:"best_epoch"`
+	TrainSeconds   float64    `json:"train_seconds"`
+	EpochMillis    float64    `json:"epoch_ms"`
+	PrepSeconds    float64    `json:"prep_seconds"`
 	// PhaseMillis is the mean time per epoch of each phase.
 	PhaseMillis map[string]float64 `json:"phase_ms"`
 	// P1 and P2 are the explanations' Precision@1 and @2 on the test links
@@ -111,7 +115,9 @@ type trainJSON struct {
 	// TestHeart (--eval heart).
 	TestHeartMean *eval.Ranking `json:"test_heart_mean,omitempty"`
 	TestHeartStd  *eval.Ranking `json:"test_heart_std,omitempty"`
-	ValAUCMean    float64       `json:"val_auc_mean"`
+	// SuggestHits10Mean is the mean of the runs' SuggestHits10.
+	SuggestHits10Mean *float64 `json:"suggest_hits10_mean,omitempty"`
+	ValAUCMean        float64  `json:"val_auc_mean"`
 	// ECEMean and ECEUncalibratedMean are the means over seeds of the runs'
 	// calibration errors, when the model is calibrated.
 	ECEMean             *float64 `json:"ece_mean,omitempty"`
@@ -330,7 +336,7 @@ func (tr *trainRun) runSeed(ctx context.Context, src *dataset.Source, seed uint6
 	if !tr.json {
 		r.print(stdout, tr.spec)
 		if r.TestHeart != nil {
-			printRanking(stdout, r.TestHeart, hard)
+			printRanking(stdout, r.TestHeart, r.SuggestHits10, hard)
 		}
 	}
 	if tr.save != "" {
@@ -427,7 +433,7 @@ func checkWritable(path string) error {
 
 // runOf is a run's line of the report.
 func runOf(seed uint64, res models.Result) runJSON {
-	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, TestHeart: res.TestRanking, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
+	r := runJSON{Seed: seed, TestAUC: res.TestAUC, TestHits: res.TestHits, TestHeart: res.TestRanking, SuggestHits10: res.SuggestHits10, ValAUC: res.ValAUC, Epochs: res.Epochs, BestEpoch: res.BestEpoch,
 		TrainSeconds: res.TrainSeconds, EpochMillis: res.EpochMillis, PrepSeconds: res.PrepSeconds, phases: res.Phases,
 		Calibration: res.Calibration, SelectedOn: res.SelectedOn}
 	if len(res.Phases) > 0 {
@@ -493,6 +499,16 @@ func (out *trainJSON) summarise() {
 		m, s := eval.MeanStdRanking(rankings)
 		out.TestHeartMean, out.TestHeartStd = &m, &s
 	}
+	var suggest []float64
+	for _, r := range out.Runs {
+		if r.SuggestHits10 != nil {
+			suggest = append(suggest, *r.SuggestHits10)
+		}
+	}
+	if len(suggest) > 0 && len(suggest) == len(out.Runs) {
+		m, _ := eval.MeanStd(suggest)
+		out.SuggestHits10Mean = &m
+	}
 }
 
 // printSummary writes the closing line of the table.
@@ -505,7 +521,11 @@ func (out *trainJSON) printSummary(w io.Writer) {
 			out.TestAUCMean, out.TestAUCStd, len(out.Runs), out.ValAUCMean, m.At20, s.At20, m.At50, s.At50, m.At100, s.At100)
 	}
 	if h, hs := out.TestHeartMean, out.TestHeartStd; h != nil {
-		fmt.Fprintf(w, "HeaRT: MRR %.4f ± %.4f, Hits@1 %.4f ± %.4f, @10 %.4f ± %.4f, @100 %.4f ± %.4f\n", h.MRR, hs.MRR, h.Hits1, hs.Hits1, h.Hits10, hs.Hits10, h.Hits100, hs.Hits100)
+		fmt.Fprintf(w, "HeaRT: MRR %.4f ± %.4f, Hits@1 %.4f ± %.4f, @10 %.4f ± %.4f, @100 %.4f ± %.4f", h.MRR, hs.MRR, h.Hits1, hs.Hits1, h.Hits10, hs.Hits10, h.Hits100, hs.Hits100)
+		if out.SuggestHits10Mean != nil {
+			fmt.Fprintf(w, "; test links among the first 10 suggestions %.4f", *out.SuggestHits10Mean)
+		}
+		fmt.Fprintln(w)
 	}
 }
 

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 	"ilpgnn/core/baselines/heuristic"
 	"ilpgnn/core/dataset"
 	"ilpgnn/core/eval"
+	"ilpgnn/core/graph"
+	"ilpgnn/core/heart"
 	"ilpgnn/core/split"
 )
 
@@ -114,5 +117,49 @@ func TestTable1Tuned(t *testing.T) {
 	tuneSeeds = []uint64{2}
 	if _, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{p}, []uint64{2}, nil, nil); err == nil || !strings.Contains(err.Error(), "seed 2 both chose the settings and measures them") {
 		t.Errorf("a tuning seed that measures: %v", err)
+	}
+}
+
+// With hard negatives, each source's seed draws them once and every
+// predictor ranks against those very pairs; the HeaRT table shows them.
+func TestTable1HardNegatives(t *testing.T) {
+	src, err := dataset.Parse("synth:sparse:seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	draws := 0
+	hard := func(d *dataset.Dataset, sp *split.Split, seed uint64) error {
+		draws++
+		negs, err := heart.Sample(sp.Train, d.Graph, sp.TestPos, seed, heart.Options{PerLink: 4, Alpha: 0.15, Epsilon: 1e-4})
+		if err != nil {
+			return err
+		}
+		sp.TestHard, sp.HardPerLink = negs.Pairs(), negs.PerLink
+		return nil
+	}
+	var seen [][]graph.Edge
+	fit := func(_ context.Context, _ *dataset.Dataset, sp *split.Split, _ uint64) (Fit, error) {
+		seen = append(seen, sp.TestHard)
+		pos := heuristic.Scores(sp.Train, heuristic.AdamicAdar, sp.TestPos)
+		r := eval.RankingOf(pos, heuristic.Scores(sp.Train, heuristic.AdamicAdar, sp.TestHard))
+		return Fit{TestHeart: &r}, nil
+	}
+	rep, err := Table1(context.Background(), []*dataset.Source{src}, []Predictor{{Name: "aa", Fit: fit}, {Name: "again", Fit: fit}}, []uint64{2}, hard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if draws != 1 || len(seen) != 2 || &seen[0][0] != &seen[1][0] {
+		t.Fatalf("%d draws for one seed; the predictors saw the same pairs: %v", draws, len(seen) == 2 && &seen[0][0] == &seen[1][0])
+	}
+	cells := rep.Rows[0].Cells
+	if cells[0].TestHeart == nil || *cells[0].TestHeart != *cells[1].TestHeart || cells[0].TestHeartStd.MRR != 0 {
+		t.Fatalf("cells %+v, %+v", cells[0].TestHeart, cells[1].TestHeart)
+	}
+	var b strings.Builder
+	if err := WriteTable1(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "HeaRT: each test link ranked") || !strings.Contains(b.String(), fmt.Sprintf("**%.2f ± 0.00**", 100*cells[0].TestHeart.MRR)) {
+		t.Fatalf("the table lacks the HeaRT rows:\n%s", b.String())
 	}
 }
