@@ -123,3 +123,7 @@ func TestHardPairs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCoraRanking: ranking on Cora's test links, the first call
+// drawing their hard negatives (ms-first), the others reusing them.
+func BenchmarkCoraRanking(b *testing.B) { benchCora(b, "ranking", nil) }
