@@ -1,7 +1,8 @@
 // Accessibility in headless Chromium: axe-core (npm's, read from
 // node_modules, so nothing is fetched) checks the WCAG 2 A and AA rules
 // on the app in its main states (the demo graph, after a run trained in
-// the tab, a pair explained, every step of the walk-through) and on the
+// the tab, the insight panel's hard-negatives table, a pair explained,
+// every step of the walk-through) and on the
 // page `ilpgnn export` writes, in light and dark schemes, and finds
 // nothing. The pair has common neighbours, whose small green tags are
 // among what is checked. The exported page asks for no favicon.ico, and
@@ -72,7 +73,7 @@ async function assertNone(what) {
   assert.deepEqual(await violations(), [], `${what}: axe's WCAG 2 A/AA violations`);
 }
 
-test("the app: the demo graph, a run trained in the tab, a pair explained and each step of the walk-through", async () => {
+test("the app: the demo graph, a run trained in the tab, its hard negatives ranked, a pair explained and each step of the walk-through", async () => {
   await page.goto(`${appServer.origin}/`);
   await page.waitForFunction(() => window.ilpgnnExplorer?.metrics.firstGraphMs !== undefined, null, { timeout: WAIT });
   await assertNone("the demo graph");
@@ -83,6 +84,12 @@ test("the app: the demo graph, a run trained in the tab, a pair explained and ea
   await page.click("#train");
   await page.waitForSelector("#train-result h3", { timeout: LONG_WAIT });
   await assertNone("after training");
+
+  await app(() => (document.getElementById("insight-panel").open = true));
+  await page.click("#insight-ranking");
+  await page.waitForSelector("#ranking-summary", { timeout: LONG_WAIT });
+  await assertNone("the insight panel's hard negatives (HeaRT)");
+  await app(() => (document.getElementById("insight-panel").open = false));
 
   await page.fill("#pair-i", PAIR[0]);
   await page.fill("#pair-j", PAIR[1]);

@@ -186,6 +186,31 @@ test("a new user: demo graph, train, click two nodes, reload restores the explan
   await page.click("#insight-fidelity");
   await page.waitForSelector("#fidelity-summary", { timeout: LONG_WAIT });
   assert.match(await page.textContent("#fidelity-summary"), /points at M = 4; removing M random neighbours instead \(mean of 10 draws\) lowers it by -?\d+\.\d\d, -?\d+\.\d\d, -?\d+\.\d\d, -?\d+\.\d\d points/);
+  // Hard negatives (HeaRT): each test link ranked among its own, beside two
+  // heuristics. The model's row is what the engine returns (a second call
+  // reuses the model's negatives, so it returns the same figures).
+  await page.click("#insight-ranking");
+  await page.waitForSelector("#ranking-summary", { timeout: LONG_WAIT });
+  const rankingRows = await app(() =>
+    [...document.querySelectorAll("#ranking-table tbody tr")].map((tr) => [tr.dataset.row, [...tr.querySelectorAll("th, td")].map((c) => c.textContent)]),
+  );
+  assert.deepEqual(rankingRows.map(([key, cells]) => [key, cells[0]]), [["model", "this model"], ["cn", "common neighbours"], ["aa", "Adamic-Adar"]]);
+  assert.deepEqual(
+    await app(() => [...document.querySelectorAll("#ranking-table thead th")].map((c) => c.textContent)),
+    ["ranked by", "MRR", "Hits@1", "Hits@10", "Hits@100"],
+  );
+  assert.equal(await page.textContent("#ranking-table caption"), "Test links ranked among hard negatives (HeaRT)");
+  const ranking = await app(() => window.ilpgnnExplorer.engine.ranking());
+  assert.equal(ranking.reused, true, "the second ranking reuses the model's negatives");
+  assert.ok(ranking.model.mrr > 0 && ranking.model.mrr <= 1, `MRR ${ranking.model.mrr}`);
+  const pct = (v) => `${(100 * v).toFixed(1)}%`;
+  assert.deepEqual(rankingRows[0][1].slice(1), [ranking.model.mrr, ranking.model.hits1, ranking.model.hits10, ranking.model.hits100].map(pct));
+  assert.deepEqual(rankingRows[1][1].slice(1), [ranking.cn.mrr, ranking.cn.hits1, ranking.cn.hits10, ranking.cn.hits100].map(pct));
+  assert.match(
+    await page.textContent("#ranking-summary"),
+    new RegExp(`^Each of the ${ranking.links} test links is ranked among ${ranking.perLink} hard negatives of its own \\(pairs that share neighbours, are close by PageRank or have similar features\\); MRR is the mean of 1 / rank`),
+  );
+  assert.equal(await page.isHidden("#insight-progress"), true);
   await page.locator("#insight-panel").scrollIntoViewIfNeeded();
   await shot("05-insight");
 

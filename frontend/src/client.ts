@@ -10,7 +10,7 @@ import {
   type ErrorInfo,
   type Evaluation,
   type Explanation,
-  type FidelityProgress,
+  type StepProgress,
   type FidelityResult,
   type FileMap,
   type GraphDescription,
@@ -27,6 +27,7 @@ import {
   type OpProgress,
   type OpValue,
   type Preset,
+  type RankingResult,
   type RequestMessage,
   type StorageInfo,
   type SaveStatus,
@@ -71,7 +72,7 @@ export interface ClientOptions {
 export interface RequestOptions<O extends OpName = OpName> {
   /** Files sent with the request, keyed by file name. */
   files?: FileMap;
-  /** Called for each progress event, in arrival order (`train`, `fidelity`). */
+  /** Called for each progress event, in arrival order (`train`, `tune`, `fidelity`, `ranking`). */
   onProgress?: [OpProgress<O>] extends [never] ? never : (progress: OpProgress<O>) => void;
   /**
    * Aborting a `train` or `tune` sends `cancel`; the promise then resolves with the
@@ -130,10 +131,21 @@ export interface TuneOptions {
 /** Options of {@link EngineClient.fidelity}. */
 export interface FidelityOptions {
   /** Called after each M, in order. */
-  onProgress?: (progress: FidelityProgress) => void;
+  onProgress?: (progress: StepProgress) => void;
   /**
    * Aborting rejects at once with an `AbortError`; the engine cannot stop a
    * fidelity run, so it finishes it and the reply is dropped.
+   */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link EngineClient.ranking}. */
+export interface RankingOptions {
+  /** Called after the drawing of the negatives and after each chunk of pairs scored, in order. */
+  onProgress?: (progress: StepProgress) => void;
+  /**
+   * Aborting rejects at once with an `AbortError`; the engine cannot stop a
+   * ranking, so it finishes it (keeping the negatives it drew) and the reply is dropped.
    */
   signal?: AbortSignal;
 }
@@ -339,6 +351,17 @@ export class EngineClient {
   fidelity(maxM?: number, options: FidelityOptions = {}): Promise<FidelityResult> {
     const { onProgress, signal } = options;
     return this.request("fidelity", maxM === undefined ? {} : { maxM }, compact({ onProgress, signal }));
+  }
+
+  /**
+   * `ranking`: each test link of the model's split ranked among hard
+   * negatives of its own (HeaRT, docs/heart.md), by the model and, to
+   * compare, by common neighbours and Adamic-Adar; the negatives are drawn
+   * once per model, with a progress event after the drawing and each chunk.
+   */
+  ranking(options: RankingOptions = {}): Promise<RankingResult> {
+    const { onProgress, signal } = options;
+    return this.request("ranking", undefined, compact({ onProgress, signal }));
   }
 
   /** `suggest`: the most probable new links of `node` (engine default `top` = 10). */

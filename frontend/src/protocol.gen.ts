@@ -873,14 +873,66 @@ export interface FidelityResult {
 }
 
 /**
- * FidelityProgress is the progress event of a foreground operation that runs in
- * steps (fidelity: one per M).
+ * StepProgress is the progress event of a foreground operation that runs in
+ * steps (fidelity: one per M; ranking: the drawing of the negatives, then
+ * one per chunk of pairs scored).
  */
-export interface FidelityProgress {
+export interface StepProgress {
   /** 1-based: steps done */
   step: number;
   steps: number;
   elapsedMs: number;
+}
+
+/**
+ * RankingScores are the mean reciprocal rank and the Hits@K of the test
+ * links, each among its own hard negatives (eval.Ranking; a tie counts
+ * half), as shares in [0, 1].
+ */
+export interface RankingScores {
+  mrr: number;
+  hits1: number;
+  hits3: number;
+  hits10: number;
+  hits20: number;
+  hits50: number;
+  hits100: number;
+}
+
+/** RankingResult is the result of ranking. */
+export interface RankingResult {
+  /**
+   * Model is how the current model ranks each test link among its hard
+   * negatives.
+   */
+  model: RankingScores;
+  /**
+   * CN is how the common-neighbours heuristic on the training graph
+   * ranks them, to compare.
+   */
+  cn: RankingScores;
+  /**
+   * AA is how the Adamic-Adar heuristic on the training graph ranks
+   * them, to compare.
+   */
+  aa: RankingScores;
+  /** the test links */
+  links: number;
+  /** the hard negatives of each */
+  perLink: number;
+  /**
+   * Features says whether the input's features were among the heuristics
+   * that drew the negatives (made-up features are left out).
+   */
+  features: boolean;
+  /**
+   * Reused says the negatives were drawn by an earlier ranking of the
+   * same model; DrawMs is the time their drawing took, whenever it was.
+   */
+  reused: boolean;
+  drawMs: number;
+  /** this request's time, drawing included */
+  ms: number;
 }
 
 /** SuggestArgs are the args of suggest. */
@@ -1074,7 +1126,8 @@ export interface Ops {
   evaluate: { args: NoArgs; result: Evaluation };
   explain: { args: PairArgs; result: Explanation };
   insight: { args: NoArgs; result: Insight };
-  fidelity: { args: FidelityArgs; result: FidelityResult; progress: FidelityProgress };
+  fidelity: { args: FidelityArgs; result: FidelityResult; progress: StepProgress };
+  ranking: { args: NoArgs; result: RankingResult; progress: StepProgress };
   suggest: { args: SuggestArgs; result: Suggestion[] };
   compare: { args: CompareArgs; result: Comparison };
   "checkpoints.list": { args: NoArgs; result: CheckpointList };

@@ -63,7 +63,7 @@ export interface ReadyMessage {
   engine: EngineInfo;
 }
 
-/** Progress of a running request (`train`, `fidelity`). */
+/** Progress of a running request (`train`, `tune`, `fidelity`, `ranking`). */
 export interface ProgressMessage {
   v: ProtocolVersion;
   type: "progress";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import { EngineClient, EngineError } from "../src/client";
-import type { Explanation, FidelityProgress, FidelityResult, Insight, TrainProgress, TrainResult, TuneProgress, TuneResult } from "../src/protocol";
+import type { Explanation, FidelityResult, Insight, RankingResult, StepProgress, TrainProgress, TrainResult, TuneProgress, TuneResult } from "../src/protocol";
 import { FakeWorker } from "./fake-worker";
 
 function setup(): { worker: FakeWorker; client: EngineClient; warnings: string[] } {
@@ -77,12 +77,12 @@ describe("EngineClient", () => {
 
   test("fidelity reports progress per M, in order, before the result", async () => {
     const { worker, client, warnings } = setup();
-    const seen: FidelityProgress[] = [];
+    const seen: StepProgress[] = [];
     const fidelity = client.fidelity(3, { onProgress: (p) => seen.push(p) });
     const { id, op, args } = worker.last;
     assert.equal(op, "fidelity");
     assert.deepEqual(args, { maxM: 3 });
-    const steps: FidelityProgress[] = [1, 2, 3].map((step) => ({ step, steps: 3, elapsedMs: 10 * step }));
+    const steps: StepProgress[] = [1, 2, 3].map((step) => ({ step, steps: 3, elapsedMs: 10 * step }));
     for (const progress of steps) worker.emit({ v: 1, type: "progress", id, progress });
     assert.deepEqual(seen, steps);
     const result: FidelityResult = {
@@ -93,6 +93,23 @@ describe("EngineClient", () => {
     worker.result(id, result);
     assert.deepEqual(await fidelity, result);
     assert.equal(seen.length, 3, "no progress after the result");
+    assert.deepEqual(warnings, []);
+  });
+
+  test("ranking sends no args and reports the drawing and each chunk, in order, before the result", async () => {
+    const { worker, client, warnings } = setup();
+    const seen: StepProgress[] = [];
+    const ranking = client.ranking({ onProgress: (p) => seen.push(p) });
+    const { id, op } = worker.last;
+    assert.equal(op, "ranking");
+    assert.equal("args" in worker.last, false);
+    const steps: StepProgress[] = [1, 2, 3].map((step) => ({ step, steps: 3, elapsedMs: 5 * step }));
+    for (const progress of steps) worker.emit({ v: 1, type: "progress", id, progress });
+    assert.deepEqual(seen, steps);
+    const scores = { mrr: 0.5, hits1: 0.25, hits3: 0.5, hits10: 0.75, hits20: 1, hits50: 1, hits100: 1 };
+    const result: RankingResult = { model: scores, cn: { ...scores, mrr: 0.2 }, aa: { ...scores, mrr: 0.3 }, links: 4, perLink: 500, features: true, reused: false, drawMs: 2, ms: 7 };
+    worker.result(id, result);
+    assert.deepEqual(await ranking, result);
     assert.deepEqual(warnings, []);
   });
 
@@ -111,7 +128,7 @@ describe("EngineClient", () => {
   test("aborting fidelity rejects at once and drops its late progress and result", async () => {
     const { worker, client, warnings } = setup();
     const controller = new AbortController();
-    const seen: FidelityProgress[] = [];
+    const seen: StepProgress[] = [];
     const fidelity = client.fidelity(undefined, { signal: controller.signal, onProgress: (p) => seen.push(p) });
     const { id } = worker.last;
     worker.emit({ v: 1, type: "progress", id, progress: { step: 1, steps: 4, elapsedMs: 5 } });

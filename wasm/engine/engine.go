@@ -102,7 +102,7 @@ type model struct {
 	m    *ilpgnn.Model
 	pred *ilpgnn.Predictor // on the whole graph, as the command line explains
 	// held is the predictor on the seed split's training graph (evaluate,
-	// insight, fidelity), built on first use; Engine.mu guards it.
+	// insight, fidelity, ranking), built on first use; Engine.mu guards it.
 	held *heldOut
 	// trainSplit and trainIn are the split and the prepared training
 	// graph of the run that trained the model in this session, which
@@ -231,6 +231,7 @@ var operations = map[string]operation{
 	"evaluate":           {serve: (*Engine).evaluate, idle: true},
 	"insight":            {serve: (*Engine).insight, idle: true},
 	"fidelity":           {serve: (*Engine).fidelity, idle: true},
+	"ranking":            {serve: (*Engine).ranking, idle: true},
 	"explain":            {serve: (*Engine).explain},
 	"suggest":            {serve: (*Engine).suggest},
 	"compare":            {serve: (*Engine).compare, idle: true},

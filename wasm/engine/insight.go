@@ -24,12 +24,16 @@ type heldOut struct {
 	l     *loaded // the graph it was split from
 	split *split.Split
 	pred  *ilpgnn.Predictor
+	// hard are the hard negatives of the split's test links (ranking),
+	// drawn on first use; draws counts the drawings. Engine.mu guards both.
+	hard  *hardNegatives
+	draws int
 }
 
 // heldOut returns mo's split of l and the predictor on its training graph,
 // preparing them on first use and keeping them with the model: on Cora the
 // preparation (the training graph's structure similarity) costs more than
-// what evaluate, insight or fidelity do with it.
+// what evaluate, insight, fidelity or ranking do with it.
 func (e *Engine) heldOut(l *loaded, mo *model) (*heldOut, error) {
 	e.mu.Lock()
 	h := mo.held
@@ -195,7 +199,8 @@ type FidelityPointAUC struct {
 }
 
 // StepProgress is the progress event of a foreground operation that runs in
-// steps (fidelity: one per M).
+// steps (fidelity: one per M; ranking: the drawing of the negatives, then
+// one per chunk of pairs scored).
 type StepProgress struct {
 	Step      int     `json:"step"` // 1-based: steps done
 	Steps     int     `json:"steps"`

@@ -283,8 +283,8 @@ func TestInsightAndFidelity(t *testing.T) {
 	}
 }
 
-// While training runs, insight and fidelity get busy like the other model
-// operations.
+// While training runs, insight, fidelity and ranking get busy like the
+// other model operations.
 func TestInsightBusy(t *testing.T) {
 	_, files := smallSynth(t)
 	p := newPage(t, nil)
@@ -292,10 +292,10 @@ func TestInsightBusy(t *testing.T) {
 		t.Fatalf("load: %+v", r.Error)
 	}
 	var once sync.Once
-	busy := make(chan [2]Reply, 1)
+	busy := make(chan [3]Reply, 1)
 	p.onProgress = func(target int64, _ Progress) {
 		once.Do(func() {
-			busy <- [2]Reply{p.wait(p.send("insight", nil, nil)), p.wait(p.send("fidelity", nil, nil))}
+			busy <- [3]Reply{p.wait(p.send("insight", nil, nil)), p.wait(p.send("fidelity", nil, nil)), p.wait(p.send("ranking", nil, nil))}
 			p.wait(p.send("cancel", map[string]any{"target": target}, nil))
 		})
 	}

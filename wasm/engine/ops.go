@@ -41,6 +41,7 @@ func Ops() []Op {
 		{Name: "explain", Args: reflect.TypeFor[PairArgs](), Result: reflect.TypeFor[Explanation]()},
 		{Name: "insight", Result: reflect.TypeFor[Insight]()},
 		{Name: "fidelity", Args: reflect.TypeFor[FidelityArgs](), Result: reflect.TypeFor[FidelityResult](), Progress: reflect.TypeFor[StepProgress]()},
+		{Name: "ranking", Result: reflect.TypeFor[RankingResult](), Progress: reflect.TypeFor[StepProgress]()},
 		{Name: "suggest", Args: reflect.TypeFor[SuggestArgs](), Result: reflect.TypeFor[[]explain.Suggestion]()},
 		{Name: "compare", Args: reflect.TypeFor[CompareArgs](), Result: reflect.TypeFor[Comparison]()},
 		{Name: "checkpoints.list", Result: reflect.TypeFor[CheckpointList]()},

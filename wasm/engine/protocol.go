@@ -31,7 +31,7 @@ type Reply struct {
 	// Storage is a storage message's news: the checkpoint store stopped
 	// being usable after ready (another tab upgraded its database).
 	Storage  *StorageInfo `json:"storage,omitempty"`
-	Progress any          `json:"progress,omitempty"` // *Progress (train), *TuneProgress (tune) or *StepProgress (fidelity)
+	Progress any          `json:"progress,omitempty"` // *Progress (train), *TuneProgress (tune) or *StepProgress (fidelity, ranking)
 	Result   any          `json:"result,omitempty"`
 	Error    *Error       `json:"error,omitempty"`
 	Bytes    []byte       `json:"-"`

@@ -131,7 +131,7 @@ func FuzzDecodeRequest(f *testing.F) {
 
 		// Every operation that answers at once on an engine without a
 		// graph decodes its args and replies exactly once, with the id.
-		if !slices.Contains([]string{"info", "defaults", "cancel", "describe", "evaluate", "insight", "fidelity",
+		if !slices.Contains([]string{"info", "defaults", "cancel", "describe", "evaluate", "insight", "fidelity", "ranking",
 			"explain", "suggest", "compare", "checkpoints.list", "checkpoints.save", "checkpoints.load",
 			"checkpoints.delete", "checkpoints.export", "nonsense"}, req.Op) {
 			return

@@ -172,7 +172,7 @@ func generateTS() ([]byte, error) {
 	names := map[reflect.Type]string{
 		reflect.TypeFor[Info]():                "EngineInfo",
 		reflect.TypeFor[Progress]():            "TrainProgress",
-		reflect.TypeFor[StepProgress]():        "FidelityProgress",
+		reflect.TypeFor[StepProgress]():        "StepProgress",
 		reflect.TypeFor[Description]():         "GraphDescription",
 		reflect.TypeFor[FidelityPointAUC]():    "FidelityPoint",
 		reflect.TypeFor[CheckpointEntry]():     "CheckpointMeta",

@@ -3,7 +3,8 @@
 // figure 6 plots the weights b, which are all near 1/K here),
 // the reliability diagram of its probabilities, and on request the
 // fidelity curve, ΔAUC when the top-M neighbours are removed (figure 3)
-// beside M random neighbours removed.
+// beside M random neighbours removed, or how each test link ranks among
+// hard negatives of its own (HeaRT), beside two heuristics.
 
 import type { EngineClient } from "../../client";
 import { Histogram, LineChart, ReliabilityChart, calibrationText } from "../charts/index";
@@ -11,10 +12,11 @@ import { byId, h, replace } from "../dom";
 import { errorText } from "../errors";
 import { duration, fixed, percent } from "../format";
 import { SERIES } from "../palette";
+import { RANKING_COLUMNS, rankingRows, rankingText } from "../ranking";
 import type { AppStore } from "../store";
 
 /** The engine requests the insight plots make. */
-export type InsightEngine = Pick<EngineClient, "insight" | "fidelity">;
+export type InsightEngine = Pick<EngineClient, "insight" | "fidelity" | "ranking">;
 
 export class InsightPanel {
   private readonly store: AppStore;
@@ -31,6 +33,7 @@ export class InsightPanel {
   private readonly reliability: ReliabilityChart;
   private readonly weightsButton = byId("insight-weights", HTMLButtonElement);
   private readonly fidelityButton = byId("insight-fidelity", HTMLButtonElement);
+  private readonly rankingButton = byId("insight-ranking", HTMLButtonElement);
 
   constructor(store: AppStore, engine: InsightEngine) {
     this.store = store;
@@ -41,6 +44,7 @@ export class InsightPanel {
     this.fidelity = new LineChart(this.fidelityCanvas, { title: "Fidelity: ΔAUC, top-M neighbours removed", xLabel: "M", yLabel: "ΔAUC", markers: true, legend: true });
     this.weightsButton.addEventListener("click", () => void this.showWeights());
     this.fidelityButton.addEventListener("click", () => void this.showFidelity());
+    this.rankingButton.addEventListener("click", () => void this.showRanking());
   }
 
   reset(): void {
@@ -135,6 +139,38 @@ export class InsightPanel {
     } finally {
       this.progress.hidden = true;
       this.fidelityButton.disabled = false;
+    }
+  }
+
+  /** Ranks each test link among hard negatives of its own: this model beside common neighbours and Adamic-Adar. */
+  async showRanking(): Promise<void> {
+    if (!this.ready()) return;
+    this.rankingButton.disabled = true;
+    this.progress.hidden = false;
+    this.progress.value = 0;
+    replace(this.body, h("p", { class: "muted" }, "Drawing hard negatives for every test link and ranking the links among them…"));
+    try {
+      const r = await this.engine.ranking({ onProgress: (p) => (this.progress.value = p.step / p.steps) });
+      const head = h("tr", {}, h("th", { scope: "col" }, "ranked by"), ...RANKING_COLUMNS.map((c) => h("th", { scope: "col", class: "num" }, c.title)));
+      const rows = rankingRows(r).map((row) =>
+        h("tr", { "data-row": row.key }, h("th", { scope: "row" }, row.name), ...row.cells.map((c) => h("td", { class: "num" }, c))),
+      );
+      replace(
+        this.body,
+        h(
+          "table",
+          { class: "walk-table", id: "ranking-table" },
+          h("caption", {}, "Test links ranked among hard negatives (HeaRT)"),
+          h("thead", {}, head),
+          h("tbody", {}, ...rows),
+        ),
+        h("p", { class: "small", id: "ranking-summary" }, rankingText(r)),
+      );
+    } catch (e) {
+      replace(this.body, h("p", { class: "error" }, errorText(e)));
+    } finally {
+      this.progress.hidden = true;
+      this.rankingButton.disabled = false;
     }
   }
 }
