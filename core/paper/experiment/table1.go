@@ -139,6 +139,7 @@ func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, s
 	type drawn struct {
 		pairs   []graph.Edge
 		perLink int
+		known   *graph.Graph
 	}
 	hardOf := map[uint64]drawn{} // this source's, by seed
 	valFrac, testFrac := split.DefaultValFrac, split.DefaultTestFrac
@@ -177,10 +178,10 @@ func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, s
 						if err := hard(d, sp, seed); err != nil {
 							return nil, fmt.Errorf("%s seed %d: %w", src.Name(), seed, err)
 						}
-						h = drawn{sp.TestHard, sp.HardPerLink}
+						h = drawn{sp.TestHard, sp.HardPerLink, sp.Known}
 						hardOf[seed] = h
 					}
-					sp.TestHard, sp.HardPerLink = h.pairs, h.perLink
+					sp.TestHard, sp.HardPerLink, sp.Known = h.pairs, h.perLink, h.known
 				}
 				f, err := fit(ctx, d, sp, seed)
 				if err != nil {

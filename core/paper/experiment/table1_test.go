@@ -134,11 +134,14 @@ func TestTable1HardNegatives(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sp.TestHard, sp.HardPerLink = negs.Pairs(), negs.PerLink
+		sp.TestHard, sp.HardPerLink, sp.Known = negs.Pairs(), negs.PerLink, d.Graph
 		return nil
 	}
 	var seen [][]graph.Edge
-	fit := func(_ context.Context, _ *dataset.Dataset, sp *split.Split, _ uint64) (Fit, error) {
+	fit := func(_ context.Context, d *dataset.Dataset, sp *split.Split, _ uint64) (Fit, error) {
+		if sp.Known != d.Graph {
+			t.Errorf("a predictor's split does not name the known links")
+		}
 		seen = append(seen, sp.TestHard)
 		pos := heuristic.Scores(sp.Train, heuristic.AdamicAdar, sp.TestPos)
 		r := eval.RankingOf(pos, heuristic.Scores(sp.Train, heuristic.AdamicAdar, sp.TestHard))
