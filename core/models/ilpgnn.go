@@ -2,12 +2,15 @@ package models
 
 import (
 	"context"
+	"errors"
 	"flag"
 
 	"ilpgnn/core/checkpoint"
+	"ilpgnn/core/eval"
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
 )
@@ -50,6 +53,19 @@ func (c *ILPGNNConfig) Loop() Loop {
 // (docs/results.md), so a shorter wait than AUC's loses nothing.
 const PrecisionPatience = 30
 
+// RankCriterion scores weights by the MRR of sp's validation links among
+// their hard negatives (sp.ValHard).
+func RankCriterion(sp *split.Split) train.Criterion {
+	return func(p *ilpgnn.Predictor) float64 {
+		pos := p.Logits(sp.ValPos)
+		neg := make([]float32, 0, len(sp.ValHard))
+		for lo := 0; lo < len(sp.ValHard); lo += 1 << 16 {
+			neg = append(neg, p.Logits(sp.ValHard[lo:min(lo+1<<16, len(sp.ValHard))])...)
+		}
+		return eval.RankingOf(pos, neg).MRR
+	}
+}
+
 // PrecisionCriterion scores weights by Precision@1 + Precision@2 of their
 // explanations of t's validation links, the selection criterion docs/model.md §8
 // asks for on graphs with groundtruth.
@@ -73,7 +89,13 @@ func (c *ILPGNNConfig) Train(ctx context.Context, run Run, progress func(Progres
 	cfg.Seed = run.Seed
 	var crit train.Criterion
 	selectedOn := SelectAUC
-	if run.Data.Truth != nil && run.Select != SelectAUC && run.Select != SelectUnsupervised {
+	switch {
+	case run.Select == SelectRank:
+		if len(run.Split.ValHard) == 0 {
+			return nil, errors.New("selecting on rank needs hard negatives of the validation links (--eval heart)")
+		}
+		crit, selectedOn = RankCriterion(run.Split), SelectRank
+	case run.Data.Truth != nil && run.Select != SelectAUC && run.Select != SelectUnsupervised:
 		crit, selectedOn = PrecisionCriterion(run.Data.Truth), SelectPrecision
 		if !run.Given["patience"] {
 			cfg.Patience = PrecisionPatience

@@ -100,6 +100,10 @@ const (
 	SelectAUC          Selection = "auc"
 	SelectPrecision    Selection = "precision"
 	SelectUnsupervised Selection = "unsupervised"
+	// SelectRank keeps the weights whose validation links rank best among
+	// hard negatives of their own (the split's ValHard; MRR), for the
+	// models that can judge on a criterion of their own (ILP-GNN).
+	SelectRank Selection = "rank"
 )
 
 // AUCSelectionCaveat says how well the weights a graph without groundtruth
@@ -118,10 +122,10 @@ func ParseSelection(s string) (Selection, error) {
 	switch Selection(s) {
 	case "":
 		return SelectAuto, nil
-	case SelectAuto, SelectAUC, SelectPrecision, SelectUnsupervised:
+	case SelectAuto, SelectAUC, SelectPrecision, SelectUnsupervised, SelectRank:
 		return Selection(s), nil
 	}
-	return "", fmt.Errorf("want auto, auc, precision or unsupervised (got %q)", s)
+	return "", fmt.Errorf("want auto, auc, precision, unsupervised or rank (got %q)", s)
 }
 
 // Check reports ErrNoGroundtruth when s needs groundtruth d lacks.

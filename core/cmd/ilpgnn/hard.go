@@ -24,6 +24,7 @@ import (
 type evalFlags struct {
 	eval      string
 	negatives string
+	rank      bool // train --select rank: the validation links need theirs too
 }
 
 func (e *evalFlags) register(fs *flag.FlagSet) {
@@ -43,6 +44,9 @@ func (e *evalFlags) validate(given map[string]bool) error {
 	case "auc", "heart":
 	default:
 		return fmt.Errorf("--eval %q: want auc or heart", e.eval)
+	}
+	if e.rank && e.eval != "heart" {
+		return fmt.Errorf("--select rank: the validation links' hard negatives are drawn with --eval heart")
 	}
 	if given["negatives"] {
 		if e.eval != "heart" {
@@ -80,6 +84,11 @@ func (e *evalFlags) attach(d *dataset.Dataset, sp *split.Split, seed uint64) (*h
 	o := heart.DefaultOptions()
 	o.Features = d.Graph.MadeUpFeatures == ""
 	sp.Known = d.Graph
+	if e.rank {
+		if err := e.attachValidation(d, sp, seed); err != nil {
+			return nil, err
+		}
+	}
 	path := e.path(d, seed, "")
 	n, written, err := heart.ForSplit(d.Graph, sp, seed, o, path)
 	if err != nil {

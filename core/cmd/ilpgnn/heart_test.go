@@ -161,3 +161,17 @@ func TestTuneRanksOnHardNegatives(t *testing.T) {
 		}
 	}
 }
+
+// train --select rank keeps the epoch whose validation links rank best
+// among their own hard negatives, and needs --eval heart for them.
+func TestTrainSelectsOnRank(t *testing.T) {
+	got := trainOut(t, "--data", small, "--seeds", "0", "--epochs", "6", "--hidden", "8", "--eval", "heart", "--select", "rank")
+	r := got.Runs[0]
+	if r.SelectedOn != "rank" || r.TestHeart == nil || r.BestEpoch < 1 || r.BestEpoch > 6 {
+		t.Fatalf("selected on %q, best epoch %d, test_heart %+v", r.SelectedOn, r.BestEpoch, r.TestHeart)
+	}
+	code, _, stderr := cli(t, "train", "--data", small, "--quiet", "--select", "rank")
+	if code == 0 || !strings.Contains(stderr, "--select rank: the validation links' hard negatives are drawn with --eval heart") {
+		t.Fatalf("rank without --eval heart: exit %d, %s", code, stderr)
+	}
+}

@@ -233,7 +233,7 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 	fs.BoolVar(&tr.json, "json", false, "print one JSON object on stdout")
 	fs.StringVar(&tr.save, "save", "", "write the checkpoint here (with several seeds, FILE gets .seedN before its extension)")
 	fs.BoolVar(&tr.quiet, "quiet", false, "no progress lines on stderr")
-	selectOn := fs.String("select", "auto", "keep the weights with the best validation auc, or precision (P@1 + P@2, graphs with groundtruth only), or as on a graph without groundtruth (unsupervised: reads none, even where it exists); auto is precision where groundtruth exists, with patience 30 unless --patience is given, and unsupervised elsewhere")
+	selectOn := fs.String("select", "auto", "keep the weights with the best validation auc, or precision (P@1 + P@2, graphs with groundtruth only), or as on a graph without groundtruth (unsupervised: reads none, even where it exists), or rank (ILP-GNN, with --eval heart: the best MRR of the validation links among hard negatives of their own); auto is precision where groundtruth exists, with patience 30 unless --patience is given, and unsupervised elsewhere")
 	model := fs.String("model", "ilpgnn", modelHelp(reg))
 	fs.StringVar(&tr.split, "split", "", "TRAIN/VAL/TEST shares of the edges, percentages or fractions (60/10/30 is ogbn-arxiv's); instead of --val-frac and --test-frac")
 	fs.StringVar(&tr.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
@@ -254,6 +254,7 @@ func parseTrain(reg models.Registry, args []string, stderr io.Writer) (*trainRun
 	if err := applySplit(fs, tr.given, tr.split); err != nil {
 		return nil, err
 	}
+	tr.eval.rank = *selectOn == string(models.SelectRank)
 	if err := tr.eval.validate(tr.given); err != nil {
 		return nil, err
 	}
