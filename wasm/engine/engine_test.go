@@ -407,6 +407,7 @@ func TestRequestErrors(t *testing.T) {
 		{"train", map[string]any{"config": map[string]any{"lr": -1}}, CodeBadRequest},
 		{"train", map[string]any{"config": map[string]any{"epochs": "many"}}, CodeBadRequest},
 		{"train", map[string]any{"select": "loss"}, CodeBadRequest},
+		{"train", map[string]any{"select": "rank"}, CodeBadRequest},
 		{"checkpoints.load", nil, CodeBadRequest},
 		{"checkpoints.import", nil, CodeBadRequest},
 		{"cancel", nil, CodeBadRequest},

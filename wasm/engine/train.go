@@ -41,6 +41,10 @@ type trainJob struct {
 	used int
 }
 
+// errNoRank refuses models.SelectRank: the engine draws no hard negatives
+// for the validation links (the command line does, with --eval heart).
+var errNoRank = errors.New(`"rank" keeps weights on hard negatives of the validation links, which the engine does not draw: want auto, auc, precision or unsupervised`)
+
 // startTraining checks a train request and starts its run on a goroutine
 // of its own; the run posts progress events, then its result.
 func (e *Engine) startTraining(ctx context.Context, req Request) error {
@@ -82,7 +86,10 @@ func (e *Engine) newJob(id int64, a trainRequest) (*trainJob, error) {
 	if err := job.config.Validate(); err != nil {
 		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
-	if job.selection, err = models.ParseSelection(a.Select); err != nil {
+	if job.selection, err = models.ParseSelection(a.Select); err != nil || job.selection == models.SelectRank {
+		if err == nil {
+			err = errNoRank
+		}
 		return nil, errorf(CodeBadRequest, "train: select: %v", err)
 	}
 	if a.Workers != nil {

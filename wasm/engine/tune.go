@@ -51,6 +51,9 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 		return err
 	}
 	selection, err := models.ParseSelection(a.Select)
+	if err == nil && selection == models.SelectRank {
+		err = errNoRank
+	}
 	if err != nil {
 		return errorf(CodeBadRequest, "tune: select: %v", err)
 	}
