@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"ilpgnn/core/checkpoint"
@@ -45,6 +46,19 @@ type trainJob struct {
 // for the validation links (the command line does, with --eval heart).
 var errNoRank = errors.New(`"rank" keeps weights on hard negatives of the validation links, which the engine does not draw: want auto, auc, precision or unsupervised`)
 
+// engineSelection reads a selection rule the engine runs: any of
+// models.ParseSelection's but rank.
+func engineSelection(s string) (models.Selection, error) {
+	sel, err := models.ParseSelection(s)
+	switch {
+	case err == nil && sel == models.SelectRank:
+		return "", errNoRank
+	case err != nil:
+		return "", fmt.Errorf("want auto, auc, precision or unsupervised (got %q)", s)
+	}
+	return sel, nil
+}
+
 // startTraining checks a train request and starts its run on a goroutine
 // of its own; the run posts progress events, then its result.
 func (e *Engine) startTraining(ctx context.Context, req Request) error {
@@ -86,10 +100,7 @@ func (e *Engine) newJob(id int64, a trainRequest) (*trainJob, error) {
 	if err := job.config.Validate(); err != nil {
 		return nil, errorf(CodeBadRequest, "train: %v", err)
 	}
-	if job.selection, err = models.ParseSelection(a.Select); err != nil || job.selection == models.SelectRank {
-		if err == nil {
-			err = errNoRank
-		}
+	if job.selection, err = engineSelection(a.Select); err != nil {
 		return nil, errorf(CodeBadRequest, "train: select: %v", err)
 	}
 	if a.Workers != nil {

@@ -50,10 +50,7 @@ func (e *Engine) startTuning(ctx context.Context, req Request) error {
 	if err != nil {
 		return err
 	}
-	selection, err := models.ParseSelection(a.Select)
-	if err == nil && selection == models.SelectRank {
-		err = errNoRank
-	}
+	selection, err := engineSelection(a.Select)
 	if err != nil {
 		return errorf(CodeBadRequest, "tune: select: %v", err)
 	}

@@ -360,7 +360,7 @@ func TestSynthAndExperiment(t *testing.T) {
 		t.Errorf("train --select precision without groundtruth: exit %d, %q", code, stderr)
 	}
 	code, _, stderr = cli(t, "train", "--data", dir, "--select", "best")
-	if code == 0 || !strings.Contains(stderr, "auto, auc, precision or unsupervised") {
+	if code == 0 || !strings.Contains(stderr, "auto, auc, precision, unsupervised or rank") {
 		t.Errorf("train --select best: exit %d, %q", code, stderr)
 	}
 	code, _, stderr = cli(t, "experiment", "precision", "--data", small, "--seeds", "0", "--epochs", "2", "--quiet")
