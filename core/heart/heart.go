@@ -178,7 +178,7 @@ func Sample(train, known *graph.Graph, links []graph.Edge, seed uint64, o Option
 	out := &Negatives{Links: slices.Clone(links), PerLink: o.PerLink, Nodes: make([]int32, len(links)*o.PerLink)}
 	sc := newScorer(train, o)
 	workers := min(runtime.GOMAXPROCS(0), max(len(ends), 1))
-	errs := make([]error, len(links))
+	errs := make([]error, 2*len(links)) // by link end: the two ends of a link may fail on two workers
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -193,7 +193,7 @@ func Sample(train, known *graph.Graph, links []graph.Edge, seed uint64, o Option
 					k := s.best(row, le.other)
 					if k < len(row) {
 						if err := s.fill(row, k, int(v), int(le.other), known, seed, le.link, le.end); err != nil {
-							errs[le.link] = err
+							errs[2*le.link+le.end] = err
 						}
 					}
 				}
@@ -204,7 +204,8 @@ func Sample(train, known *graph.Graph, links []graph.Edge, seed uint64, o Option
 	wg.Wait()
 	for k, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("heart: link %d (%d, %d): %w", k, links[k].U, links[k].V, err)
+			l := links[k/2]
+			return nil, fmt.Errorf("heart: link %d (%d, %d): %w", k/2, l.U, l.V, err)
 		}
 	}
 	return out, nil
