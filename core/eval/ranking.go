@@ -1,6 +1,9 @@
 package eval
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Ranking is how a scorer ranks each positive pair among negatives of its
 // own, the protocol of HeaRT (Li et al., NeurIPS 2023, "Evaluating Graph
@@ -81,13 +84,18 @@ func RankingOf(pos, neg []float32) Ranking {
 	return r
 }
 
-// MeanStdRanking applies MeanStd to each field of rs: the mean and std
-// over seeds.
-func MeanStdRanking(rs []Ranking) (mean, std Ranking) {
+// MeanStdRanking applies MeanStd to each field of rs, the runs'
+// rankings: the mean and std over seeds. Both are nil unless every run has
+// one (rs empty, or one of them nil).
+func MeanStdRanking(rs []*Ranking) (mean, std *Ranking) {
+	if len(rs) == 0 || slices.Contains(rs, nil) {
+		return nil, nil
+	}
+	mean, std = new(Ranking), new(Ranking)
 	col := func(f func(Ranking) float64) []float64 {
 		out := make([]float64, len(rs))
 		for i, r := range rs {
-			out[i] = f(r)
+			out[i] = f(*r)
 		}
 		return out
 	}
@@ -99,4 +107,18 @@ func MeanStdRanking(rs []Ranking) (mean, std Ranking) {
 	mean.Hits50, std.Hits50 = MeanStd(col(func(r Ranking) float64 { return r.Hits50 }))
 	mean.Hits100, std.Hits100 = MeanStd(col(func(r Ranking) float64 { return r.Hits100 }))
 	return mean, std
+}
+
+// MeanOfAll is the mean of xs, the runs' values of a measure, or nil
+// unless every run has one.
+func MeanOfAll(xs []*float64) *float64 {
+	if len(xs) == 0 || slices.Contains(xs, nil) {
+		return nil
+	}
+	vs := make([]float64, len(xs))
+	for i, x := range xs {
+		vs[i] = *x
+	}
+	m, _ := MeanStd(vs)
+	return &m
 }

@@ -91,3 +91,21 @@ func TestRankingOfRefusesMismatch(t *testing.T) {
 		t.Fatalf("no positives gave %+v, want NaN", r)
 	}
 }
+
+func TestMeansOverRuns(t *testing.T) {
+	a, b := &Ranking{MRR: 0.2, Hits10: 1}, &Ranking{MRR: 0.4, Hits10: 1}
+	m, s := MeanStdRanking([]*Ranking{a, b})
+	if math.Abs(m.MRR-0.3) > 1e-15 || math.Abs(s.MRR-0.1*math.Sqrt2) > 1e-15 || m.Hits10 != 1 || s.Hits10 != 0 {
+		t.Fatalf("mean %+v, std %+v", m, s)
+	}
+	if m, s := MeanStdRanking([]*Ranking{a, nil}); m != nil || s != nil {
+		t.Fatal("a run without a ranking gave a mean")
+	}
+	x, y := 0.25, 0.75
+	if got := MeanOfAll([]*float64{&x, &y}); got == nil || *got != 0.5 {
+		t.Fatalf("MeanOfAll = %v, want 0.5", got)
+	}
+	if MeanOfAll([]*float64{&x, nil}) != nil || MeanOfAll(nil) != nil {
+		t.Fatal("MeanOfAll of missing values is not nil")
+	}
+}

@@ -86,6 +86,14 @@ func DefaultOptions() Options {
 	return Options{PerLink: 500, Overlap: ResourceAllocation, Alpha: 0.15, Epsilon: 5e-5, Features: true}
 }
 
+// OptionsFor returns DefaultOptions for g: the features' cosine only when
+// the input gave the features (graph.Graph.MadeUpFeatures is empty).
+func OptionsFor(g *graph.Graph) Options {
+	o := DefaultOptions()
+	o.Features = g.MadeUpFeatures == ""
+	return o
+}
+
 // Validate reports the first option out of range.
 func (o Options) Validate() error {
 	switch {

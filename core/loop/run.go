@@ -209,7 +209,7 @@ func Run(ctx context.Context, t Trainer, o Options) (*Result, error) {
 // Test scores the test pairs of sp with logits (the links, then the
 // non-links), records their AUC, Hits and the time taken in r, and
 // returns the scores. When sp has hard negatives it scores them too, in
-// pieces of hardChunk pairs, and records how each link ranks among its
+// pieces (ScoreInPieces), and records how each link ranks among its
 // own (TestRanking).
 func (r *Result) Test(sp *split.Split, logits func([]graph.Edge) []float32) []float32 {
 	start := time.Now()
@@ -220,11 +220,7 @@ func (r *Result) Test(sp *split.Split, logits func([]graph.Edge) []float32) []fl
 	r.TestRanking = ranking(s[:n], sp.TestHard, logits)
 	if sp.Known != nil {
 		pairs, starts, own := heart.SuggestionPairs(sp.Train, sp.Known, sp.TestPos)
-		scores := make([]float32, 0, len(pairs))
-		for lo := 0; lo < len(pairs); lo += hardChunk {
-			scores = append(scores, logits(pairs[lo:min(lo+hardChunk, len(pairs))])...)
-		}
-		h := heart.SuggestionHits(pairs, starts, own, scores, 10)
+		h := heart.SuggestionHits(pairs, starts, own, ScoreInPieces(pairs, logits), 10)
 		r.SuggestHits10 = &h
 	}
 	if len(sp.ValHard) > 0 {
@@ -240,18 +236,22 @@ func ranking(pos []float32, hard []graph.Edge, logits func([]graph.Edge) []float
 	if len(hard) == 0 {
 		return nil
 	}
-	neg := make([]float32, 0, len(hard))
-	for lo := 0; lo < len(hard); lo += hardChunk {
-		neg = append(neg, logits(hard[lo:min(lo+hardChunk, len(hard))])...)
-	}
-	r := eval.RankingOf(pos, neg)
+	r := eval.RankingOf(pos, ScoreInPieces(hard, logits))
 	return &r
 }
 
-// hardChunk is how many hard negatives Test scores at once: enough that a
-// model which embeds the graph for each call does so rarely, few enough
-// that the scores' working memory stays small.
-const hardChunk = 1 << 17
+// ScoreInPieces scores pairs with logits pieceSize pairs at a time: enough
+// that a model which embeds the graph for each call does so rarely, few
+// enough that the scores' working memory stays small.
+func ScoreInPieces(pairs []graph.Edge, logits func([]graph.Edge) []float32) []float32 {
+	out := make([]float32, 0, len(pairs))
+	for lo := 0; lo < len(pairs); lo += pieceSize {
+		out = append(out, logits(pairs[lo:min(lo+pieceSize, len(pairs))])...)
+	}
+	return out
+}
+
+const pieceSize = 1 << 17
 
 // ValidationPairs returns sp's validation links followed by its
 // validation non-links, the order Judge's AUC is computed on.

@@ -10,6 +10,7 @@ import (
 	"ilpgnn/core/explain"
 	"ilpgnn/core/graph"
 	"ilpgnn/core/ilpgnn"
+	"ilpgnn/core/loop"
 	"ilpgnn/core/split"
 	"ilpgnn/core/synth"
 	"ilpgnn/core/train"
@@ -57,12 +58,7 @@ const PrecisionPatience = 30
 // their hard negatives (sp.ValHard).
 func RankCriterion(sp *split.Split) train.Criterion {
 	return func(p *ilpgnn.Predictor) float64 {
-		pos := p.Logits(sp.ValPos)
-		neg := make([]float32, 0, len(sp.ValHard))
-		for lo := 0; lo < len(sp.ValHard); lo += 1 << 16 {
-			neg = append(neg, p.Logits(sp.ValHard[lo:min(lo+1<<16, len(sp.ValHard))])...)
-		}
-		return eval.RankingOf(pos, neg).MRR
+		return eval.RankingOf(p.Logits(sp.ValPos), loop.ScoreInPieces(sp.ValHard, p.Logits)).MRR
 	}
 }
 

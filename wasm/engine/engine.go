@@ -92,6 +92,16 @@ type loaded struct {
 	// prepared holds the whole graph's inputs, by the settings they were
 	// prepared with.
 	prepared preparedInputs
+	// hard holds the hard negatives ranking drew, by the split they were
+	// drawn for, so that another model on the same split ranks against
+	// them without drawing again; Engine.mu guards it.
+	hard map[splitKey]*hardNegatives
+}
+
+// splitKey names a model's split of a graph: its seed and held-out shares.
+type splitKey struct {
+	seed              uint64
+	valFrac, testFrac float64
 }
 
 type model struct {

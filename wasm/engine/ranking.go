@@ -14,8 +14,8 @@ import (
 
 // ranking measures the current model as `ilpgnn train --eval heart` does
 // (docs/heart.md): each test link of the model's split ranked among hard
-// negatives of its own, drawn once per model and kept with its held-out
-// predictor, beside the common-neighbours and Adamic-Adar heuristics on
+// negatives of its own, drawn once per split of the loaded graph and kept
+// with it (hardOf), beside the common-neighbours and Adamic-Adar heuristics on
 // the same pairs.
 
 // RankingResult is the result of ranking.
@@ -76,18 +76,24 @@ type hardNegatives struct {
 // progress event after each; a variable so that tests can cut it.
 var rankingChunk = 1 << 16
 
-// hardOf returns the hard negatives of h's test links, drawing them on
-// first use and keeping them with h; reused says they were kept.
-func (e *Engine) hardOf(h *heldOut, seed uint64) (hn *hardNegatives, reused bool, err error) {
+// hardOf returns the hard negatives of h's test links, the split key
+// names, drawing them on first use and keeping them with h and its graph
+// (another model on the same split reuses them); reused says they were
+// kept.
+func (e *Engine) hardOf(h *heldOut, key splitKey) (hn *hardNegatives, reused bool, err error) {
+	seed := key.seed
 	e.mu.Lock()
 	hn = h.hard
+	if hn == nil && h.l.hard[key] != nil {
+		hn = h.l.hard[key]
+		h.hard = hn
+	}
 	e.mu.Unlock()
 	if hn != nil {
 		return hn, true, nil
 	}
 	start := time.Now()
-	o := heart.DefaultOptions()
-	o.Features = h.l.d.Graph.MadeUpFeatures == ""
+	o := heart.OptionsFor(h.l.d.Graph)
 	n, err := heart.Sample(h.split.Train, h.l.d.Graph, h.split.TestPos, seed, o)
 	if err != nil {
 		code := CodeInternal
@@ -100,6 +106,10 @@ func (e *Engine) hardOf(h *heldOut, seed uint64) (hn *hardNegatives, reused bool
 	e.mu.Lock()
 	h.hard = hn
 	h.draws++
+	if h.l.hard == nil {
+		h.l.hard = map[splitKey]*hardNegatives{}
+	}
+	h.l.hard[key] = hn
 	e.mu.Unlock()
 	return hn, false, nil
 }
@@ -137,7 +147,7 @@ func (e *Engine) ranking(_ context.Context, req Request) (any, []byte, error) {
 	if len(pos) == 0 {
 		return nil, nil, errorf(CodeBadRequest, "ranking: the model's split holds out no test links to rank")
 	}
-	hn, reused, err := e.hardOf(h, mo.cfg.Seed)
+	hn, reused, err := e.hardOf(h, splitKey{mo.cfg.Seed, mo.cfg.ValFrac, mo.cfg.TestFrac})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // ranking ranks the current model's test links among hard negatives as an
 // independent computation does (heart.Sample on the split, the predictor's
 // logits and the heuristics' scores, eval.RankingOf), reports its progress
-// in order, and draws the negatives once per model.
+// in order, and draws the negatives once per split.
 func TestRanking(t *testing.T) {
 	d, files := smallSynth(t)
 	p := newPage(t, nil)
@@ -104,6 +104,17 @@ func TestRanking(t *testing.T) {
 	}
 	if !reflect.DeepEqual(h.hard.n, neg) {
 		t.Errorf("the engine's negatives differ from heart.Sample's")
+	}
+
+	// Another model on the same split ranks against the very negatives,
+	// without drawing them again.
+	trained(t, p, map[string]any{"config": map[string]any{"epochs": 2}, "seed": 5, "save": false})
+	var other RankingResult
+	if r := p.call("ranking", nil, &other); r.Type != "result" {
+		t.Fatalf("ranking the second model: %+v", r.Error)
+	}
+	if h2 := p.e.model.held; h2 == h || h2.hard != first || h2.draws != 0 || !other.Reused {
+		t.Errorf("second model: own predictor %v, same negatives %v, drawn %d times, reused %v", h2 != h, h2.hard == first, h2.draws, other.Reused)
 	}
 
 	if e := p.callErr("ranking", map[string]any{"top": 1}, nil); e.Code != CodeBadRequest {

@@ -81,8 +81,7 @@ func (e *evalFlags) attach(d *dataset.Dataset, sp *split.Split, seed uint64) (*h
 		return nil, nil
 	}
 	start := time.Now()
-	o := heart.DefaultOptions()
-	o.Features = d.Graph.MadeUpFeatures == ""
+	o := heart.OptionsFor(d.Graph)
 	sp.Known = d.Graph
 	if e.rank {
 		if err := e.attachValidation(d, sp, seed); err != nil {
@@ -99,8 +98,7 @@ func (e *evalFlags) attach(d *dataset.Dataset, sp *split.Split, seed uint64) (*h
 
 // attachValidation sets the hard negatives of sp's validation links.
 func (e *evalFlags) attachValidation(d *dataset.Dataset, sp *split.Split, seed uint64) error {
-	o := heart.DefaultOptions()
-	o.Features = d.Graph.MadeUpFeatures == ""
+	o := heart.OptionsFor(d.Graph)
 	if _, _, err := heart.ForValidation(d.Graph, sp, seed, o, e.path(d, seed, "-val")); err != nil {
 		return fmt.Errorf("seed %d: hard negatives of the validation links: %w", seed, err)
 	}

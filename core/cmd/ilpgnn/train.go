@@ -490,26 +490,12 @@ func (out *trainJSON) summarise() {
 	out.TestAUCMean, out.TestAUCStd = eval.MeanStd(tests)
 	out.ValAUCMean, _ = eval.MeanStd(vals)
 	out.TestHitsMean, out.TestHitsStd = eval.MeanStdHits(hits)
-	var rankings []eval.Ranking
-	for _, r := range out.Runs {
-		if r.TestHeart != nil {
-			rankings = append(rankings, *r.TestHeart)
-		}
+	rankings, suggest := make([]*eval.Ranking, len(out.Runs)), make([]*float64, len(out.Runs))
+	for k, r := range out.Runs {
+		rankings[k], suggest[k] = r.TestHeart, r.SuggestHits10
 	}
-	if len(rankings) > 0 && len(rankings) == len(out.Runs) {
-		m, s := eval.MeanStdRanking(rankings)
-		out.TestHeartMean, out.TestHeartStd = &m, &s
-	}
-	var suggest []float64
-	for _, r := range out.Runs {
-		if r.SuggestHits10 != nil {
-			suggest = append(suggest, *r.SuggestHits10)
-		}
-	}
-	if len(suggest) > 0 && len(suggest) == len(out.Runs) {
-		m, _ := eval.MeanStd(suggest)
-		out.SuggestHits10Mean = &m
-	}
+	out.TestHeartMean, out.TestHeartStd = eval.MeanStdRanking(rankings)
+	out.SuggestHits10Mean = eval.MeanOfAll(suggest)
 }
 
 // printSummary writes the closing line of the table.

@@ -203,26 +203,12 @@ func Table1(ctx context.Context, sources []*dataset.Source, preds []Predictor, s
 				hits[k] = r.TestHits
 			}
 			cell.TestHits, cell.TestHitsStd = eval.MeanStdHits(hits)
-			var rankings []eval.Ranking
-			for _, r := range cell.Runs {
-				if r.TestHeart != nil {
-					rankings = append(rankings, *r.TestHeart)
-				}
+			rankings, suggest := make([]*eval.Ranking, len(cell.Runs)), make([]*float64, len(cell.Runs))
+			for k, r := range cell.Runs {
+				rankings[k], suggest[k] = r.TestHeart, r.SuggestHits10
 			}
-			if len(rankings) > 0 && len(rankings) == len(cell.Runs) {
-				m, s := eval.MeanStdRanking(rankings)
-				cell.TestHeart, cell.TestHeartStd = &m, &s
-			}
-			var suggest []float64
-			for _, r := range cell.Runs {
-				if r.SuggestHits10 != nil {
-					suggest = append(suggest, *r.SuggestHits10)
-				}
-			}
-			if len(suggest) > 0 && len(suggest) == len(cell.Runs) {
-				m, _ := eval.MeanStd(suggest)
-				cell.SuggestHits10 = &m
-			}
+			cell.TestHeart, cell.TestHeartStd = eval.MeanStdRanking(rankings)
+			cell.SuggestHits10 = eval.MeanOfAll(suggest)
 			cell.ValAUC, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].ValAUC })
 			cell.EpochMillis, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].EpochMillis })
 			cell.TrainSeconds, _ = meanStd(len(cell.Runs), func(k int) float64 { return cell.Runs[k].TrainSeconds })
